@@ -1,0 +1,162 @@
+"""Decks and card notation of the four games, written once.
+
+Each deck fixes the bit index of every card exactly as the rules files recommend
+(``../shared/rules/*.md`` §1) and the card names used everywhere in cardsim: positions,
+actions, observations and the command line. A set of cards is a Python ``int`` bit mask at
+the API boundary and ``n_words`` uint64 words inside the kernels (Minchiate's 97 cards need
+two words; every other deck fits in one).
+
+>>> SCOPA.index("7co"), SCOPA.name(6)
+(6, '7co')
+>>> SCOPA.names(SCOPA.mask(["Kba", "Aco"]))
+['Aco', 'Kba']
+>>> MINCHIATE.n_words, MINCHIATE.index("M"), MINCHIATE.index("Acu")
+(2, 40, 55)
+>>> SCOPA.index("7x")
+Traceback (most recent call last):
+...
+cardsim.errors.CardError: unknown scopa card '7x': expected a rank (A 2 3 4 5 6 7 J C K) followed by a suit (co cu sw ba), e.g. '7co'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import numpy as np
+
+from .errors import CardError
+
+WORD_BITS = 64
+WORD_MASK = (1 << WORD_BITS) - 1
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The cards of one game, in bit-index order.
+
+    ``cards[i]`` is the name of the card with bit index ``i``; ``hint`` describes the notation
+    for error messages.
+    """
+
+    game: str
+    cards: tuple[str, ...]
+    hint: str
+    _index: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.cards)})
+
+    @property
+    def size(self) -> int:
+        """Number of cards."""
+        return len(self.cards)
+
+    @property
+    def n_words(self) -> int:
+        """uint64 words needed for one card set of this deck."""
+        return (len(self.cards) + WORD_BITS - 1) // WORD_BITS
+
+    @property
+    def full_mask(self) -> int:
+        """Mask of every card of the deck."""
+        return (1 << len(self.cards)) - 1
+
+    def index(self, name: str) -> int:
+        """Bit index of a card given by name; :class:`CardError` for an unknown name."""
+        try:
+            return self._index[name]
+        except (KeyError, TypeError):
+            raise CardError(f"unknown {self.game} card {name!r}: expected {self.hint}") from None
+
+    def name(self, index: int) -> str:
+        """Name of the card with bit index ``index``."""
+        return self.cards[index]
+
+    def indices(self, names: Iterable[str] | str) -> list[int]:
+        """Indices of a list of card names (or one space-separated string), duplicates rejected."""
+        if isinstance(names, str):
+            names = names.split()
+        out: list[int] = []
+        seen: set[int] = set()
+        for n in names:
+            i = self.index(n)
+            if i in seen:
+                raise CardError(f"card {n!r} appears twice in the same list: each card exists once")
+            seen.add(i)
+            out.append(i)
+        return out
+
+    def mask(self, names: Iterable[str] | str) -> int:
+        """Bit mask of a list of card names."""
+        m = 0
+        for i in self.indices(names):
+            m |= 1 << i
+        return m
+
+    def names(self, mask: int) -> list[str]:
+        """Card names of a mask, in index order."""
+        return [self.cards[i] for i in bits_of(mask)]
+
+    def to_words(self, mask: int) -> np.ndarray:
+        """A mask as ``n_words`` uint64 words, low word first."""
+        return np.array([(mask >> (WORD_BITS * w)) & WORD_MASK for w in range(self.n_words)],
+                        dtype=np.uint64)
+
+    def from_words(self, words) -> int:
+        """The inverse of :meth:`to_words`."""
+        return sum(int(w) << (WORD_BITS * k) for k, w in enumerate(words))
+
+
+def bits_of(mask: int) -> list[int]:
+    """Indices of the set bits of a Python int, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _suited(ranks: list[str], suits: list[str]) -> tuple[str, ...]:
+    return tuple(r + s for s in suits for r in ranks)
+
+
+# Scopa, rules/scopa.md §1.3: index = suit * 10 + (capture value - 1).
+SCOPA_RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "C", "K"]
+SCOPA_SUITS = ["co", "cu", "sw", "ba"]
+SCOPA = Deck("scopa", _suited(SCOPA_RANKS, SCOPA_SUITS),
+             "a rank (A 2 3 4 5 6 7 J C K) followed by a suit (co cu sw ba), e.g. '7co'")
+
+# Bura, rules/bura.md §1: index = suit * 9 + r, r in strength order.
+BURA_RANKS = ["6", "7", "8", "9", "J", "Q", "K", "T", "A"]
+BURA_SUITS = ["s", "c", "d", "h"]
+BURA = Deck("bura", _suited(BURA_RANKS, BURA_SUITS),
+            "a rank (6 7 8 9 J Q K T A) followed by a suit (s c d h), e.g. 'Td'")
+
+# Mushka, rules/mushka.md §1: one universal 52-card index = suit * 13 + r (2..A);
+# the 32- and 36-card decks are sub-masks.
+MUSHKA_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+MUSHKA_SUITS = ["s", "c", "d", "h"]
+MUSHKA = Deck("mushka", _suited(MUSHKA_RANKS, MUSHKA_SUITS),
+              "a rank (2 3 4 5 6 7 8 9 T J Q K A) followed by a suit (s c d h), e.g. 'As'")
+
+
+def mushka_deck_mask(size: int) -> int:
+    """Mask of Mushka's 32-card (7–A), 36-card (6–A) or 52-card (2–A) deck."""
+    lowest = {32: 5, 36: 4, 52: 0}
+    if size not in lowest:
+        raise CardError(f"unknown Mushka deck size {size!r}: expected 32, 36 or 52")
+    return sum(1 << (s * 13 + r) for s in range(4) for r in range(lowest[size], 13))
+
+
+# Minchiate, rules/minchiate.md §1.4: trumps T1..T40 -> 0..39, Matto -> 40 (word 0);
+# suit cards -> 41 + suit * 14 + f (word 1).
+MINCHIATE_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F", "C", "Q", "K"]
+MINCHIATE_SUITS = ["co", "cu", "sw", "ba"]
+MINCHIATE = Deck("minchiate",
+                 tuple(f"T{n}" for n in range(1, 41)) + ("M",)
+                 + _suited(MINCHIATE_RANKS, MINCHIATE_SUITS),
+                 "a trump T1..T40, the Matto M, or a rank (A 2 .. 10 F C Q K) followed by a "
+                 "suit (co cu sw ba), e.g. 'T29', 'Kcu'")
+
+DECKS = {d.game: d for d in (SCOPA, BURA, MUSHKA, MINCHIATE)}

@@ -1,0 +1,137 @@
+"""The ``cardsim`` command line: thin handlers that build a config and call a plain function.
+
+``main(argv) -> int``. A user error (any :class:`~cardsim.errors.CardsimError`) prints one line
+to stderr and returns 2; a bug keeps its traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+import pandas as pd
+
+from . import __version__
+from .errors import CardsimError
+from .game import definition, list_games
+from .options import describe, parse_option_pairs
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's usage errors: one line, exit 2
+        raise CardsimError(f"{self.prog}: {message}")
+
+
+def _print_table(title: str, table: pd.DataFrame) -> None:
+    print(f"\n{title}")
+    print(table.to_string())
+    if table.attrs.get("note"):
+        print(f"  ({table.attrs['note']})")
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """List the games, their options, allowed values and defaults."""
+    for name in list_games():
+        d = definition(name)
+        print(f"{name}: {d.summary}")
+        for opt in describe(d.rules_type):
+            print(f"  {opt['name']:28s} default {opt['default']:16s} allowed: "
+                  f"{', '.join(opt['allowed'])}")
+            print(f"  {'':28s} {opt['doc']} ({opt['rule']})")
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play random deals and print the game's tables."""
+    from .options import non_default
+    from .simulate import SimulationConfig, simulate
+    config = SimulationConfig(game=args.game, deals=args.deals, seed=args.seed,
+                              options=parse_option_pairs(args.option),
+                              progress=not args.quiet)
+    definition(config.game)
+    result = simulate(config)
+    changed = non_default(result.rules)
+    print(f"{config.game}: {config.deals:,} deals with uniformly random legal actions, "
+          f"seed {config.seed}, rules: "
+          + (", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"))
+    print("95% confidence intervals in brackets.")
+    with pd.option_context("display.width", 200, "display.max_columns", 20):
+        for title, table in result.tables.items():
+            _print_table(title, table)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Measure the engines and print the figures."""
+    from .bench import BenchConfig, bench
+    definition(args.game)
+    config = BenchConfig(game=args.game, seconds=args.seconds, startup=not args.no_startup)
+    print(f"cardsim {__version__} bench: {config.game}, random playouts, this machine, one run")
+    for figure, value in bench(config):
+        print(f"  {figure:40s} {value:>14s}")
+    return 0
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive integer")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a non-negative integer")
+    return value
+
+
+def make_parser() -> argparse.ArgumentParser:
+    """The argument parser, subcommands in workflow order."""
+    parser = _Parser(prog="cardsim", description="Monte Carlo analysis and solvers for Scopa, "
+                     "Bura, Mushka and Minchiate.")
+    parser.add_argument("--version", action="version", version=f"cardsim {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("games", help="list the games, their options and defaults")
+    p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("simulate", help="play random deals and print statistics")
+    p.add_argument("game", help="a game name (see `cardsim games`)")
+    p.add_argument("--deals", type=_positive_int, default=10_000, help="deals to play (10000)")
+    p.add_argument("--seed", type=_seed, default=0, help="root seed (0)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rules option, repeatable (see `cardsim games`)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("bench", help="measure engine speed (compiled vs reference, start-up)")
+    p.add_argument("--game", default="scopa", help="game to measure (scopa)")
+    p.add_argument("--seconds", type=float, default=2.0, help="budget per measurement (2)")
+    p.add_argument("--no-startup", action="store_true",
+                   help="skip the cold-compile and warm-start measurements")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    try:
+        args = make_parser().parse_args(argv)
+        return args.func(args)
+    except CardsimError as e:
+        print(f"cardsim: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cardsim: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+"""User-facing errors.
+
+Every mistake a user can make — an unknown game, option or value, a malformed position, an
+illegal action — raises a subclass of :class:`CardsimError`, itself a :class:`ValueError`. The
+message is one line that names the offending value and says what was expected. The command line
+prints that line and exits with status 2; anything else is a bug and keeps its traceback.
+"""
+
+
+class CardsimError(ValueError):
+    """Base class of every user error raised by cardsim."""
+
+
+class UnknownGameError(CardsimError):
+    """A game name that is not registered."""
+
+
+class OptionError(CardsimError):
+    """An unknown rules option, or a value the option does not allow."""
+
+
+class CardError(CardsimError):
+    """A card name that the game's deck does not contain."""
+
+
+class PositionError(CardsimError):
+    """A position (dict) that no legal play of the game can reach."""
+
+
+class IllegalActionError(CardsimError):
+    """An action that is not legal in the current state; the state is left unchanged."""

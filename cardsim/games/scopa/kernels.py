@@ -1,0 +1,454 @@
+"""Scopa's compiled kernels (numba), one per rule, on the flat state of :mod:`.layout`.
+
+Every kernel takes the state vector (uint64) and the packed params (int64, see
+:mod:`.rules`); every card mask is uint64. The rule each kernel implements is the first line of
+its docstring; the rules are those of ``../shared/rules/scopa.md``.
+"""
+import numpy as np
+from numba import njit
+
+from ...bits import ONE, ZERO, bit, lowest_index, popcount
+from ...rng import rng_below, rng_next, rng_shuffle
+from .layout import (ACTION_CARD_SHIFT, CAPTURE_MASK, COINS, DEAL_NUMBER, DEALER, FULL_DECK,
+                     HAND, KINGS, LAST_CAPTURER, MODE, MODE_MATCH, N_CARDS, N_CATEGORIES, NEXT,
+                     ORDER, PHASE, PHASE_DEAL_OVER, PHASE_MATCH_OVER, PHASE_PLAY, PILE, PRIMIERA,
+                     REDEALS, RNG, SCOPE, SCORE, SETTEBELLO, STATE_LEN, STOCK, SUIT_MASK, TABLE,
+                     TERMINAL, TO_MOVE, VALUE, VALUE_MASK, LOWER_VALUES)
+from .rules import (P_EQUAL_PRIORITY, P_HAND_SIZE, P_LAST_MOVE_SCOPA, P_LEFTOVER_TO_CAPTURER,
+                    P_NUM_PLAYERS, P_PRIMIERA_FORFEIT, P_REDEAL_KINGS, P_TARGET_SCORE)
+
+_CAPTURE_MASK = np.uint64(CAPTURE_MASK)
+_SHIFT = np.uint64(ACTION_CARD_SHIFT)
+
+
+# --- deal order ----------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def order_card(state, i):
+    """The card at position ``i`` of the deal order."""
+    return np.int64((state[ORDER + i // 8] >> np.uint64(8 * (i % 8))) & np.uint64(0xFF))
+
+
+@njit(cache=True, inline="always")
+def set_order_card(state, i, card):
+    """Write ``card`` at position ``i`` of the deal order."""
+    shift = np.uint64(8 * (i % 8))
+    w = ORDER + i // 8
+    state[w] = (state[w] & ~(np.uint64(0xFF) << shift)) | (np.uint64(card) << shift)
+
+
+@njit(cache=True, inline="always")
+def deal_next(state, n_cards):
+    """Take the next ``n_cards`` of the stock, in order; return them as a mask."""
+    m = ZERO
+    nxt = np.int64(state[NEXT])
+    for i in range(nxt, nxt + n_cards):
+        m |= bit(order_card(state, i))
+    state[NEXT] = np.uint64(nxt + n_cards)
+    state[STOCK] &= ~m
+    return m
+
+
+# --- the deal ------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def next_seat(seat, n_players):
+    """SC-DEAL-4, SC-TEAM-2: the seat after ``seat`` in playing order."""
+    return seat + 1 if seat + 1 < n_players else 0
+
+
+@njit(cache=True)
+def is_void_deal(table, params):
+    """SC-DEAL-3: three or four kings among the first table cards cancel the deal."""
+    return params[P_REDEAL_KINGS] == 1 and popcount(table & KINGS) >= 3
+
+
+@njit(cache=True)
+def deal_hands(state, params):
+    """SC-DEAL-5: every player receives ``hand_size`` cards, the first player of the deal first."""
+    n = params[P_NUM_PLAYERS]
+    seat = np.int64(state[DEALER])
+    for _ in range(n):
+        seat = next_seat(seat, n)
+        state[HAND + seat] = deal_next(state, params[P_HAND_SIZE])
+
+
+@njit(cache=True)
+def deal(state, params):
+    """SC-DEAL-2..4: shuffle, 4 cards to the table, hands dealt, the dealer's next player moves.
+
+    Uses the state's own chance stream; a deal with 3-4 kings on the table is cancelled and
+    the same dealer deals again (counted in ``REDEALS``).
+    """
+    rng = state[RNG:RNG + 4]
+    cards = np.arange(N_CARDS)
+    while True:
+        rng_shuffle(cards, N_CARDS, rng)
+        for i in range(N_CARDS):
+            set_order_card(state, i, cards[i])
+        state[NEXT] = 0
+        state[STOCK] = FULL_DECK
+        state[TABLE] = deal_next(state, 4)
+        if not is_void_deal(state[TABLE], params):
+            break
+        state[REDEALS] += ONE
+    deal_hands(state, params)
+    for side in range(2):
+        state[PILE + side] = ZERO
+        state[SCOPE + side] = ZERO
+    state[LAST_CAPTURER] = ZERO
+    state[TO_MOVE] = next_seat(np.int64(state[DEALER]), params[P_NUM_PLAYERS])
+    state[PHASE] = PHASE_PLAY
+
+
+@njit(cache=True)
+def start(params, rng, out, mode):
+    """SC-DEAL-1: a new deal or match with a dealer drawn at random, then SC-DEAL-2..4."""
+    out[:] = ZERO
+    for k in range(4):
+        out[RNG + k] = rng_next(rng)
+    out[MODE] = mode
+    out[DEAL_NUMBER] = ONE
+    out[DEALER] = rng_below(out[RNG:RNG + 4], params[P_NUM_PLAYERS])
+    deal(out, params)
+
+
+@njit(cache=True)
+def new_deal(params, rng, out):
+    """One deal (terminal when the deal is scored): SC-DEAL-1..4."""
+    start(params, rng, out, 0)
+
+
+@njit(cache=True)
+def new_match(params, rng, out):
+    """A whole match to the target score (SC-MATCH-1..3), starting with SC-DEAL-1..4."""
+    start(params, rng, out, MODE_MATCH)
+
+
+# --- legal actions -------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def sum_captures(table, value, card, out, n):
+    """SC-CAPT-4: append every set of 2+ table cards summing to ``value`` as an action.
+
+    Depth-first over the table cards of lower value in index order, pruning sums that reach
+    ``value``; each set is found once. The path is kept in one word (6 bits a card, at most
+    ten cards since every value is at least 1), so the search allocates nothing.
+    Returns the new count.
+    """
+    candidates = table & LOWER_VALUES[value]
+    head = np.uint64(card) << _SHIFT
+    chosen = ZERO
+    path = ZERO
+    total = 0
+    todo = candidates
+    while True:
+        if todo:
+            c = lowest_index(todo)
+            todo &= todo - ONE
+            v = VALUE[c]
+            if total + v < value:
+                chosen |= bit(c)
+                path = (path << np.uint64(6)) | np.uint64(c)
+                total += v
+            elif total + v == value and chosen:
+                out[n] = np.int64(head | chosen | bit(c))
+                n += 1
+            continue
+        if chosen == ZERO:
+            return n
+        last = np.int64(path & np.uint64(63))
+        path >>= np.uint64(6)
+        chosen ^= bit(last)
+        total -= VALUE[last]
+        todo = candidates & ~((bit(last) << ONE) - ONE)
+
+
+@njit(cache=True, inline="always")
+def sort_range(a, lo, hi):
+    """Insertion sort of ``a[lo:hi]`` (the few capture options of one card)."""
+    for i in range(lo + 1, hi):
+        x = a[i]
+        j = i - 1
+        while j >= lo and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+@njit(cache=True, inline="always")
+def capture_options(table, card, params, out, n):
+    """SC-CAPT-2..6: the actions of playing ``card`` onto ``table``, appended in sorted order.
+
+    An equal card must be taken (one of them, SC-CAPT-2) and, with equal-card priority,
+    excludes every sum (SC-CAPT-3); otherwise each sum is an option (SC-CAPT-4). Capturing is
+    compulsory (SC-CAPT-5); with no option the card stays on the table (SC-CAPT-6).
+    """
+    head = np.uint64(card) << _SHIFT
+    value = VALUE[card]
+    start = n
+    equal = table & VALUE_MASK[value]
+    while equal:
+        out[n] = np.int64(head | (equal & (~equal + ONE)))
+        equal &= equal - ONE
+        n += 1
+    if n == start or params[P_EQUAL_PRIORITY] == 0:
+        n = sum_captures(table, value, card, out, n)
+        sort_range(out, start, n)
+    if n == start:
+        out[n] = np.int64(head)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_actions(state, params, out):
+    """SC-CAPT-1, SC-CAPT-8: every (card, capture set) of the player to move, sorted by id."""
+    if state[PHASE] != PHASE_PLAY:
+        return 0
+    hand = state[HAND + state[TO_MOVE]]
+    table = state[TABLE]
+    n = 0
+    while hand:
+        n = capture_options(table, lowest_index(hand), params, out, n)
+        hand &= hand - ONE
+    return n
+
+
+# --- applying an action --------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def hands_empty(state, params):
+    """True when no player holds a card."""
+    m = ZERO
+    for seat in range(params[P_NUM_PLAYERS]):
+        m |= state[HAND + seat]
+    return m == ZERO
+
+
+@njit(cache=True, inline="always")
+def is_last_move(state, params):
+    """SC-SCOPA-3, SC-TEAM-5: after this move the stock and every hand are empty."""
+    return state[STOCK] == ZERO and hands_empty(state, params)
+
+
+@njit(cache=True, inline="always")
+def capture(state, params, side, card, taken):
+    """SC-CAPT-7, SC-SCOPA-1..3: move the cards to the side's pile; count a scopa on a sweep."""
+    state[TABLE] &= ~taken
+    state[PILE + side] |= taken | bit(card)
+    state[LAST_CAPTURER] = np.uint64(side + 1)
+    if state[TABLE] == ZERO and (params[P_LAST_MOVE_SCOPA] == 1
+                                 or not is_last_move(state, params)):
+        state[SCOPE + side] += ONE
+
+
+@njit(cache=True)
+def apply_action(state, params, action):
+    """SC-CAPT-1..7: play a card, capture or discard; then refill, or end the deal.
+
+    The action must be legal (the Python API checks it). Advances to the next player
+    (SC-DEAL-4, SC-TEAM-2), deals new hands when all are empty (SC-DEAL-5), and ends and
+    scores the deal when the pack is played out (SC-END-1).
+    """
+    a = np.uint64(action)
+    card = np.int64(a >> _SHIFT)
+    taken = a & _CAPTURE_MASK
+    seat = np.int64(state[TO_MOVE])
+    side = seat & 1
+    state[HAND + seat] &= ~bit(card)
+    if taken:
+        capture(state, params, side, card, taken)
+    else:
+        state[TABLE] |= bit(card)
+    state[TO_MOVE] = next_seat(seat, params[P_NUM_PLAYERS])
+    if hands_empty(state, params):
+        if state[STOCK]:
+            deal_hands(state, params)
+        else:
+            end_deal(state, params)
+
+
+# --- scoring -------------------------------------------------------------------------------
+
+@njit(cache=True)
+def primiera_total(pile, forfeit):
+    """SC-PRIM-1..2: sum of the best primiera value per suit; a missing suit gives 0, or -1
+    for the whole total when the forfeit variant is on (that side cannot win)."""
+    total = 0
+    for s in range(4):
+        cards = pile & SUIT_MASK[s]
+        if cards == ZERO:
+            if forfeit:
+                return -1
+            continue
+        best = 0
+        while cards:
+            best = max(best, PRIMIERA[lowest_index(cards)])
+            cards &= cards - ONE
+        total += best
+    return total
+
+
+@njit(cache=True)
+def one_point_to_more(a, b, out, column):
+    """SC-SCORE-1..4: one point to the side with the larger figure; a tie gives none."""
+    if a > b:
+        out[0, column] = 1
+    elif b > a:
+        out[1, column] = 1
+
+
+@njit(cache=True)
+def score_deal(state, params, out):
+    """SC-SCORE-1..6: per side (rows) the points of the five categories (columns of
+    ``layout.CATEGORIES``: cards, coins, settebello, primiera, scopas) of the current piles."""
+    out[:, :] = 0
+    p0 = state[PILE]
+    p1 = state[PILE + 1]
+    one_point_to_more(popcount(p0), popcount(p1), out, 0)
+    one_point_to_more(popcount(p0 & COINS), popcount(p1 & COINS), out, 1)
+    one_point_to_more((p0 >> np.uint64(SETTEBELLO)) & ONE, (p1 >> np.uint64(SETTEBELLO)) & ONE,
+                      out, 2)
+    forfeit = params[P_PRIMIERA_FORFEIT] == 1
+    one_point_to_more(primiera_total(p0, forfeit), primiera_total(p1, forfeit), out, 3)
+    out[0, 4] = np.int64(state[SCOPE])
+    out[1, 4] = np.int64(state[SCOPE + 1])
+
+
+@njit(cache=True)
+def deal_points(state, params, out2):
+    """SC-SCORE-6: the total points of the deal per side, written to ``out2[0:2]``."""
+    table = np.zeros((2, N_CATEGORIES), dtype=np.int64)
+    score_deal(state, params, table)
+    out2[0] = table[0].sum()
+    out2[1] = table[1].sum()
+
+
+@njit(cache=True)
+def end_deal(state, params):
+    """SC-END-1..3, SC-SCORE-6, SC-MATCH-2..3, SC-DEAL-6: left-over cards, deal points added to
+    the match score; a match either ends or goes on with the next dealer's deal."""
+    if state[TABLE] and state[LAST_CAPTURER] and params[P_LEFTOVER_TO_CAPTURER] == 1:
+        state[PILE + state[LAST_CAPTURER] - ONE] |= state[TABLE]
+        state[TABLE] = ZERO
+    points = np.zeros(2, dtype=np.int64)
+    deal_points(state, params, points)
+    for side in range(2):
+        state[SCORE + side] += np.uint64(points[side])
+    if state[MODE] != MODE_MATCH:
+        state[PHASE] = PHASE_DEAL_OVER
+        return
+    a = np.int64(state[SCORE])
+    b = np.int64(state[SCORE + 1])
+    if max(a, b) >= params[P_TARGET_SCORE] and a != b:
+        state[PHASE] = PHASE_MATCH_OVER
+        return
+    state[DEALER] = next_seat(np.int64(state[DEALER]), params[P_NUM_PLAYERS])
+    state[DEAL_NUMBER] += ONE
+    state[REDEALS] = ZERO
+    deal(state, params)
+
+
+# --- outcome -------------------------------------------------------------------------------
+
+@njit(cache=True)
+def is_terminal(state, params):
+    """SC-END-1 (a deal) or SC-MATCH-3 (a match): nothing is left to play."""
+    return state[PHASE] != PHASE_PLAY
+
+
+@njit(cache=True)
+def current_player(state, params):
+    """The seat to move, or ``TERMINAL`` (-1) when the deal or match is over."""
+    if state[PHASE] != PHASE_PLAY:
+        return TERMINAL
+    return np.int64(state[TO_MOVE])
+
+
+@njit(cache=True)
+def returns(state, params, out):
+    """Per seat: a deal's point difference (own side minus the other), or a match's +1 / -1;
+    zeros before the end."""
+    out[:] = 0.0
+    if state[PHASE] == PHASE_PLAY:
+        return
+    diff = 0.0
+    if state[MODE] == MODE_MATCH:
+        diff = 1.0 if state[SCORE] > state[SCORE + 1] else -1.0
+    else:
+        points = np.zeros(2, dtype=np.int64)
+        deal_points(state, params, points)
+        diff = float(points[0] - points[1])
+    for seat in range(params[P_NUM_PLAYERS]):
+        out[seat] = diff if seat & 1 == 0 else 0.0 - diff
+
+
+# --- hidden information --------------------------------------------------------------------
+
+@njit(cache=True)
+def determinize(state, params, observer, rng, out):
+    """Rules §5: a world consistent with what ``observer`` has seen, uniformly at random.
+
+    The unseen cards are the deck minus the observer's hand, the table and both piles (all
+    public); they are shuffled and dealt again to the other hands (keeping their public sizes)
+    and to the stock (keeping its size). The true hidden cards are never read, only counted;
+    the chance stream of later deals is replaced too, so it cannot leak future deals.
+    """
+    out[:] = state
+    unseen = FULL_DECK & ~(state[HAND + observer] | state[TABLE] | state[PILE] | state[PILE + 1])
+    cards = np.empty(N_CARDS, dtype=np.int64)
+    k = 0
+    while unseen:
+        cards[k] = lowest_index(unseen)
+        unseen &= unseen - ONE
+        k += 1
+    rng_shuffle(cards, k, rng)
+    used = 0
+    for seat in range(params[P_NUM_PLAYERS]):
+        if seat == observer:
+            continue
+        m = ZERO
+        for _ in range(popcount(state[HAND + seat])):
+            m |= bit(cards[used])
+            used += 1
+        out[HAND + seat] = m
+    stock = ZERO
+    for i in range(np.int64(state[NEXT]), N_CARDS):
+        set_order_card(out, i, cards[used])
+        stock |= bit(cards[used])
+        used += 1
+    out[STOCK] = stock
+    for j in range(4):
+        out[RNG + j] = rng_next(rng)
+
+
+# --- the engine's own play loop --------------------------------------------------------------
+
+N_RECORD = 2 * N_CATEGORIES + 3   # per side 5 categories, then dealer, redeals, moves
+
+
+@njit(cache=True)
+def play_random_deals(params, rng, n_deals, records, max_actions):
+    """Play ``n_deals`` deals with uniformly random legal actions; one row per deal.
+
+    Row: side 0's five category points, side 1's five, the dealer seat, the number of redeals
+    and the number of moves. Used by ``cardsim simulate`` and ``cardsim bench``.
+    """
+    state = np.zeros(STATE_LEN, dtype=np.uint64)
+    actions = np.empty(max_actions, dtype=np.int64)
+    table = np.zeros((2, N_CATEGORIES), dtype=np.int64)
+    for d in range(n_deals):
+        new_deal(params, rng, state)
+        moves = 0
+        while state[PHASE] == PHASE_PLAY:
+            n = legal_actions(state, params, actions)
+            apply_action(state, params, actions[rng_below(rng, n)])
+            moves += 1
+        score_deal(state, params, table)
+        for c in range(N_CATEGORIES):
+            records[d, c] = table[0, c]
+            records[d, N_CATEGORIES + c] = table[1, c]
+        records[d, 2 * N_CATEGORIES] = np.int64(state[DEALER])
+        records[d, 2 * N_CATEGORIES + 1] = np.int64(state[REDEALS])
+        records[d, 2 * N_CATEGORIES + 2] = moves

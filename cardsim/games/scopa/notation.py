@@ -1,0 +1,303 @@
+"""Scopa positions, actions and observations as text and JSON-ready dicts.
+
+Position dict (``to_dict`` output, ``from_dict`` input; keys marked * are optional and take the
+default shown)::
+
+    {"game": "scopa",
+     "rules": {...}*              every option; must equal the game's rules when given
+     "mode": "deal"* | "match",   "phase": "play"* | "deal_over" | "match_over",
+     "dealer": seat, "to_move": seat,
+     "hands": [[cards] per seat], "table": [cards],
+     "stock": [cards, next card first],
+     "piles": [[cards], [cards]]* per side (side of seat p = p & 1),
+     "scopas": [0, 0]*, "last_capturer": side or None*, "scores": [0, 0]* (match score),
+     "deal_number": 1*, "redeals": 0*, "rng": [4 uint64]* (chance of later deals)}
+
+Action dict ``{"play": ["7sw"], "capture": ["7cu"]}`` (``[]`` when the card stays on the
+table); action text ``"7sw>7cu"``, ``"6cu>2co+4sw"``, ``"3co"``.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Mapping
+
+import numpy as np
+
+from ...cards import SCOPA, bits_of
+from ...errors import CardError, IllegalActionError, PositionError
+from ...rng import rng_from_seed
+from . import kernels as K
+from .layout import (ACTION_CARD_SHIFT, CAPTURE_MASK, CATEGORIES, DEAL_NUMBER, DEALER, HAND,
+                     LAST_CAPTURER, MODE, MODE_MATCH, N_CARDS, N_CATEGORIES, NEXT, PHASE,
+                     PHASE_DEAL_OVER, PHASE_MATCH_OVER, PHASE_PLAY, PILE, REDEALS, RNG, SCOPE,
+                     SCORE, STATE_LEN, STOCK, TABLE, TO_MOVE, COINS, SETTEBELLO)
+
+PHASES = {"play": PHASE_PLAY, "deal_over": PHASE_DEAL_OVER, "match_over": PHASE_MATCH_OVER}
+MODES = {"deal": 0, "match": MODE_MATCH}
+_KEYS = {"game", "rules", "mode", "phase", "dealer", "to_move", "hands", "table", "stock",
+         "piles", "scopas", "last_capturer", "scores", "deal_number", "redeals", "rng"}
+
+
+def names(mask: int) -> list[str]:
+    """Card names of a mask, in index order."""
+    return SCOPA.names(int(mask))
+
+
+def stock_order(vec: np.ndarray) -> list[str]:
+    """The stock, next card first."""
+    return [SCOPA.name(int(K.order_card(vec, i))) for i in range(int(vec[NEXT]), N_CARDS)]
+
+
+def _rev(table: Mapping[str, int], value: int) -> str:
+    return next(k for k, v in table.items() if v == value)
+
+
+def to_dict(vec: np.ndarray, rules: Any) -> dict:
+    """The position as a JSON-ready dict (format in the module docstring)."""
+    n = rules.num_players
+    lc = int(vec[LAST_CAPTURER])
+    return {
+        "game": "scopa",
+        "rules": dataclasses.asdict(rules),
+        "mode": _rev(MODES, int(vec[MODE])),
+        "phase": _rev(PHASES, int(vec[PHASE])),
+        "dealer": int(vec[DEALER]),
+        "to_move": int(vec[TO_MOVE]),
+        "hands": [names(vec[HAND + p]) for p in range(n)],
+        "table": names(vec[TABLE]),
+        "stock": stock_order(vec),
+        "piles": [names(vec[PILE + s]) for s in range(2)],
+        "scopas": [int(vec[SCOPE + s]) for s in range(2)],
+        "last_capturer": lc - 1 if lc else None,
+        "scores": [int(vec[SCORE + s]) for s in range(2)],
+        "deal_number": int(vec[DEAL_NUMBER]),
+        "redeals": int(vec[REDEALS]),
+        "rng": [int(x) for x in vec[RNG:RNG + 4]],
+    }
+
+
+def _err(msg: str) -> PositionError:
+    return PositionError(f"invalid scopa position: {msg}")
+
+
+def _int(d: Mapping, key: str, default: Any, lo: int, hi: int) -> int:
+    value = d.get(key, default)
+    if value is None or isinstance(value, bool) or not isinstance(value, int) \
+            or not lo <= value <= hi:
+        raise _err(f"{key}={value!r}: expected an integer from {lo} to {hi}")
+    return value
+
+
+def _cards(d: Mapping, key: str, value: Any) -> list[int]:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise _err(f"{key}={value!r}: expected a list of card names")
+    try:
+        return SCOPA.indices(value)
+    except CardError as e:
+        raise CardError(f"invalid scopa position: {key}: {e}") from None
+
+
+def _pair(d: Mapping, key: str, lo: int, hi: int) -> list[int]:
+    value = d.get(key, [0, 0])
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or any(
+            isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi for v in value):
+        raise _err(f"{key}={value!r}: expected two integers (one per side) from {lo} to {hi}")
+    return list(value)
+
+
+def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
+    """A validated state vector from a position dict; :class:`PositionError` names the problem."""
+    if not isinstance(d, Mapping):
+        raise _err(f"expected a dict, got {type(d).__name__}")
+    unknown = set(d) - _KEYS
+    if unknown:
+        raise _err(f"unknown key {sorted(unknown)[0]!r}: expected some of {', '.join(sorted(_KEYS))}")
+    if d.get("game", "scopa") != "scopa":
+        raise _err(f"game={d['game']!r}: expected 'scopa'")
+    if "rules" in d and d["rules"] != dataclasses.asdict(rules):
+        theirs = d["rules"] if isinstance(d["rules"], Mapping) else {}
+        diff = [k for k, v in dataclasses.asdict(rules).items() if theirs.get(k) != v]
+        raise _err(f"rules differ from the game's ({', '.join(diff) or d['rules']!r}): load the "
+                   "game with the position's rules")
+    for key in ("dealer", "to_move", "hands", "table", "stock"):
+        if key not in d:
+            raise _err(f"missing key {key!r}")
+    n = rules.num_players
+    vec = np.zeros(STATE_LEN, dtype=np.uint64)
+    mode = d.get("mode", "deal")
+    phase = d.get("phase", "play")
+    if mode not in MODES:
+        raise _err(f"mode={mode!r}: expected 'deal' or 'match'")
+    if phase not in PHASES:
+        raise _err(f"phase={phase!r}: expected 'play', 'deal_over' or 'match_over'")
+    vec[MODE] = MODES[mode]
+    vec[PHASE] = PHASES[phase]
+    dealer = _int(d, "dealer", None, 0, n - 1)
+    to_move = _int(d, "to_move", None, 0, n - 1)
+    vec[DEALER], vec[TO_MOVE] = dealer, to_move
+
+    hands = d["hands"]
+    if not isinstance(hands, (list, tuple)) or len(hands) != n:
+        raise _err(f"hands: expected {n} lists of cards (one per seat), got {hands!r}")
+    zones = {f"hands[{p}]": _cards(d, f"hands[{p}]", h) for p, h in enumerate(hands)}
+    zones["table"] = _cards(d, "table", d["table"])
+    stock = _cards(d, "stock", d["stock"])
+    zones["stock"] = stock
+    piles = d.get("piles", [[], []])
+    if not isinstance(piles, (list, tuple)) or len(piles) != 2:
+        raise _err(f"piles: expected 2 lists of cards (one per side), got {piles!r}")
+    for s in range(2):
+        zones[f"piles[{s}]"] = _cards(d, f"piles[{s}]", piles[s])
+    seen: dict[int, str] = {}
+    for zone, cards in zones.items():
+        for c in cards:
+            if c in seen:
+                raise CardError(f"invalid scopa position: card {SCOPA.name(c)!r} is in both "
+                                f"{seen[c]} and {zone}: each card exists once")
+            seen[c] = zone
+    missing = [SCOPA.name(c) for c in range(N_CARDS) if c not in seen]
+    if missing:
+        raise _err(f"missing cards {', '.join(missing)}: all 40 cards must be placed in hands, "
+                   "table, stock or piles")
+
+    def mask(cards: list[int]) -> np.uint64:
+        return np.uint64(sum(1 << c for c in cards))
+
+    for p in range(n):
+        vec[HAND + p] = mask(zones[f"hands[{p}]"])
+    vec[TABLE] = mask(zones["table"])
+    for s in range(2):
+        vec[PILE + s] = mask(zones[f"piles[{s}]"])
+    vec[STOCK] = mask(stock)
+    vec[NEXT] = N_CARDS - len(stock)
+    for i, c in enumerate(stock):
+        K.set_order_card(vec, N_CARDS - len(stock) + i, c)
+    scopas = _pair(d, "scopas", 0, 40)
+    scores = _pair(d, "scores", 0, 10_000)
+    for s in range(2):
+        vec[SCOPE + s], vec[SCORE + s] = scopas[s], scores[s]
+    vec[DEAL_NUMBER] = _int(d, "deal_number", 1, 1, 1_000_000)
+    vec[REDEALS] = _int(d, "redeals", 0, 0, 1_000_000)
+    lc = d.get("last_capturer", None)
+    if lc is not None:
+        lc = _int(d, "last_capturer", None, 0, 1)
+        if not vec[PILE + lc]:
+            raise _err(f"last_capturer={lc}: that side's pile is empty")
+        vec[LAST_CAPTURER] = lc + 1
+    elif vec[PILE] or vec[PILE + 1]:
+        raise _err("last_capturer is None but a pile holds cards: name the side that captured last")
+    rng = d.get("rng")
+    if rng is None:
+        rng = rng_from_seed(0)
+    elif not isinstance(rng, (list, tuple)) or len(rng) != 4 or any(
+            isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 64 for x in rng) \
+            or not any(rng):
+        raise _err(f"rng={rng!r}: expected 4 unsigned 64-bit integers, not all zero")
+    vec[RNG:RNG + 4] = np.array([int(x) for x in rng], dtype=np.uint64)
+    _check_hand_sizes(vec, rules, len(stock))
+    return vec
+
+
+def _check_hand_sizes(vec: np.ndarray, rules: Any, stock_size: int) -> None:
+    """Hand and stock sizes must be reachable (SC-DEAL-2, SC-DEAL-5, SC-TEAM-2)."""
+    n = rules.num_players
+    size = rules.hand_size
+    sizes = [bin(int(vec[HAND + p])).count("1") for p in range(n)]
+    if stock_size % (size * n) or (rules.hand_size == 9 and stock_size):
+        raise _err(f"stock of {stock_size} cards: expected a multiple of {size * n}"
+                   if size == 3 else f"stock of {stock_size} cards: nine_at_once leaves no stock")
+    if vec[PHASE] != PHASE_PLAY:
+        if any(sizes) or stock_size:
+            raise _err("a finished deal has no cards in hands or stock")
+        return
+    first = (int(vec[DEALER]) + 1) % n
+    played = (int(vec[TO_MOVE]) - first) % n   # seats that already played this round
+    h = sizes[int(vec[TO_MOVE])]
+    expected = [h - 1 if (p - first) % n < played else h for p in range(n)]
+    if h < 1 or h > size or sizes != expected:
+        raise _err(f"hand sizes {sizes} with seat {int(vec[TO_MOVE])} to move and dealer "
+                   f"{int(vec[DEALER])}: expected {size}-card hands played in turn order, e.g. "
+                   f"{[size - 1 if (p - first) % n < played else size for p in range(n)]}")
+
+
+# --- actions ---------------------------------------------------------------------------------
+
+def action_parts(action: int) -> tuple[int, int]:
+    """(card index, capture mask) of an action id."""
+    if action < 0 or action >> ACTION_CARD_SHIFT >= N_CARDS:
+        raise IllegalActionError(f"{action!r} is not a scopa action id")
+    return action >> ACTION_CARD_SHIFT, action & CAPTURE_MASK
+
+
+def action_to_dict(vec: np.ndarray, action: int) -> dict:
+    """``{"play": [card], "capture": [cards]}``."""
+    card, taken = action_parts(action)
+    return {"play": [SCOPA.name(card)], "capture": names(taken)}
+
+
+def action_to_string(vec: np.ndarray, action: int) -> str:
+    """``"7sw>7cu"``, ``"6cu>2co+4sw"``, or ``"3co"`` when nothing is captured."""
+    card, taken = action_parts(action)
+    text = SCOPA.name(card)
+    return text + (">" + "+".join(names(taken)) if taken else "")
+
+
+def action_from_dict(vec: np.ndarray, rules: Any, d: Mapping[str, Any], legal: list[int]) -> int:
+    """The id of ``{"play": [card], "capture": [cards]}``; it must be legal here."""
+    if not isinstance(d, Mapping) or set(d) - {"play", "capture"} or "play" not in d:
+        raise IllegalActionError(f"action {d!r}: expected {{'play': [card], 'capture': [cards]}}")
+    play = d["play"]
+    if isinstance(play, str):
+        play = [play]
+    if not isinstance(play, (list, tuple)) or len(play) != 1:
+        raise IllegalActionError(f"action {d!r}: 'play' must name exactly one card")
+    card = SCOPA.index(play[0])
+    taken = SCOPA.mask(d.get("capture", []))
+    action = card << ACTION_CARD_SHIFT | taken
+    if action not in legal:
+        raise IllegalActionError(
+            f"illegal action {action_to_string(vec, action)}: expected one of "
+            + (", ".join(action_to_string(vec, a) for a in legal) or "nothing (terminal)"))
+    return action
+
+
+# --- views -----------------------------------------------------------------------------------
+
+def score_breakdown(vec: np.ndarray, rules: Any) -> dict:
+    """Points per category and side from the current piles, with the figures behind them."""
+    table = np.zeros((2, N_CATEGORIES), dtype=np.int64)
+    params = rules.kernel_params()
+    K.score_deal(vec, params, table)
+    forfeit = rules.primiera_missing_suit == "forfeit"
+    out = {cat: [int(table[s, c]) for s in range(2)] for c, cat in enumerate(CATEGORIES)}
+    out["total"] = [int(table[s].sum()) for s in range(2)]
+    piles = [int(vec[PILE + s]) for s in range(2)]
+    out["card_count"] = [bin(p).count("1") for p in piles]
+    out["coin_count"] = [bin(p & int(COINS)).count("1") for p in piles]
+    out["settebello_side"] = next((s for s in range(2) if piles[s] >> SETTEBELLO & 1), None)
+    totals = [int(K.primiera_total(np.uint64(p), forfeit)) for p in piles]
+    out["primiera_total"] = [t if t >= 0 else None for t in totals]
+    out["match_scores"] = [int(vec[SCORE + s]) for s in range(2)]
+    return out
+
+
+def observation(vec: np.ndarray, rules: Any, player: int) -> dict:
+    """What ``player`` sees (rules §5): own hand, public cards and counters, hand sizes."""
+    n = rules.num_players
+    lc = int(vec[LAST_CAPTURER])
+    return {
+        "player": player,
+        "hand": names(vec[HAND + player]),
+        "hand_sizes": [bin(int(vec[HAND + p])).count("1") for p in range(n)],
+        "table": names(vec[TABLE]),
+        "piles": [names(vec[PILE + s]) for s in range(2)],
+        "scopas": [int(vec[SCOPE + s]) for s in range(2)],
+        "stock_size": N_CARDS - int(vec[NEXT]),
+        "to_move": int(vec[TO_MOVE]),
+        "dealer": int(vec[DEALER]),
+        "scores": [int(vec[SCORE + s]) for s in range(2)],
+        "phase": _rev(PHASES, int(vec[PHASE])),
+        "mode": _rev(MODES, int(vec[MODE])),
+        "deal_number": int(vec[DEAL_NUMBER]),
+        "last_capturer": lc - 1 if lc else None,
+    }

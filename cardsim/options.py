@@ -1,0 +1,80 @@
+"""Rules options, declared once per game as fields of a frozen dataclass.
+
+Each option is a dataclass field made with :func:`option`: its default, the allowed values, the
+rule it toggles and a one-line description. From that single declaration come the validation
+(:func:`check_options`), the parsing of ``name=value`` strings from the command line
+(:func:`rules_from_options`) and the option table of ``cardsim games`` (:func:`describe`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Mapping
+
+from .errors import OptionError
+
+
+def option(default: Any, allowed: tuple, rule: str, doc: str) -> Any:
+    """A rules option: a dataclass field with its allowed values, rule ID and description."""
+    return dataclasses.field(default=default,
+                             metadata={"allowed": tuple(allowed), "rule": rule, "doc": doc})
+
+
+def _show(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def check_options(rules: Any) -> None:
+    """Raise :class:`OptionError` unless every field of ``rules`` holds an allowed value."""
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        allowed = f.metadata["allowed"]
+        if not any(type(value) is type(a) and value == a for a in allowed):
+            raise OptionError(f"option {f.name}={_show(value)!r} is not allowed: expected one of "
+                              + ", ".join(_show(a) for a in allowed))
+
+
+def rules_from_options(cls: type, options: Mapping[str, Any], game: str) -> Any:
+    """Build the rules dataclass ``cls`` from options given as values or as strings.
+
+    Strings are matched against the allowed values' text (``"true"``, ``"21"``, ``"forfeit"``),
+    so command-line ``name=value`` pairs and Python values both work.
+    """
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    values = {}
+    for name, value in options.items():
+        if name not in fields:
+            raise OptionError(f"unknown {game} option {name!r}: expected one of "
+                              + ", ".join(fields))
+        allowed = fields[name].metadata["allowed"]
+        if isinstance(value, str):
+            match = [a for a in allowed if _show(a) == value.strip().lower()]
+            if not match:
+                raise OptionError(f"option {name}={value!r} is not allowed: expected one of "
+                                  + ", ".join(_show(a) for a in allowed))
+            value = match[0]
+        values[name] = value
+    return cls(**values)
+
+
+def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
+    """``["a=1", "b=x"]`` → ``{"a": "1", "b": "x"}``, with a clear error for a malformed pair."""
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise OptionError(f"option {pair!r} is malformed: expected name=value")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def describe(cls: type) -> list[dict]:
+    """One dict per option: name, allowed values, default, rule ID and description."""
+    return [{"name": f.name, "allowed": [_show(a) for a in f.metadata["allowed"]],
+             "default": _show(f.default), "rule": f.metadata["rule"], "doc": f.metadata["doc"]}
+            for f in dataclasses.fields(cls)]
+
+
+def non_default(rules: Any) -> dict[str, Any]:
+    """The options of ``rules`` whose value differs from the default."""
+    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)
+            if getattr(rules, f.name) != f.default}

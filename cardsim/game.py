@@ -14,7 +14,7 @@ codec).
 >>> cardsim.load_game("scopa", target_score=12)
 Traceback (most recent call last):
 ...
-cardsim.errors.OptionError: option target_score=12 is not allowed: expected one of 11, 21, 31, 41, 51, 61, 71, 81, 91, 101
+cardsim.errors.OptionError: option target_score='12' is not allowed: expected one of 11, 21, 31, 41, 51, 61, 71, 81, 91, 101
 """
 from __future__ import annotations
 

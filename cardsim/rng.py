@@ -34,7 +34,7 @@ def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_next(rng):
     """Next 64-bit output of xoshiro256** (Blackman & Vigna); advances ``rng`` in place."""
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
@@ -50,7 +50,7 @@ def rng_next(rng):
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_below(rng, n):
     """Uniform integer in [0, n) for 1 <= n < 2**32, exactly unbiased (Lemire's method)."""
     bound = np.uint64(n)

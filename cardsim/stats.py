@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
-from scipy import stats
 
-Z95 = float(stats.norm.ppf(0.975))
+Z95 = NormalDist().inv_cdf(0.975)
 
 
 def mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:

@@ -11,7 +11,7 @@ from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...rng import rng_below, rng_next, rng_shuffle
 from .layout import (ACTION_CARD_SHIFT, CAPTURE_MASK, COINS, DEAL_NUMBER, DEALER, FULL_DECK,
                      HAND, KINGS, LAST_CAPTURER, MODE, MODE_MATCH, N_CARDS, N_CATEGORIES, NEXT,
-                     ORDER, PHASE, PHASE_DEAL_OVER, PHASE_MATCH_OVER, PHASE_PLAY, PILE, PRIMIERA,
+                     ORDER, ORDER_WORDS, PHASE, PHASE_DEAL_OVER, PHASE_MATCH_OVER, PHASE_PLAY, PILE, PRIMIERA,
                      REDEALS, RNG, SCOPE, SCORE, SETTEBELLO, STATE_LEN, STOCK, SUIT_MASK, TABLE,
                      TERMINAL, TO_MOVE, VALUE, VALUE_MASK, LOWER_VALUES)
 from .rules import (P_EQUAL_PRIORITY, P_HAND_SIZE, P_LAST_MOVE_SCOPA, P_LEFTOVER_TO_CAPTURER,
@@ -24,16 +24,23 @@ _SHIFT = np.uint64(ACTION_CARD_SHIFT)
 # --- deal order ----------------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
+def deal_order(state):
+    """The deal order as 40 bytes, a view of the state's ORDER words (byte i = position i on
+    this little-endian layout, the same as :func:`order_card`)."""
+    return state[ORDER:ORDER + ORDER_WORDS].view(np.uint8)
+
+
+@njit(cache=True, inline="always")
 def order_card(state, i):
     """The card at position ``i`` of the deal order."""
-    return np.int64((state[ORDER + i // 8] >> np.uint64(8 * (i % 8))) & np.uint64(0xFF))
+    return np.int64((state[ORDER + (i >> 3)] >> np.uint64((i & 7) << 3)) & np.uint64(0xFF))
 
 
 @njit(cache=True, inline="always")
 def set_order_card(state, i, card):
     """Write ``card`` at position ``i`` of the deal order."""
-    shift = np.uint64(8 * (i % 8))
-    w = ORDER + i // 8
+    shift = np.uint64((i & 7) << 3)
+    w = ORDER + (i >> 3)
     state[w] = (state[w] & ~(np.uint64(0xFF) << shift)) | (np.uint64(card) << shift)
 
 
@@ -63,7 +70,7 @@ def is_void_deal(table, params):
     return params[P_REDEAL_KINGS] == 1 and popcount(table & KINGS) >= 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_hands(state, params):
     """SC-DEAL-5: every player receives ``hand_size`` cards, the first player of the deal first."""
     n = params[P_NUM_PLAYERS]
@@ -81,11 +88,11 @@ def deal(state, params):
     the same dealer deals again (counted in ``REDEALS``).
     """
     rng = state[RNG:RNG + 4]
-    cards = np.arange(N_CARDS)
+    order = deal_order(state)
+    for i in range(N_CARDS):
+        order[i] = i
     while True:
-        rng_shuffle(cards, N_CARDS, rng)
-        for i in range(N_CARDS):
-            set_order_card(state, i, cards[i])
+        rng_shuffle(order, N_CARDS, rng)
         state[NEXT] = 0
         state[STOCK] = FULL_DECK
         state[TABLE] = deal_next(state, 4)
@@ -177,9 +184,28 @@ def sort_range(a, lo, hi):
 
 
 @njit(cache=True, inline="always")
-def capture_options(table, card, params, out, n):
+def sum_values(table):
+    """SC-CAPT-4 pre-check: bit v is set when 2 or more table cards sum to v (v <= 10).
+
+    A subset-sum bitset over the table, one shift per card, so that a card whose value no
+    set of cards adds up to skips the search for the sets themselves.
+    """
+    single = ZERO      # sums of exactly one card
+    several = ZERO     # sums of two or more cards
+    limit = np.uint64(0x7FF)
+    while table:
+        v = np.uint64(VALUE[lowest_index(table)])
+        table &= table - ONE
+        several = (several | (single << v) | (several << v)) & limit
+        single |= ONE << v
+    return several
+
+
+@njit(cache=True, inline="always")
+def capture_options(table, sums, card, params, out, n):
     """SC-CAPT-2..6: the actions of playing ``card`` onto ``table``, appended in sorted order.
 
+    ``sums`` is :func:`sum_values` of the table.
     An equal card must be taken (one of them, SC-CAPT-2) and, with equal-card priority,
     excludes every sum (SC-CAPT-3); otherwise each sum is an option (SC-CAPT-4). Capturing is
     compulsory (SC-CAPT-5); with no option the card stays on the table (SC-CAPT-6).
@@ -192,7 +218,7 @@ def capture_options(table, card, params, out, n):
         out[n] = np.int64(head | (equal & (~equal + ONE)))
         equal &= equal - ONE
         n += 1
-    if n == start or params[P_EQUAL_PRIORITY] == 0:
+    if (n == start or params[P_EQUAL_PRIORITY] == 0) and (sums >> np.uint64(value)) & ONE:
         n = sum_captures(table, value, card, out, n)
         sort_range(out, start, n)
     if n == start:
@@ -201,16 +227,17 @@ def capture_options(table, card, params, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_actions(state, params, out):
     """SC-CAPT-1, SC-CAPT-8: every (card, capture set) of the player to move, sorted by id."""
     if state[PHASE] != PHASE_PLAY:
         return 0
     hand = state[HAND + state[TO_MOVE]]
     table = state[TABLE]
+    sums = sum_values(table)
     n = 0
     while hand:
-        n = capture_options(table, lowest_index(hand), params, out, n)
+        n = capture_options(table, sums, lowest_index(hand), params, out, n)
         hand &= hand - ONE
     return n
 
@@ -243,7 +270,7 @@ def capture(state, params, side, card, taken):
         state[SCOPE + side] += ONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_action(state, params, action):
     """SC-CAPT-1..7: play a card, capture or discard; then refill, or end the deal.
 
@@ -271,7 +298,7 @@ def apply_action(state, params, action):
 
 # --- scoring -------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def primiera_total(pile, forfeit):
     """SC-PRIM-1..2: sum of the best primiera value per suit; a missing suit gives 0, or -1
     for the whole total when the forfeit variant is on (that side cannot win)."""
@@ -290,39 +317,45 @@ def primiera_total(pile, forfeit):
     return total
 
 
-@njit(cache=True)
-def one_point_to_more(a, b, out, column):
+@njit(cache=True, inline="always")
+def point_to_more(a, b):
     """SC-SCORE-1..4: one point to the side with the larger figure; a tie gives none."""
-    if a > b:
-        out[0, column] = 1
-    elif b > a:
-        out[1, column] = 1
+    return (1 if a > b else 0), (1 if b > a else 0)
+
+
+@njit(cache=True, inline="always")
+def category_points(state, params):
+    """SC-SCORE-1..5: the points of (cards, coins, settebello, primiera, scopas), each a pair
+    (side 0, side 1), from the current piles and scopa counts."""
+    p0 = state[PILE]
+    p1 = state[PILE + 1]
+    forfeit = params[P_PRIMIERA_FORFEIT] == 1
+    settebello = np.uint64(SETTEBELLO)
+    return (point_to_more(popcount(p0), popcount(p1)),
+            point_to_more(popcount(p0 & COINS), popcount(p1 & COINS)),
+            point_to_more((p0 >> settebello) & ONE, (p1 >> settebello) & ONE),
+            point_to_more(primiera_total(p0, forfeit), primiera_total(p1, forfeit)),
+            (np.int64(state[SCOPE]), np.int64(state[SCOPE + 1])))
 
 
 @njit(cache=True)
 def score_deal(state, params, out):
-    """SC-SCORE-1..6: per side (rows) the points of the five categories (columns of
+    """SC-SCORE-1..5: per side (rows) the points of the five categories (columns of
     ``layout.CATEGORIES``: cards, coins, settebello, primiera, scopas) of the current piles."""
-    out[:, :] = 0
-    p0 = state[PILE]
-    p1 = state[PILE + 1]
-    one_point_to_more(popcount(p0), popcount(p1), out, 0)
-    one_point_to_more(popcount(p0 & COINS), popcount(p1 & COINS), out, 1)
-    one_point_to_more((p0 >> np.uint64(SETTEBELLO)) & ONE, (p1 >> np.uint64(SETTEBELLO)) & ONE,
-                      out, 2)
-    forfeit = params[P_PRIMIERA_FORFEIT] == 1
-    one_point_to_more(primiera_total(p0, forfeit), primiera_total(p1, forfeit), out, 3)
-    out[0, 4] = np.int64(state[SCOPE])
-    out[1, 4] = np.int64(state[SCOPE + 1])
+    points = category_points(state, params)
+    out[0, 0], out[1, 0] = points[0]
+    out[0, 1], out[1, 1] = points[1]
+    out[0, 2], out[1, 2] = points[2]
+    out[0, 3], out[1, 3] = points[3]
+    out[0, 4], out[1, 4] = points[4]
 
 
-@njit(cache=True)
-def deal_points(state, params, out2):
-    """SC-SCORE-6: the total points of the deal per side, written to ``out2[0:2]``."""
-    table = np.zeros((2, N_CATEGORIES), dtype=np.int64)
-    score_deal(state, params, table)
-    out2[0] = table[0].sum()
-    out2[1] = table[1].sum()
+@njit(cache=True, inline="always")
+def deal_points(state, params):
+    """SC-SCORE-6: the total points of the deal, (side 0, side 1)."""
+    c = category_points(state, params)
+    return (c[0][0] + c[1][0] + c[2][0] + c[3][0] + c[4][0],
+            c[0][1] + c[1][1] + c[2][1] + c[3][1] + c[4][1])
 
 
 @njit(cache=True)
@@ -332,10 +365,9 @@ def end_deal(state, params):
     if state[TABLE] and state[LAST_CAPTURER] and params[P_LEFTOVER_TO_CAPTURER] == 1:
         state[PILE + state[LAST_CAPTURER] - ONE] |= state[TABLE]
         state[TABLE] = ZERO
-    points = np.zeros(2, dtype=np.int64)
-    deal_points(state, params, points)
-    for side in range(2):
-        state[SCORE + side] += np.uint64(points[side])
+    points = deal_points(state, params)
+    state[SCORE] += np.uint64(points[0])
+    state[SCORE + 1] += np.uint64(points[1])
     if state[MODE] != MODE_MATCH:
         state[PHASE] = PHASE_DEAL_OVER
         return
@@ -352,13 +384,13 @@ def end_deal(state, params):
 
 # --- outcome -------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_terminal(state, params):
     """SC-END-1 (a deal) or SC-MATCH-3 (a match): nothing is left to play."""
     return state[PHASE] != PHASE_PLAY
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def current_player(state, params):
     """The seat to move, or ``TERMINAL`` (-1) when the deal or match is over."""
     if state[PHASE] != PHASE_PLAY:
@@ -377,8 +409,7 @@ def returns(state, params, out):
     if state[MODE] == MODE_MATCH:
         diff = 1.0 if state[SCORE] > state[SCORE + 1] else -1.0
     else:
-        points = np.zeros(2, dtype=np.int64)
-        deal_points(state, params, points)
+        points = deal_points(state, params)
         diff = float(points[0] - points[1])
     for seat in range(params[P_NUM_PLAYERS]):
         out[seat] = diff if seat & 1 == 0 else 0.0 - diff

@@ -84,6 +84,7 @@ class ReferenceScopa:
 
     def __init__(self, rules: ScopaRules) -> None:
         self.rules = rules
+        self.rules_dict = dataclasses.asdict(rules)  # every option, for to_dict
         self.n = rules.num_players
         self.hands: list[set[int]] = [set() for _ in range(self.n)]
         self.table: set[int] = set()
@@ -129,9 +130,9 @@ class ReferenceScopa:
         """A state from the position-dict format (the output of :meth:`to_dict`)."""
         if position.get("game", "scopa") != "scopa":
             raise ValueError(f"not a scopa position: game={position.get('game')!r}")
-        if "rules" in position and position["rules"] != dataclasses.asdict(rules):
-            raise ValueError("position rules differ from the engine's rules")
         g = cls(rules)
+        if "rules" in position and position["rules"] != g.rules_dict:
+            raise ValueError("position rules differ from the engine's rules")
         names = SCOPA.indices
         g.mode = position.get("mode", "deal")
         g.phase = position.get("phase", "play")
@@ -386,6 +387,7 @@ class ReferenceScopa:
                                                   "scopas")) for s in range(2)]
         rows["card_count"] = cards
         rows["coin_count"] = coins
+        rows["settebello_side"] = next((s for s in range(2) if SETTEBELLO in self.piles[s]), None)
         rows["primiera_total"] = [self.primiera_total(p) for p in self.piles]
         rows["match_scores"] = list(self.scores)
         return rows
@@ -435,7 +437,7 @@ class ReferenceScopa:
 
         return {
             "game": "scopa",
-            "rules": dataclasses.asdict(self.rules),
+            "rules": dict(self.rules_dict),
             "mode": self.mode,
             "phase": self.phase,
             "dealer": self.dealer,

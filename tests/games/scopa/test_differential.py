@@ -51,7 +51,8 @@ _GAMES: dict = {}
 
 
 def combo_id(options: dict) -> str:
-    """A short test id for an option combination."""
+    """A short test id for an option combination (defaults filled in)."""
+    options = dataclasses.asdict(ScopaRules(**options))
     short = {"three_or_more": "redeal", "off": "noredeal", "zero": "zero", "forfeit": "forfeit",
              "three_at_a_time": "by3", "nine_at_once": "by9"}
     parts = [f"{options['num_players']}p", short[options["redeal_kings_on_table"]],

@@ -1,0 +1,84 @@
+"""The command line, run in-process through ``cardsim.cli.main`` (the real parser)."""
+import re
+
+import pytest
+
+from cardsim.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_games_lists_every_scopa_option_with_default_and_allowed_values(capsys):
+    code, out, _ = run(capsys, "games")
+    assert code == 0
+    assert out.startswith("scopa:")
+    for name, default in [("num_players", "2"), ("target_score", "11"),
+                          ("redeal_kings_on_table", "three_or_more"),
+                          ("last_move_scopa_counts", "false"),
+                          ("leftover_to_last_capturer", "true"),
+                          ("equal_card_priority", "true"), ("primiera_missing_suit", "zero"),
+                          ("four_player_deal", "three_at_a_time"),
+                          ("tie_at_target", "extra_deal")]:
+        assert re.search(rf"{name}\s+default {default}\s", out), name
+    assert "11, 21, 31, 41, 51, 61, 71, 81, 91, 101" in out
+
+
+def test_simulate_prints_every_category_per_side_with_intervals(capsys):
+    code, out, err = run(capsys, "simulate", "scopa", "--deals", "2000", "--seed", "5",
+                         "--quiet")
+    assert code == 0, err
+    assert "2,000 deals" in out and "seed 5" in out
+    for cat in ("cards", "coins", "settebello", "primiera", "scopas", "total"):
+        assert re.search(rf"^{cat}\s+seat 0\s+\d\.\d+ \[\d\.\d+, \d\.\d+\]", out, re.M), cat
+    assert "dealer advantage (points per deal)" in out
+    assert "P(>=1 scopa)" in out
+
+
+def test_simulate_is_reproducible_and_seed_dependent(capsys):
+    outs = [run(capsys, "simulate", "scopa", "--deals", "500", "--seed", str(s), "--quiet")[1]
+            for s in (1, 1, 2)]
+    assert outs[0] == outs[1]
+    assert outs[0] != outs[2]
+
+
+def test_simulate_2x2_names_the_teams(capsys):
+    code, out, _ = run(capsys, "simulate", "scopa", "--deals", "300", "--seed", "1",
+                       "--option", "num_players=4", "--quiet")
+    assert code == 0
+    assert "seats 0+2" in out and "seats 1+3" in out and "num_players=4" in out
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["simulate", "chess"], "unknown game 'chess'"),
+    (["simulate", "scopa", "--option", "colour=red"], "unknown scopa option 'colour'"),
+    (["simulate", "scopa", "--option", "target_score=12"], "target_score='12'"),
+    (["simulate", "scopa", "--option", "target_score"], "expected name=value"),
+    (["simulate", "scopa", "--deals", "0"], "expected a positive integer"),
+    (["simulate", "scopa", "--deals", "many"], "'many' is not an integer"),
+    (["simulate", "scopa", "--seed", "-3"], "non-negative"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_user_errors_print_one_line_and_exit_2(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert needle in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_bench_prints_every_figure(capsys, monkeypatch):
+    import cardsim.bench as bench
+    monkeypatch.setattr(bench, "startup_times", lambda game: (12.5, 1.25))
+    code, out, _ = run(capsys, "bench", "--seconds", "0.2")
+    assert code == 0
+    for figure in ("cold start incl. compile (s)", "warm start of cardsim simulate (s)",
+                   "compiled engine (deals/s, 1 core)", "reference engine (deals/s)",
+                   "compiled / reference"):
+        assert figure in out
+    assert "12.50" in out and "1.25" in out
+    ratio = re.search(r"compiled / reference\s+([\d,]+)x", out)
+    assert ratio and int(ratio.group(1).replace(",", "")) > 1

@@ -1,0 +1,14 @@
+"""The examples in the modules' docstrings run and give what they show."""
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["cardsim", "cardsim.cards", "cardsim.game"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0

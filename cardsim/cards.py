@@ -10,8 +10,8 @@ two words; every other deck fits in one).
 (6, '7co')
 >>> SCOPA.names(SCOPA.mask(["Kba", "Aco"]))
 ['Aco', 'Kba']
->>> MINCHIATE.n_words, MINCHIATE.index("M"), MINCHIATE.index("Acu")
-(2, 40, 55)
+>>> MINCHIATE.n_words, MINCHIATE.index("M"), MINCHIATE.index("Acu"), MINCHIATE.word_bit(55)
+(2, 40, 55, (1, 14))
 >>> SCOPA.index("7x")
 Traceback (most recent call last):
 ...
@@ -41,10 +41,17 @@ class Deck:
     game: str
     cards: tuple[str, ...]
     hint: str
+    word_starts: tuple[int, ...] = ()
+    """Index of the first card of each uint64 word; default: 64 cards a word. Minchiate's
+    rules (§1.4) split its 97 cards as trumps + Matto (41) in word 0, suit cards in word 1."""
     _index: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.cards)})
+        if not self.word_starts:
+            object.__setattr__(self, "word_starts", tuple(range(0, len(self.cards), WORD_BITS)))
+        ends = self.word_starts[1:] + (len(self.cards),)
+        assert all(0 < e - s <= WORD_BITS for s, e in zip(self.word_starts, ends))
 
     @property
     def size(self) -> int:
@@ -53,8 +60,13 @@ class Deck:
 
     @property
     def n_words(self) -> int:
-        """uint64 words needed for one card set of this deck."""
-        return (len(self.cards) + WORD_BITS - 1) // WORD_BITS
+        """uint64 words of one card set of this deck."""
+        return len(self.word_starts)
+
+    def word_bit(self, index: int) -> tuple[int, int]:
+        """(word, bit) where the card with this index lives in the kernels' words."""
+        w = max(k for k, start in enumerate(self.word_starts) if start <= index)
+        return w, index - self.word_starts[w]
 
     @property
     def full_mask(self) -> int:
@@ -97,14 +109,18 @@ class Deck:
         """Card names of a mask, in index order."""
         return [self.cards[i] for i in bits_of(mask)]
 
+    def _spans(self) -> list[tuple[int, int]]:
+        ends = self.word_starts[1:] + (len(self.cards),)
+        return [(s, e - s) for s, e in zip(self.word_starts, ends)]
+
     def to_words(self, mask: int) -> np.ndarray:
-        """A mask as ``n_words`` uint64 words, low word first."""
-        return np.array([(mask >> (WORD_BITS * w)) & WORD_MASK for w in range(self.n_words)],
+        """A mask (bit i = card index i) as the kernels' ``n_words`` uint64 words."""
+        return np.array([(mask >> start) & ((1 << width) - 1) for start, width in self._spans()],
                         dtype=np.uint64)
 
     def from_words(self, words) -> int:
         """The inverse of :meth:`to_words`."""
-        return sum(int(w) << (WORD_BITS * k) for k, w in enumerate(words))
+        return sum(int(w) << start for (start, _), w in zip(self._spans(), words))
 
 
 def bits_of(mask: int) -> list[int]:
@@ -157,6 +173,7 @@ MINCHIATE = Deck("minchiate",
                  tuple(f"T{n}" for n in range(1, 41)) + ("M",)
                  + _suited(MINCHIATE_RANKS, MINCHIATE_SUITS),
                  "a trump T1..T40, the Matto M, or a rank (A 2 .. 10 F C Q K) followed by a "
-                 "suit (co cu sw ba), e.g. 'T29', 'Kcu'")
+                 "suit (co cu sw ba), e.g. 'T29', 'Kcu'",
+                 word_starts=(0, 41))
 
 DECKS = {d.game: d for d in (SCOPA, BURA, MUSHKA, MINCHIATE)}

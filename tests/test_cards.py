@@ -132,13 +132,15 @@ def test_bits_of():
 def test_minchiate_words_round_trip():
     words = MINCHIATE.to_words(MINCHIATE.full_mask)
     assert words.dtype == np.uint64 and words.shape == (2,)
-    assert int(words[0]) == (1 << 64) - 1 and int(words[1]) == (1 << 33) - 1
+    # rules/minchiate.md §1.4: word 0 = trumps + Matto (41 bits), word 1 = the 56 suit cards
+    # at bit index - 41.
+    assert int(words[0]) == (1 << 41) - 1 and int(words[1]) == (1 << 56) - 1
     m = MINCHIATE.mask(["T1", "M", "Acu", "Kba"])
     w = MINCHIATE.to_words(m)
-    # cards.py packs the 97-bit mask low word first (bit i -> word i // 64, bit i % 64); note
-    # that rules/minchiate.md §1.4 instead recommends word 1 = suit cards at bit index - 41.
-    assert int(w[0]) == 1 | (1 << 40) | (1 << 55)
-    assert int(w[1]) == 1 << (96 - 64)
+    assert int(w[0]) == 1 | (1 << 40)
+    assert int(w[1]) == (1 << (55 - 41)) | (1 << (96 - 41))
+    assert MINCHIATE.word_bit(40) == (0, 40) and MINCHIATE.word_bit(41) == (1, 0)
+    assert SCOPA.word_bit(39) == (0, 39)
     assert MINCHIATE.from_words(w) == m
     rng = np.random.default_rng(11)
     for _ in range(200):

@@ -527,8 +527,13 @@ def test_score_breakdown_of_any_split(zones, scopas, opts):
     n = game.rules.num_players
     piles = [[c for c, z in zip(SCOPA.cards, zones) if z == s] for s in range(2)]
     table = [c for c, z in zip(SCOPA.cards, zones) if z == 2]
+    for s in range(2):  # a capture takes at least two cards: move a lone card to the table
+        if len(piles[s]) == 1:
+            table.append(piles[s].pop())
+    table.sort(key=SCOPA.index)
     lc = 0 if piles[0] else (1 if piles[1] else None)
-    scopas = list(scopas) if lc is not None else [0, 0]
+    # each scopa is a capture of at least two cards
+    scopas = [min(scopas[s], len(piles[s]) // 2) for s in range(2)]
     state = game.from_dict({"mode": "deal", "phase": "deal_over", "dealer": 0, "to_move": 1,
                             "hands": [[] for _ in range(n)], "table": table, "stock": [],
                             "piles": piles, "scopas": scopas, "last_capturer": lc})

@@ -92,7 +92,7 @@ def _cards(d: Mapping, key: str, value: Any) -> list[int]:
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
         raise _err(f"{key}={value!r}: expected a list of card names")
     try:
-        return SCOPA.indices(value)
+        return [SCOPA.index(name) for name in value]
     except CardError as e:
         raise CardError(f"invalid scopa position: {key}: {e}") from None
 
@@ -152,8 +152,8 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
     for zone, cards in zones.items():
         for c in cards:
             if c in seen:
-                raise CardError(f"invalid scopa position: card {SCOPA.name(c)!r} is in both "
-                                f"{seen[c]} and {zone}: each card exists once")
+                where = f"twice in {zone}" if seen[c] == zone else f"in both {seen[c]} and {zone}"
+                raise _err(f"card {SCOPA.name(c)!r} is {where}: each card exists once")
             seen[c] = zone
     missing = [SCOPA.name(c) for c in range(N_CARDS) if c not in seen]
     if missing:
@@ -195,7 +195,33 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
         raise _err(f"rng={rng!r}: expected 4 unsigned 64-bit integers, not all zero")
     vec[RNG:RNG + 4] = np.array([int(x) for x in rng], dtype=np.uint64)
     _check_hand_sizes(vec, rules, len(stock))
+    _check_progress(vec, rules)
     return vec
+
+
+def _check_progress(vec: np.ndarray, rules: Any) -> None:
+    """Piles, scopas, mode, phase and scores must be reachable (SC-CAPT-7, SC-SCOPA-1,
+    SC-MATCH-2..3)."""
+    for s in range(2):
+        size = bin(int(vec[PILE + s])).count("1")
+        if size == 1:
+            raise _err(f"piles[{s}] holds one card: a capture takes at least two")
+        if 2 * int(vec[SCOPE + s]) > size:
+            raise _err(f"scopas[{s}]={int(vec[SCOPE + s])} with {size} captured cards: each "
+                       "scopa captures at least two")
+    mode, phase = int(vec[MODE]), int(vec[PHASE])
+    a, b = int(vec[SCORE]), int(vec[SCORE + 1])
+    decided = max(a, b) >= rules.target_score and a != b
+    if mode != MODE_MATCH and phase == PHASE_MATCH_OVER:
+        raise _err("phase 'match_over' needs mode 'match'")
+    if mode == MODE_MATCH and phase == PHASE_DEAL_OVER:
+        raise _err("phase 'deal_over' needs mode 'deal': a match goes on to its next deal")
+    if mode == MODE_MATCH and phase == PHASE_MATCH_OVER and not decided:
+        raise _err(f"scores {[a, b]} do not end a match to {rules.target_score}: one side must "
+                   "reach the target with more points than the other")
+    if mode == MODE_MATCH and phase == PHASE_PLAY and decided:
+        raise _err(f"scores {[a, b]} already end a match to {rules.target_score}: set phase "
+                   "'match_over'")
 
 
 def _check_hand_sizes(vec: np.ndarray, rules: Any, stock_size: int) -> None:

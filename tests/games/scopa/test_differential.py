@@ -8,7 +8,7 @@ end, ``returns`` and ``score_breakdown`` too. The reference
 ``rules/scopa.md``; it is also checked to conserve the 40 cards after every move.
 
 The normal suite plays 2,048 deals over all 64 combinations of the options (both player
-counts), a few whole matches with a low and a high target, every redeal seed below 11,000, and
+counts), a few whole matches with a low and a high target, 20 seeds that trigger a redeal, and
 positions passed across through ``from_dict``. ``test_differential_200k_deals`` (marked slow,
 skipped by default; run it with ``-m slow``) plays 200,000 deals; the environment variable
 ``CARDSIM_DIFF_DEALS`` overrides that count.

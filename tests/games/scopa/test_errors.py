@@ -14,9 +14,9 @@ from cardsim.errors import (CardError, CardsimError, IllegalActionError, OptionE
                             PositionError, UnknownGameError)
 
 try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.scopa.positions import action_id, position
+    from tests.games.scopa.positions import action_id, complement, position
 except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import action_id, position
+    from positions import action_id, complement, position
 
 GAME = None
 
@@ -156,6 +156,36 @@ def test_scopa_position_with_finished_phase_but_cards_in_hand():
     pos["phase"] = "deal_over"
     with pytest.raises(PositionError, match="phase|finished"):
         game().from_dict(pos)
+
+
+def finished(**keys):
+    """A finished deal: side 0 holds every card but Jba and Kba."""
+    pos = {"game": "scopa", "dealer": 0, "to_move": 1, "hands": [[], []], "table": [],
+           "stock": [], "piles": [complement("Kba Jba"), ["Kba", "Jba"]], "last_capturer": 0}
+    pos.update(keys)
+    return pos
+
+
+def test_finished_positions_are_accepted():
+    s = game().from_dict(finished(phase="deal_over", mode="deal", scores=[4, 0]))
+    assert s.is_terminal() and s.returns() == [4.0, -4.0]
+    s = game().from_dict(finished(phase="match_over", mode="match", scores=[13, 6]))
+    assert s.is_terminal() and s.returns() == [1.0, -1.0]
+
+
+@pytest.mark.parametrize("mode,phase,scores", [
+    ("deal", "match_over", [4, 0]),      # a single deal never ends a match
+    ("match", "deal_over", [4, 0]),      # a match goes on to the next deal or ends
+    ("match", "match_over", [12, 12]),   # equal scores: another deal (SC-MATCH-3)
+    ("match", "match_over", [4, 0]),     # nobody reached the target (SC-MATCH-3)
+])
+def test_unreachable_finished_position(mode, phase, scores):
+    """A finished position whose mode, phase and scores no play can produce is refused
+    (PositionError: "a position that no legal play of the game can reach")."""
+    with pytest.raises(PositionError) as e:
+        game().from_dict(finished(phase=phase, mode=mode, scores=scores))
+    msg = str(e.value)
+    assert phase in msg or mode in msg or str(scores) in msg
 
 
 # --- actions -------------------------------------------------------------------------------

@@ -16,12 +16,13 @@ import cardsim
 from cardsim.errors import IllegalActionError
 
 try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.scopa.positions import (assert_breakdown, action_id, assert_legal, complement,
-                                             expected_new_deal, idx, kings, last_move_position,
-                                             play, position, srt)
+    from tests.games.scopa.positions import (action_id, assert_breakdown, assert_legal,
+                                             complement, expected_new_deal, idx, kings,
+                                             last_move_position, play, position, srt)
 except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import (assert_breakdown, action_id, assert_legal, complement, expected_new_deal, idx, kings,
-                           last_move_position, play, position, srt)
+    from positions import (action_id, assert_breakdown, assert_legal, complement,
+                           expected_new_deal, idx, kings, last_move_position, play, position,
+                           srt)
 
 
 @functools.lru_cache(maxsize=None)

@@ -64,7 +64,7 @@ def rng_below(rng, n):
     return np.int64(m >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_shuffle(items, n, rng):
     """Fisher–Yates shuffle of ``items[:n]`` in place (uniform over the n! orders)."""
     for i in range(n - 1, 0, -1):

@@ -66,6 +66,12 @@ VALUE_MASK = np.array([0] + [sum(1 << (s * 10 + v - 1) for s in range(4)) for v 
                       dtype=np.uint64)   # VALUE_MASK[v]: the four cards of capture value v
 LOWER_VALUES = np.array([sum(int(VALUE_MASK[w]) for w in range(1, v)) for v in range(11)],
                         dtype=np.uint64)  # LOWER_VALUES[v]: every card of value below v
+# Value-major order (bit 4 * (value - 1) + suit), where the bits of a set meet its cards in
+# increasing capture value: SPREAD_BY_VALUE[m] moves the 10 bits of one suit (bit r = value
+# r + 1) to bits 4r; CARD_OF_VALUE_MAJOR maps a value-major bit back to the card index.
+SPREAD_BY_VALUE = np.array([sum(1 << (4 * r) for r in range(10) if m >> r & 1)
+                            for m in range(1 << 10)], dtype=np.uint64)
+CARD_OF_VALUE_MAJOR = np.array([(i % 4) * 10 + i // 4 for i in range(N_CARDS)], dtype=np.int64)
 SUIT_MASK = np.array([((1 << 10) - 1) << (10 * s) for s in range(4)], dtype=np.uint64)
 COINS = SUIT_MASK[0]
 SETTEBELLO = 6

@@ -7,7 +7,7 @@ end, ``returns`` and ``score_breakdown`` too. The reference
 (:mod:`cardsim.games.scopa.reference`) is an independent plain-Python reading of
 ``rules/scopa.md``; it is also checked to conserve the 40 cards after every move.
 
-The normal suite plays 2,048 deals over all 64 combinations of the options (both player
+The normal suite plays 2,048 deals over all 128 combinations of the options (both player
 counts), a few whole matches with a low and a high target, 20 seeds that trigger a redeal, and
 positions passed across through ``from_dict``. ``test_differential_200k_deals`` (marked slow,
 skipped by default; run it with ``-m slow``) plays 200,000 deals; the environment variable
@@ -39,7 +39,7 @@ OPTION_AXES = {
     "four_player_deal": ("three_at_a_time", "nine_at_once"),
 }
 COMBOS = [dict(zip(OPTION_AXES, values)) for values in itertools.product(*OPTION_AXES.values())]
-DEALS_PER_COMBO = 32          # 64 combinations x 32 = 2,048 deals in the normal suite
+DEALS_PER_COMBO = 16          # 128 combinations x 16 = 2,048 deals in the normal suite
 SLOW_DEALS = int(os.environ.get("CARDSIM_DIFF_DEALS", "200000"))
 
 # Seeds whose first deal is cancelled by SC-DEAL-3 (3+ kings on the table); the test checks
@@ -141,7 +141,7 @@ def run_match(options: dict, seed: int) -> ReferenceScopa:
 @pytest.mark.parametrize("options", COMBOS, ids=[combo_id(c) for c in COMBOS])
 def test_random_deals_match_reference(options):
     """SC-DEAL-1..5, SC-CAPT-1..8, SC-SCOPA-1..3, SC-END-1..3, SC-SCORE-1..6, SC-PRIM-1..2,
-    SC-TEAM-2..5: 32 random deals per option combination, identical in both engines move by
+    SC-TEAM-2..5: 16 random deals per option combination, identical in both engines move by
     move (legal actions, positions) and in the final returns and score breakdown."""
     base = 1000 * COMBOS.index(options)
     moves = [run_deal(options, base + k) for k in range(DEALS_PER_COMBO)]
@@ -222,7 +222,7 @@ def test_reference_rules_dict_lists_every_option():
 
 @pytest.mark.slow
 def test_differential_200k_deals():
-    """All rules of the normal suite on 200,000 deals spread over the 64 option combinations
+    """All rules of the normal suite on 200,000 deals spread over the 128 option combinations
     (override the count with ``CARDSIM_DIFF_DEALS``)."""
     for i in range(SLOW_DEALS):
         options = COMBOS[i % len(COMBOS)]

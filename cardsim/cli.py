@@ -72,24 +72,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive integer")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a non-negative integer")
-    return value
+def _int_at_least(minimum: int, what: str):
+    """An argparse type: an integer >= ``minimum``, with a one-line error otherwise."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected a {what} integer")
+        return value
+    return parse
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -104,8 +97,10 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="play random deals and print statistics")
     p.add_argument("game", help="a game name (see `cardsim games`)")
-    p.add_argument("--deals", type=_positive_int, default=10_000, help="deals to play (10000)")
-    p.add_argument("--seed", type=_seed, default=0, help="root seed (0)")
+    p.add_argument("--deals", type=_int_at_least(1, "positive"), default=10_000,
+                   help="deals to play (10000)")
+    p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0,
+                   help="root seed (0)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rules option, repeatable (see `cardsim games`)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

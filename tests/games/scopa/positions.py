@@ -10,14 +10,21 @@ hand sizes consistent with the turn order and a stock size that is a multiple of
 ``3 * num_players``. :func:`last_move_position` builds the position one move before the end of
 a deal whose final piles the test chooses, so that scoring tests go through the real end of a
 deal.
+
+What a seed deals, and what a whole move does, is not restated here: :func:`reference_deal`,
+:func:`reference_after` and :func:`find_redeal_seed` ask the plain-Python reference engine
+(:class:`cardsim.games.scopa.reference.ReferenceScopa`), the tests' oracle.
 """
 from __future__ import annotations
+
+import functools
+
+from cardsim.games.scopa.reference import ReferenceScopa
+from cardsim.games.scopa.rules import ScopaRules
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "C", "K"]
 SUITS = ["co", "cu", "sw", "ba"]
 ALL_CARDS = [r + s for s in SUITS for r in RANKS]
-PRIMIERA = {"A": 16, "2": 12, "3": 13, "4": 14, "5": 15, "6": 18, "7": 21,
-            "J": 10, "C": 10, "K": 10}
 
 
 def idx(card: str) -> int:
@@ -165,59 +172,34 @@ def complement(spec) -> list[str]:
     return [c for c in ALL_CARDS if c not in named]
 
 
-def primiera_total(spec) -> int:
-    """Best primiera value per suit, summed; a missing suit counts 0 (rules SC-PRIM-1..2)."""
-    best = {s: 0 for s in SUITS}
-    for c in cards(spec):
-        best[c[-2:]] = max(best[c[-2:]], PRIMIERA[c[:-2]])
-    return sum(best.values())
-
-
 def kings(spec) -> int:
     """Number of kings in a card list."""
     return sum(1 for c in cards(spec) if c.startswith("K"))
 
 
-def shuffle_deal(rng, *, dealer: int, num_players: int, hand_size: int, redeal: bool) -> dict:
-    """The documented dealing procedure from the stream ``rng`` (a ``PyRng``), advanced in place.
-
-    ``cards = list(range(40))``, shuffled again on each retry; table = order[0:4]; a table with
-    3+ kings is redealt when ``redeal``; then ``hand_size`` cards to each seat from the seat after
-    the dealer; the stock is the rest in order.
-    """
-    order = list(range(40))
-    redeals = 0
-    while True:
-        rng.shuffle(order)
-        table = [ALL_CARDS[i] for i in order[:4]]
-        if redeal and kings(table) >= 3:
-            redeals += 1
-            continue
-        break
-    hands = [[] for _ in range(num_players)]
-    pos = 4
-    for k in range(num_players):
-        seat = (dealer + 1 + k) % num_players
-        hands[seat] = [ALL_CARDS[i] for i in order[pos:pos + hand_size]]
-        pos += hand_size
-    return {"dealer": dealer, "to_move": (dealer + 1) % num_players,
-            "table": srt(table), "hands": [srt(h) for h in hands],
-            "stock": [ALL_CARDS[i] for i in order[pos:]], "redeals": redeals}
+def reference_deal(rules: ScopaRules, seed: int, mode: str = "deal") -> dict:
+    """What ``new_deal(seed)`` (mode "deal") or ``new_match(seed)`` (mode "match") must deal:
+    the reference engine's position from the same seed."""
+    make = ReferenceScopa.new_deal if mode == "deal" else ReferenceScopa.new_match
+    return make(rules, seed).to_dict()
 
 
-def expected_new_deal(seed: int, *, num_players: int = 2, hand_size: int = 3,
-                      redeal: bool = True) -> dict:
-    """What ``new_deal(seed)`` / ``new_match(seed)`` must deal (common.md "Dealing from a seed"),
-    plus the ``rng`` words left in the state afterwards."""
-    from cardsim.rng import PyRng, rng_from_seed
+def reference_after(rules: ScopaRules, pos: dict, *texts: str) -> dict:
+    """The reference engine's position after the actions ``texts`` (``"7sw>7cu"``) from
+    ``pos``."""
+    ref = ReferenceScopa.from_dict(rules, pos)
+    for text in texts:
+        ref.apply_action(action_id(text))
+    return ref.to_dict()
 
-    caller = PyRng(rng_from_seed(seed))
-    stream = PyRng([caller.next() for _ in range(4)])
-    dealer = stream.below(num_players)
-    out = shuffle_deal(stream, dealer=dealer, num_players=num_players, hand_size=hand_size,
-                       redeal=redeal)
-    out["rng"] = list(stream.s)
-    return out
+
+@functools.lru_cache(maxsize=None)
+def find_redeal_seed() -> int:
+    """The first seed whose first deal the reference cancels (3+ kings on the table, about
+    1 seed in 630) with the default rules."""
+    rules = ScopaRules()
+    return next(seed for seed in range(100_000)
+                if ReferenceScopa.new_deal(rules, seed).redeals > 0)
 
 
 BREAKDOWN_KEYS = ("cards", "coins", "settebello", "primiera", "scopas", "total", "card_count",

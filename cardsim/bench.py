@@ -8,6 +8,7 @@ guesses: report them as printed.
 """
 from __future__ import annotations
 
+import importlib
 import os
 import random
 import subprocess
@@ -20,6 +21,7 @@ import numpy as np
 
 from .game import load_game
 from .rng import rng_from_seed
+from .simulate import random_policy
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,11 @@ class BenchConfig:
     seconds: float = 2.0        # time budget of each engine measurement
     startup: bool = True        # also measure cold compile and warm start in fresh processes
 
+    def __post_init__(self) -> None:
+        if not self.seconds > 0:
+            from .errors import CardsimError
+            raise CardsimError(f"seconds={self.seconds!r}: expected a positive number")
+
 
 def compiled_deals_per_second(game_name: str, seconds: float) -> tuple[float, float]:
     """(best, median) deals per second of the game's compiled random-playout loop.
@@ -38,15 +45,17 @@ def compiled_deals_per_second(game_name: str, seconds: float) -> tuple[float, fl
     speed with the least interference from other processes (the convention of ``timeit``),
     the median says how noisy the machine was.
     """
-    spec = load_game(game_name).spec
+    game = load_game(game_name)
+    spec = game.spec
+    policy = random_policy(game.definition)
     rng = rng_from_seed(12345)
     records = np.zeros((1, len(spec.record_columns)), dtype=np.int64)
-    spec.play_random_deals(spec.params, rng, 1, records, spec.max_actions)  # compile / load
+    spec.play_random_deals(spec.params, rng, 1, records, spec.max_actions, policy)  # compile
     n = 1000
     while True:  # size one run to about 50 ms
         records = np.zeros((n, len(spec.record_columns)), dtype=np.int64)
         t = time.perf_counter()
-        spec.play_random_deals(spec.params, rng, n, records, spec.max_actions)
+        spec.play_random_deals(spec.params, rng, n, records, spec.max_actions, policy)
         dt = time.perf_counter() - t
         if dt > 0.05 or n >= 10_000_000:
             break
@@ -55,24 +64,26 @@ def compiled_deals_per_second(game_name: str, seconds: float) -> tuple[float, fl
     t_end = time.perf_counter() + seconds
     while time.perf_counter() < t_end or len(rates) < 5:
         t = time.perf_counter()
-        spec.play_random_deals(spec.params, rng, n, records, spec.max_actions)
+        spec.play_random_deals(spec.params, rng, n, records, spec.max_actions, policy)
         rates.append(n / (time.perf_counter() - t))
     return max(rates), float(np.median(rates))
 
 
 def reference_deals_per_second(game_name: str, seconds: float) -> float:
-    """Deals per second of the plain-Python reference engine playing random legal actions."""
-    if game_name != "scopa":
-        raise NotImplementedError(game_name)
-    from .games.scopa.reference import ReferenceScopa
-    rules = load_game(game_name).rules
+    """Deals per second of the game's plain-Python reference engine, with the same random
+    player as the compiled loop."""
+    game = load_game(game_name)
+    module = importlib.import_module(f"cardsim.games.{game_name}.reference")
+    engine = next(getattr(module, name) for name in dir(module) if name.startswith("Reference"))
+    policy = random_policy(game.definition)
+    choose = game.definition.choose_random or (lambda legal, policy, rnd: rnd.choice(legal))
     chooser = random.Random(1)
     deals = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        state = ReferenceScopa.new_deal(rules, deals)
+        state = engine.new_deal(game.rules, deals)
         while not state.is_terminal():
-            state.apply_action(chooser.choice(state.legal_actions()))
+            state.apply_action(choose(state.legal_actions(), policy, chooser))
         deals += 1
     return deals / (time.perf_counter() - t0)
 

@@ -47,12 +47,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import SimulationConfig, simulate
     config = SimulationConfig(game=args.game, deals=args.deals, seed=args.seed,
                               options=parse_option_pairs(args.option),
+                              player=parse_option_pairs(args.player),
                               progress=not args.quiet)
     definition(config.game)
     result = simulate(config)
     changed = non_default(result.rules)
-    print(f"{config.game}: {config.deals:,} deals with uniformly random legal actions, "
-          f"seed {config.seed}, rules: "
+    d = definition(config.game)
+    player = ", ".join(f"{name}={config.player.get(name, default)}"
+                       for name, default, _ in d.random_player)
+    print(f"{config.game}: {config.deals:,} deals with random legal actions"
+          + (f" ({player})" if player else "") + f", seed {config.seed}, rules: "
           + (", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"))
     print("95% confidence intervals in brackets.")
     with pd.option_context("display.width", 200, "display.max_columns", 20):
@@ -103,11 +107,16 @@ def make_parser() -> argparse.ArgumentParser:
                    help="root seed (0)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rules option, repeatable (see `cardsim games`)")
+    p.add_argument("--player", action="append", default=[], metavar="NAME=VALUE",
+                   help="a parameter of the random player, repeatable. The random player picks "
+                   "uniformly among the legal actions; in Bura it claims 31 with probability "
+                   "claim_probability (default 0.1) at each check point where a claim is legal "
+                   "and otherwise picks uniformly among its other actions")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("bench", help="measure engine speed (compiled vs reference, start-up)")
-    p.add_argument("--game", default="scopa", help="game to measure (scopa)")
+    p.add_argument("--game", default="scopa", help="game to measure (scopa; or bura)")
     p.add_argument("--seconds", type=float, default=2.0, help="budget per measurement (2)")
     p.add_argument("--no-startup", action="store_true",
                    help="skip the cold-compile and warm-start measurements")

@@ -34,6 +34,7 @@ from .spec import GameSpec
 
 # Registered games: name -> module that defines ``DEFINITION``.
 _GAME_MODULES = {
+    "bura": "cardsim.games.bura",
     "scopa": "cardsim.games.scopa",
 }
 
@@ -55,6 +56,11 @@ class GameDefinition:
     codec: ModuleType
     summary: str
     summarize: Callable[[Any, Any], dict]
+    random_player: tuple = ()
+    """The random player's parameters of ``play_random_deals``: (name, default, description)."""
+    choose_random: Callable[[list, Any, Any], int] | None = None
+    """The same random player in Python: ``(legal_actions, policy, random.Random) -> action``
+    (default: uniform), for the reference engine's playouts in ``cardsim bench``."""
 
 
 def list_games() -> list[str]:

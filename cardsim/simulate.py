@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from .errors import CardsimError
-from .game import definition, load_game
+from .errors import CardsimError, OptionError
+from .game import GameDefinition, definition, load_game
 from .rng import rng_from_seed
 
 CHUNK = 20_000
@@ -28,6 +28,7 @@ class SimulationConfig:
     deals: int
     seed: int
     options: dict = field(default_factory=dict)
+    player: dict = field(default_factory=dict)
     progress: bool = False
 
     def __post_init__(self) -> None:
@@ -45,11 +46,36 @@ class SimulationResult:
     tables: dict[str, pd.DataFrame]
 
 
+def random_policy(d: GameDefinition, player: dict | None = None) -> np.ndarray:
+    """The random player's parameter vector of a game, defaults overridden by ``player``
+    (values or strings); :class:`OptionError` names an unknown or bad parameter."""
+    known = {name: (default, doc) for name, default, doc in d.random_player}
+    for name in player or {}:
+        if name not in known:
+            raise OptionError(f"unknown random-player parameter {name!r} for {d.name}: expected "
+                              + (", ".join(known) or "none (it has no parameter)"))
+    values = []
+    for name, (default, _) in known.items():
+        value = (player or {}).get(name, default)
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            raise OptionError(f"random-player parameter {name}={value!r}: expected a number "
+                              "from 0 to 1") from None
+        if not 0.0 <= value <= 1.0:
+            raise OptionError(f"random-player parameter {name}={value!r}: expected a number "
+                              "from 0 to 1")
+        values.append(value)
+    return np.array(values, dtype=np.float64)
+
+
 def play_random_deals(game_name: str, deals: int, seed: int, options: dict | None = None,
-                      progress: bool = False) -> tuple[Any, pd.DataFrame]:
+                      progress: bool = False,
+                      player: dict | None = None) -> tuple[Any, pd.DataFrame]:
     """Play ``deals`` random deals; return the rules and one record row per deal."""
     game = load_game(game_name, **(options or {}))
     spec = game.spec
+    policy = random_policy(game.definition, player)
     rng = rng_from_seed(seed)
     records = np.zeros((deals, len(spec.record_columns)), dtype=np.int64)
     with tqdm(total=deals, unit="deal", disable=None if progress else True,
@@ -58,7 +84,7 @@ def play_random_deals(game_name: str, deals: int, seed: int, options: dict | Non
         for start in range(0, deals, CHUNK):
             stop = min(deals, start + CHUNK)
             spec.play_random_deals(spec.params, rng, stop - start, records[start:stop],
-                                   spec.max_actions)
+                                   spec.max_actions, policy)
             bar.update(stop - start)
     return game.rules, pd.DataFrame(records, columns=list(spec.record_columns))
 
@@ -66,6 +92,6 @@ def play_random_deals(game_name: str, deals: int, seed: int, options: dict | Non
 def simulate(config: SimulationConfig) -> SimulationResult:
     """Run a simulation and build the game's summary tables."""
     rules, records = play_random_deals(config.game, config.deals, config.seed, config.options,
-                                       config.progress)
+                                       config.progress, config.player)
     tables = definition(config.game).summarize(records, rules)
     return SimulationResult(config, rules, records, tables)

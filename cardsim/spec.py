@@ -14,8 +14,10 @@ works on a flat ``uint64`` state vector of length ``state_len`` and the ``int64`
 ``returns``             ``(state, params, out_float64[n_players]) -> None``
 ``determinize``         ``(state, params, observer, rng, out_state) -> None`` a world sampled
                         uniformly from those consistent with what ``observer`` has seen
-``play_random_deals``   ``(params, rng, n_deals, records, max_actions) -> None`` the engine's
-                        own random-playout loop, one ``records`` row per deal
+``play_random_deals``   ``(params, rng, n_deals, records, max_actions, policy) -> None`` the
+                        engine's own random-playout loop, one ``records`` row per deal;
+                        ``policy`` (float64) holds the random player's parameters, in the
+                        order of ``GameDefinition.random_player``
 ======================  ==================================================================
 """
 from __future__ import annotations

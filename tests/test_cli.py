@@ -15,7 +15,7 @@ def run(capsys, *argv):
 def test_games_lists_every_scopa_option_with_default_and_allowed_values(capsys):
     code, out, _ = run(capsys, "games")
     assert code == 0
-    assert out.startswith("scopa:")
+    assert re.search(r"^scopa: ", out, re.M) and re.search(r"^bura: ", out, re.M)
     for name, default in [("num_players", "2"), ("target_score", "11"),
                           ("redeal_kings_on_table", "three_or_more"),
                           ("last_move_scopa_counts", "false"),
@@ -68,6 +68,49 @@ def test_user_errors_print_one_line_and_exit_2(capsys, argv, needle):
     assert needle in err
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+
+
+def test_games_lists_every_bura_option(capsys):
+    code, out, _ = run(capsys, "games")
+    assert code == 0
+    for name, default in [("num_players", "2"), ("facedown_discards", "always"),
+                          ("false_claim_penalty", "double"), ("match_format", "single_deal"),
+                          ("wins_target", "11"), ("penalty_limit", "12"),
+                          ("initial_combo_redeal", "true"), ("molodka_stop", "false"),
+                          ("moscow", "off"), ("small_moscow", "off"),
+                          ("double_bura", "higher_top_card"),
+                          ("next_deal_first_leader", "last_trick_taker"),
+                          ("bura_timing", "any_check_point"),
+                          ("end_without_claim", "most_points")]:
+        assert re.search(rf"{name}\s+default {default}\s", out), name
+
+
+def test_simulate_bura_prints_endings_claims_and_advantages(capsys):
+    code, out, err = run(capsys, "simulate", "bura", "--deals", "3000", "--seed", "2",
+                         "--player", "claim_probability=0.2", "--quiet")
+    assert code == 0, err
+    assert "claim_probability=0.2" in out
+    for row in ("true claim (31 or more)", "false claim", "bura", "Moscow",
+                "played out, most points", "void deal", "true claims", "false claims",
+                "first leader", "dealer", "seat 1"):
+        assert re.search(rf"^{re.escape(row)}\s", out, re.M), row
+    labels = ("true claim (31 or more)", "false claim", "bura", "Moscow",
+              "played out, most points", "void deal")
+    shares = [float(re.search(rf"^{re.escape(label)}\s+(\d\.\d+) \[", out, re.M).group(1))
+              for label in labels]
+    assert abs(sum(shares) - 1) < 0.01
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["simulate", "bura", "--player", "claim_probability=2"], "from 0 to 1"),
+    (["simulate", "bura", "--player", "bluff=1"], "unknown random-player parameter 'bluff'"),
+    (["simulate", "scopa", "--player", "claim_probability=0.1"], "it has no parameter"),
+    (["simulate", "bura", "--option", "num_players=5"], "num_players='5'"),
+    (["bench", "--seconds", "0"], "expected a positive number"),
+])
+def test_player_and_bench_errors(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and needle in err and "Traceback" not in err
 
 
 def test_bench_prints_every_figure(capsys, monkeypatch):

@@ -1,20 +1,30 @@
 """Conformance of every registered game to the generic API (DESIGN.md §2, /tmp/common.md).
 
-These tests run for each name in ``cardsim.list_games()`` and use only the generic API: the
-position dict's card zones (``hands``, ``table``, ``stock``, ``piles``), the deck of
-``cardsim.cards.DECKS`` and the methods of ``State``. The only per-game knowledge is the small
-table :data:`GAMES` (option sets to try and a bound on the returns); a game missing from it is
-tested with its default rules.
+These tests run for each name in ``cardsim.list_games()`` and use only the generic API (the
+methods of ``Game`` and ``State``, the position dict, the deck of ``cardsim.cards.DECKS``).
+The per-game knowledge sits in the small adapter table :data:`GAMES`: the option sets to try,
+bounds on the returns, where the cards of a position dict are (``cards``), which cards are
+hidden from a player and where they lie (``hidden``), which worlds are possible at all
+(``world_ok``) and how a random player chooses (``choose``). A game missing from it is tested
+with its default rules and the generic zones (``hands``, ``table``, ``stock``, ``piles``; hidden
+= the other hands and the stock).
+
+A hidden card's *place* is a string: ``"hand q"``, ``"stock i"`` (one slot per stock
+position: the stock's order is hidden too) or, in Bura, ``"down q pile x"`` / ``"down q
+trick"`` (a card thrown face down by seat q, lying in x's pile or in the current trick). Cards
+in the same place are interchangeable; a sampled world must put the same number of hidden cards
+in every place.
 
 Random playouts choose actions with ``random.Random(seed)``; every seed is fixed, so the
 statistical tests (chi-square at ``ALPHA`` = 1e-4) are deterministic.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 
 import pytest
 from scipy.stats import chisquare
@@ -25,7 +35,130 @@ from cardsim.errors import CardsimError, IllegalActionError
 
 ALPHA = 1e-4
 
-# The per-game table: option sets to try, the largest |return| of a deal and of a match.
+
+# --- the generic zones (Scopa, and any game not in the table) ----------------------------------
+
+CARD_ZONES = ("hands", "table", "stock", "piles")
+
+
+def _flatten(x) -> list[str]:
+    if isinstance(x, str):
+        return [x]
+    if isinstance(x, (list, tuple)):
+        return [c for item in x for c in _flatten(item)]
+    raise AssertionError(f"unexpected value {x!r} in a card zone")
+
+
+def zone_cards(d: dict) -> list[str]:
+    """Every card name in the generic card zones of a position dict (with repetitions)."""
+    return [c for key in CARD_ZONES if key in d for c in _flatten(d[key])]
+
+
+def hands_and_stock_hidden(d: dict, player: int) -> list[tuple[str, str]]:
+    """(card, place): the other hands and the stock (in order) are hidden."""
+    return ([(c, f"hand {p}") for p, h in enumerate(d["hands"]) if p != player for c in h]
+            + [(c, f"stock {i}") for i, c in enumerate(d.get("stock", []))])
+
+
+def uniform_choice(state, legal: list[int], rnd: random.Random) -> int:
+    return rnd.choice(legal)
+
+
+# --- Bura (rules/bura.md; dict format in cardsim/games/bura/notation.py) -----------------------
+
+BURA_CLAIM = 4 << 40            # the contract's action id of "claim"
+BURA_CLAIM_PROBABILITY = 0.05   # random play claims rarely, or deals end at once
+
+
+def bura_cards(d: dict) -> list[str]:
+    """Every card of a Bura position exactly once: hands, stock, piles (up and down) and the
+    trick's played cards. Not ``trump_card`` (that card is also in the stock or elsewhere),
+    not ``thrown_down`` (those cards lie in a pile or the trick) nor ``trick.top`` (played)."""
+    out = [c for h in d["hands"] for c in h] + list(d["stock"])
+    out += [c for pile in d["piles"] for c in pile["up"] + pile["down"]]
+    if d.get("trick"):
+        out += [c for played in d["trick"]["played"] for c in played]
+    return out
+
+
+def bura_hidden(d: dict, player: int) -> list[tuple[str, str]]:
+    """(card, place) of the cards hidden from ``player`` (rules §5): the other hands, the stock,
+    and the cards other players threw face down (each keeps its thrower and where it lies).
+    The turned trump card is never hidden: it is seen when turned, and who draws it and every
+    later move of it is public (§5: "that card's location stays known")."""
+    trump = d["trump_card"]
+    out = [(c, f"hand {q}") for q, h in enumerate(d["hands"]) if q != player
+           for c in h if c != trump]
+    out += [(c, f"stock {i}") for i, c in enumerate(d["stock"]) if c != trump]
+    for q, thrown in enumerate(d["thrown_down"]):
+        if q == player:
+            continue
+        for c in thrown:
+            if c == trump:
+                continue
+            piles = [x for x, pile in enumerate(d["piles"]) if c in pile["down"]]
+            if piles:
+                out.append((c, f"down {q} pile {piles[0]}"))
+            else:
+                assert d["trick"] and c in d["trick"]["played"][q], (
+                    f"{c} thrown face down by seat {q} lies in no face-down pile nor in the trick")
+                out.append((c, f"down {q} trick"))
+    return out
+
+
+def _bura_combos(hand: list[str], d: dict) -> set[str]:
+    """The combinations (rules BU-COMBO-*) a hand of at most 3 cards holds, under d's rules."""
+    rules, trump = d["rules"], d["trump_card"]
+    suits = Counter(c[1] for c in hand)
+    ranks = Counter(c[0] for c in hand)
+    found = set()
+    if len(hand) == 3 and suits[trump[1]] == 3:
+        found.add("bura")
+    if len(hand) == 3 and len(suits) == 1 and trump[1] not in suits and rules["molodka_stop"]:
+        found.add("molodka")
+    if ranks["A"] == 3 and (rules["moscow"] == "three_aces" or (
+            rules["moscow"] == "three_aces_with_trump" and "A" + trump[1] in hand)):
+        found.add("moscow")
+    small = {"three_sixes_with_trump": "6", "three_tens_with_trump": "T"}.get(rules["small_moscow"])
+    if small and ranks[small] == 3 and small + trump[1] in hand:
+        found.add("small_moscow")
+    return found
+
+
+def bura_world_ok(d: dict) -> bool:
+    """Is this world possible (rules §5)? Play went on, so no hand at the last check point (the
+    hand now plus its cards in the current trick) held a bura (only the scheduled leader's
+    counts with ``bura_timing=own_lead``) or an enabled Moscow; before the first trick, with
+    ``initial_combo_redeal``, none held any active combination (BU-DEAL-5). A finished deal
+    has shown its cards: every world is allowed."""
+    if d["result"] is not None:
+        return True
+    rules = d["rules"]
+    scheduled = d["last_trick_taker"] if d["tricks"] else d["first_leader"]
+    for seat, hand in enumerate(d["hands"]):
+        hand = hand + (d["trick"]["played"][seat] if d["trick"] else [])
+        combos = _bura_combos(hand, d)
+        if d["tricks"] == 0 and rules["initial_combo_redeal"] and combos:
+            return False
+        if "moscow" in combos:
+            return False
+        if "bura" in combos and (rules["bura_timing"] == "any_check_point" or seat == scheduled):
+            return False
+    return True
+
+
+def bura_choose(state, legal: list[int], rnd: random.Random) -> int:
+    """Random play that claims with probability 0.05 when a claim is legal."""
+    if BURA_CLAIM in legal:
+        others = [a for a in legal if a != BURA_CLAIM]
+        if not others or rnd.random() < BURA_CLAIM_PROBABILITY:
+            return BURA_CLAIM
+        return rnd.choice(others)
+    return rnd.choice(legal)
+
+
+# --- the per-game table ------------------------------------------------------------------------
+
 GAMES = {
     "scopa": {
         "options": [
@@ -36,17 +169,66 @@ GAMES = {
             {"redeal_kings_on_table": "off", "last_move_scopa_counts": True,
              "leftover_to_last_capturer": False, "primiera_missing_suit": "forfeit"},
         ],
-        "deal_return_bound": 40,     # 4 category points + at most 36 scopas
-        "match_return_bound": 1,
+        "deal_return_bound": lambda rules: 40,     # 4 category points + at most 36 scopas
+        "match_return_bound": lambda rules: 1,
+        "cards": zone_cards,
+        "hidden": hands_and_stock_hidden,
+    },
+    "bura": {
+        "options": [
+            {},
+            {"num_players": 3},
+            {"num_players": 4},
+            {"facedown_discards": "choice"},
+            {"facedown_discards": "off"},
+            {"molodka_stop": True, "moscow": "three_aces",
+             "small_moscow": "three_sixes_with_trump"},
+            {"initial_combo_redeal": False, "double_bura": "void_deal", "bura_timing": "own_lead"},
+            {"match_format": "wins_to_n"},
+            {"match_format": "penalty_points"},
+        ],
+        # BU-END-3: a loser pays the multiplier (at most 2), a single winner takes n-1 stakes
+        "deal_return_bound": lambda rules: max(2, rules.num_players - 1),
+        # wins_to_n: +1 / -1/(n-1); penalty_points: -1 per loser, the others share
+        "match_return_bound": lambda rules: max(2, rules.num_players - 1),
+        "cards": bura_cards,
+        "hidden": bura_hidden,
+        "world_ok": bura_world_ok,
+        "choose": bura_choose,
     },
 }
 
-# Position-dict keys that hold cards, and the keys of the hidden ones (besides other hands).
-CARD_ZONES = ("hands", "table", "stock", "piles")
+DEFAULT_ENTRY = {"options": [{}], "cards": zone_cards, "hidden": hands_and_stock_hidden}
 
 
 def _entry(name: str) -> dict:
-    return GAMES.get(name, {"options": [{}]})
+    return GAMES.get(name, DEFAULT_ENTRY)
+
+
+def _bound(game, key: str) -> float:
+    f = _entry(game.name).get(key)
+    return len(DECKS[game.name].cards) if f is None else f(game.rules)
+
+
+def cards_of(game, d: dict) -> list[str]:
+    """Every card of a position dict (each card once when the dict is consistent)."""
+    return _entry(game.name)["cards"](d)
+
+
+def hidden_slots(game, d: dict, player: int) -> list[tuple[str, str]]:
+    """(card, place) of every card hidden from ``player``."""
+    return _entry(game.name)["hidden"](d, player)
+
+
+def world_ok(game, d: dict) -> bool:
+    """Could this world be the truth? (default: always)"""
+    f = _entry(game.name).get("world_ok")
+    return True if f is None else f(d)
+
+
+def choose(game, state, rnd: random.Random) -> int:
+    """The random player's choice among the legal actions."""
+    return _entry(game.name).get("choose", uniform_choice)(state, state.legal_actions(), rnd)
 
 
 CASES = [pytest.param(name, opts, id=f"{name}-{json.dumps(opts, sort_keys=True)}")
@@ -56,7 +238,8 @@ GAME_NAMES = cardsim.list_games()
 
 def test_registry():
     games = cardsim.list_games()
-    assert "scopa" in games
+    assert "scopa" in games and "bura" in games
+    assert set(GAMES) <= set(games), "the adapter table names an unregistered game"
     assert games == sorted(games) and len(set(games)) == len(games)
     for name in games:
         assert name in DECKS, f"{name} has no deck in cardsim.cards.DECKS"
@@ -70,24 +253,25 @@ def test_bad_option_raises(name):
         cardsim.load_game(name, no_such_option=1)
 
 
+@pytest.mark.parametrize("name,opts", CASES)
+def test_adapter_sees_every_card_once(name, opts):
+    """The adapter itself: at the start of a deal every card is listed once, the hidden cards
+    are distinct cards of the position, and a player's own hand is never hidden from him."""
+    game = cardsim.load_game(name, **opts)
+    d = game.new_deal(seed=4).to_dict()
+    assert sorted(cards_of(game, d)) == sorted(DECKS[name].cards)
+    for player in range(game.num_players):
+        hidden = [c for c, _ in hidden_slots(game, d, player)]
+        assert len(set(hidden)) == len(hidden) and set(hidden) <= set(cards_of(game, d))
+        assert not set(hidden) & set(d["hands"][player])
+        assert hidden
+
+
 # --- helpers ------------------------------------------------------------------------------------
-
-def _flatten(x) -> list[str]:
-    if isinstance(x, str):
-        return [x]
-    if isinstance(x, (list, tuple)):
-        return [c for item in x for c in _flatten(item)]
-    raise AssertionError(f"unexpected value {x!r} in a card zone")
-
-
-def cards_of(d: dict) -> list[str]:
-    """Every card name in the card zones of a position dict (with repetitions)."""
-    return [c for key in CARD_ZONES if key in d for c in _flatten(d[key])]
-
 
 def check_cards_conserved(game, d: dict) -> None:
     deck = DECKS[game.name]
-    cards = cards_of(d)
+    cards = cards_of(game, d)
     counts = Counter(cards)
     dup = [c for c, k in counts.items() if k > 1]
     assert not dup, f"cards appear twice: {dup}"
@@ -158,12 +342,13 @@ def check_illegal_rejected(game, state, d: dict) -> None:
 
 
 def playout(game, state, rnd: random.Random, on_step=None) -> int:
-    """Play random legal actions to the end; call ``on_step(state)`` before each move."""
+    """Play random legal actions (the game's random player) to the end; call ``on_step(state)``
+    before each move."""
     moves = 0
     while not state.is_terminal():
         if on_step is not None:
             on_step(state)
-        state.apply_action(rnd.choice(state.legal_actions()))
+        state.apply_action(choose(game, state, rnd))
         moves += 1
         assert moves < 100_000, "playout does not end"
     if on_step is not None:
@@ -179,7 +364,7 @@ N_PLAYOUTS = 12
 @pytest.mark.parametrize("name,opts", CASES)
 def test_random_playouts_every_step(name, opts):
     game = cardsim.load_game(name, **opts)
-    bound = _entry(name).get("deal_return_bound", len(DECKS[name].cards))
+    bound = _bound(game, "deal_return_bound")
     terminal_seen = 0
     for seed in range(N_PLAYOUTS):
         rnd = random.Random(seed)
@@ -193,7 +378,7 @@ def test_random_playouts_every_step(name, opts):
             check_illegal_rejected(game, s, d)
             if not s.is_terminal():
                 # the round-tripped state continues exactly like the original
-                a = rnd.choice(s.legal_actions())
+                a = choose(game, s, rnd)
                 twin = game.from_dict(d)
                 c = s.clone()
                 c.apply_action(a)
@@ -261,7 +446,7 @@ def test_different_seeds_different_deals(name, opts):
     deals = [json.dumps(game.new_deal(seed=s).to_dict(), sort_keys=True) for s in range(30)]
     assert len(set(deals)) == 30
     # not only the rng words: the cards differ too
-    hands = {json.dumps(cards_of(json.loads(x))) for x in deals}
+    hands = {json.dumps(cards_of(game, json.loads(x))) for x in deals}
     assert len(hands) == 30
 
 
@@ -279,7 +464,7 @@ def test_bad_seed(name, bad):
 def test_playthrough_match(name, opts):
     """A whole match (new_match) played to the end, with per-step invariants."""
     game = cardsim.load_game(name, **opts)
-    bound = _entry(name).get("match_return_bound", len(DECKS[name].cards))
+    bound = _bound(game, "match_return_bound")
     for seed in range(3):
         rnd = random.Random(seed)
         state = game.new_match(seed=500 + seed)
@@ -305,10 +490,16 @@ def test_playthrough_match(name, opts):
 def test_match_round_trip_continues_identically(name, opts):
     """from_dict(to_dict()) mid-match carries everything the later deals depend on."""
     game = cardsim.load_game(name, **opts)
-    state = game.new_match(seed=99)
-    rnd = random.Random(99)
-    for _ in range(20):
-        state.apply_action(rnd.choice(state.legal_actions()))
+    for seed in range(99, 80, -1):   # the first match still going after 20 moves
+        state = game.new_match(seed=seed)
+        rnd = random.Random(seed)
+        for _ in range(20):
+            if state.is_terminal():
+                break
+            state.apply_action(choose(game, state, rnd))
+        if not state.is_terminal():
+            break
+    assert not state.is_terminal(), "every match tried ended within 20 moves"
     twin = game.from_dict(state.to_dict())
     ra, rb = random.Random(5), random.Random(5)
     playout(game, state, ra)
@@ -318,16 +509,99 @@ def test_match_round_trip_continues_identically(name, opts):
 
 # --- sample_world -------------------------------------------------------------------------------
 
-def _hidden(d: dict, player: int) -> list[str]:
-    """Cards hidden from ``player``: the other hands and the stock."""
-    return sorted([c for p, h in enumerate(d["hands"]) if p != player for c in h]
-                  + list(d.get("stock", [])))
+def _hidden(game, d: dict, player: int) -> list[str]:
+    """The cards hidden from ``player``, sorted."""
+    return sorted(c for c, _ in hidden_slots(game, d, player))
 
 
-def _assignment(d: dict, player: int) -> tuple:
-    """Where the hidden cards are: other hands (as sets) and the stock (in order)."""
-    return (tuple(tuple(sorted(h)) for p, h in enumerate(d["hands"]) if p != player),
-            tuple(d.get("stock", [])))
+def _groups(game, d: dict, player: int) -> dict[str, list[str]]:
+    """Place -> the hidden cards lying there."""
+    out = defaultdict(list)
+    for c, place in hidden_slots(game, d, player):
+        out[place].append(c)
+    return out
+
+
+def _assignment(game, d: dict, player: int) -> tuple:
+    """Where the hidden cards are: each place with its cards (as a set)."""
+    return tuple(sorted((place, tuple(sorted(cards)))
+                        for place, cards in _groups(game, d, player).items()))
+
+
+def _place_sizes(game, d: dict, player: int) -> Counter:
+    return Counter(place for _, place in hidden_slots(game, d, player))
+
+
+def _masked(d, hidden: set):
+    """``d`` with the identity of every hidden card wiped out: in each list the visible cards
+    keep their order and the hidden ones become a count. What is left is public to the player
+    (or his own) and must survive sample_world."""
+    if isinstance(d, dict):
+        return {k: _masked(v, hidden) for k, v in d.items()}
+    if isinstance(d, list):
+        kept = [_masked(x, hidden) for x in d if not (isinstance(x, str) and x in hidden)]
+        n_hidden = sum(1 for x in d if isinstance(x, str) and x in hidden)
+        return kept + ([{"hidden": n_hidden}] if n_hidden else [])
+    return d
+
+
+def _relabel(game, d: dict, sigma: dict) -> dict:
+    """``d`` with every card c replaced by sigma[c] (a permutation of some cards): sigma[c]
+    lies where c lay. Lists that were sorted by card index are sorted again; others (the
+    stock) keep their order."""
+    index = DECKS[game.name].index
+    names = set(DECKS[game.name].cards)
+
+    def walk(x, ordered=False):
+        if isinstance(x, dict):
+            return {k: walk(v, k == "stock") for k, v in x.items()}
+        if isinstance(x, list):
+            out = [walk(v) for v in x]
+            if not ordered and all(isinstance(v, str) and v in names for v in x) \
+                    and [index(v) for v in x] == sorted(index(v) for v in x):
+                out.sort(key=index)
+            return out
+        if isinstance(x, str) and x in sigma:
+            return sigma[x]
+        return x
+
+    return walk(d)
+
+
+def _placements(groups: dict[str, list[str]]):
+    """Every distinct placement of the hidden cards into the places (same sizes): yields
+    sigma, the relabelling that turns the given placement into it."""
+    places = sorted(groups)
+    pool = sorted(c for cards in groups.values() for c in cards)
+
+    def rec(i, left):
+        if i == len(places):
+            yield {}
+            return
+        here = sorted(groups[places[i]])
+        for chosen in itertools.combinations(left, len(here)):
+            rest = [c for c in left if c not in chosen]
+            for sigma in rec(i + 1, rest):
+                yield {**sigma, **dict(zip(here, sorted(chosen)))}
+
+    yield from rec(0, pool)
+
+
+def _n_placements(game, d: dict, player: int) -> int:
+    """Number of placements of the hidden cards that keep every place's size (legal or not)."""
+    sizes = list(_place_sizes(game, d, player).values())
+    return math.factorial(sum(sizes)) // math.prod(math.factorial(k) for k in sizes)
+
+
+def _legal_assignments(game, d: dict, player: int) -> set:
+    """The assignments of every possible world (``world_ok``) for ``player``."""
+    groups = _groups(game, d, player)
+    out = set()
+    for sigma in _placements(groups):
+        w = _relabel(game, d, sigma)
+        if world_ok(game, w):
+            out.add(_assignment(game, w, player))
+    return out
 
 
 def _positions(name, opts, seeds=range(4), every=3):
@@ -341,25 +615,26 @@ def _positions(name, opts, seeds=range(4), every=3):
         while not state.is_terminal():
             if k % every == 0:
                 out.append(state.clone())
-            state.apply_action(rnd.choice(state.legal_actions()))
+            state.apply_action(choose(game, state, rnd))
             k += 1
         out.append(state.clone())
     return game, out
 
 
 def _permuted_truth(game, d: dict, player: int, rnd: random.Random):
-    """A second true state: the same observation for ``player``, hidden cards permuted."""
-    hidden = _hidden(d, player)
-    rnd.shuffle(hidden)
-    e = json.loads(json.dumps(d))
-    k = 0
-    for p, h in enumerate(e["hands"]):
-        if p != player:
-            e["hands"][p] = sorted(hidden[k:k + len(h)], key=DECKS[game.name].index)
-            k += len(h)
-    e["stock"] = hidden[k:k + len(e["stock"])]
-    k += len(e["stock"])
-    assert k == len(hidden)
+    """A second true state: the same observation for ``player``, hidden cards permuted among
+    their slots (a possible world, when a shuffle gives one within a few tries)."""
+    hidden = _hidden(game, d, player)
+    for _ in range(20):
+        shuffled = hidden[:]
+        rnd.shuffle(shuffled)
+        e = _relabel(game, d, dict(zip(hidden, shuffled)))
+        if world_ok(game, e):
+            break
+    else:
+        e = json.loads(json.dumps(d))
+    assert _place_sizes(game, e, player) == _place_sizes(game, d, player)
+    assert _hidden(game, e, player) == hidden
     return game.from_dict(e)
 
 
@@ -372,30 +647,38 @@ def test_sample_world_consistent(name, opts):
         truth = state.to_dict()
         for player in range(game.num_players):
             obs = state.observation(player)
-            hidden = _hidden(truth, player)
+            hidden = _hidden(game, truth, player)
+            public = _masked(truth, set(hidden))
+            del public["rng"]
+            sizes = _place_sizes(game, truth, player)
             for s in range(3):
                 w = state.sample_world(player, seed=s)
                 wd = w.to_dict()
                 check_cards_conserved(game, wd)
+                assert game.from_dict(wd).to_dict() == wd
                 assert w.observation(player) == obs
                 assert [len(h) for h in wd["hands"]] == [len(h) for h in truth["hands"]]
                 assert wd["hands"][player] == truth["hands"][player]
                 assert len(wd["stock"]) == len(truth["stock"])
-                for key in set(truth) - {"hands", "stock", "rng"}:
-                    assert wd[key] == truth[key], key
-                assert _hidden(wd, player) == hidden        # same unseen set, reshuffled
+                assert _hidden(game, wd, player) == hidden        # same unseen set, reshuffled
+                assert _place_sizes(game, wd, player) == sizes    # as many in every place
+                # every public field (everything but the hidden cards' identities) is kept
+                mine = _masked(wd, set(hidden))
+                del mine["rng"]
+                assert mine == public
+                if not state.is_terminal():
+                    assert world_ok(game, wd), "sample_world gave an impossible world"
                 assert w.current_player() == state.current_player()
                 assert w.is_terminal() == state.is_terminal()
+                if player == state.current_player():   # his legal actions are his to know
+                    assert w.legal_actions() == state.legal_actions()
                 # deterministic per seed
                 assert state.sample_world(player, seed=s).to_dict() == wd
                 # sampling leaves the true state alone
                 assert state.to_dict() == truth
-                if _assignment(wd, player) != _assignment(truth, player):
+                if _assignment(game, wd, player) != _assignment(game, truth, player):
                     differs += 1
-            if len(hidden) >= 2 and any(
-                    len(h) for p, h in enumerate(truth["hands"]) if p != player) and (
-                    truth["stock"] or sum(1 for p, h in enumerate(truth["hands"])
-                                          if p != player and h) >= 2):
+            if len(hidden) >= 2 and len(sizes) >= 2:
                 with_unseen += 1
     assert with_unseen > 0
     assert differs > 0, "sample_world never changed the hidden cards"
@@ -407,7 +690,7 @@ def test_sample_world_seeds_differ(name, opts):
     game = cardsim.load_game(name, **opts)
     state = game.new_deal(seed=3)
     player = state.current_player()
-    worlds = {json.dumps(_assignment(state.sample_world(player, seed=s).to_dict(), player))
+    worlds = {json.dumps(_assignment(game, state.sample_world(player, seed=s).to_dict(), player))
               for s in range(20)}
     assert len(worlds) == 20
 
@@ -423,7 +706,7 @@ def test_sample_world_ignores_hidden_truth(name, opts):
         for player in range(game.num_players):
             other = _permuted_truth(game, truth, player, rnd)
             assert other.observation(player) == state.observation(player)
-            if _assignment(other.to_dict(), player) != _assignment(truth, player):
+            if _assignment(game, other.to_dict(), player) != _assignment(game, truth, player):
                 compared += 1
             for s in range(3):
                 assert (state.sample_world(player, seed=s).to_dict()
@@ -440,74 +723,136 @@ def test_sample_world_bad_player(name):
             state.sample_world(bad, seed=1)
 
 
-def _n_assignments(d: dict, player: int) -> int:
-    """Number of placements of the hidden cards consistent with the sizes (stock ordered)."""
-    sizes = [len(h) for p, h in enumerate(d["hands"]) if p != player]
-    u = sum(sizes) + len(d["stock"])
-    return math.factorial(u) // math.prod(math.factorial(k) for k in sizes)
-
-
-@pytest.mark.parametrize("name", GAME_NAMES)
-def test_sample_world_uniform_small_position(name):
-    """Chi-square: on a position with few unseen cards every consistent world is equally likely.
-
-    A small position is found by random play (the first with 6..200 consistent placements of
-    the unseen cards, over the game's option sets); each placement must be drawn, with counts
-    that pass a chi-square goodness-of-fit test against the uniform distribution.
-    """
-    found = None
+def _small_positions(name) -> list:
+    """Positions met by random play, over the game's option sets, where some player has 6..120
+    possible worlds (placements of his hidden cards that pass ``world_ok``; at most 5000
+    placements are enumerated): the first one, the first where some placements are impossible
+    and the first with hidden cards in three kinds of place (hand, stock, face down), when
+    there are such. Items: (game, state, player, the possible worlds as assignments)."""
+    wanted = {"any": None, "impossible": None, "kinds": None}
+    if "world_ok" not in _entry(name):
+        wanted = {"any": None}
+    most = 5000 if "world_ok" in _entry(name) else 120
     for opts in _entry(name)["options"]:
         game = cardsim.load_game(name, **opts)
         for seed in range(40):
             state = game.new_deal(seed=seed)
             rnd = random.Random(seed)
-            while not state.is_terminal() and found is None:
+            while not state.is_terminal():
                 d = state.to_dict()
                 for player in range(game.num_players):
-                    if 6 <= _n_assignments(d, player) <= 200:
-                        found = (game, state.clone(), player, _n_assignments(d, player))
+                    n_all = _n_placements(game, d, player)
+                    if not 6 <= n_all <= most:
+                        continue
+                    worlds = _legal_assignments(game, d, player)
+                    if not 6 <= len(worlds) <= 120:
+                        continue
+                    kinds = {place.split()[0] for _, place in hidden_slots(game, d, player)}
+                    for key, fits in (("any", True), ("impossible", len(worlds) < n_all),
+                                      ("kinds", len(kinds) >= 3)):
+                        if key in wanted and wanted[key] is None and fits:
+                            wanted[key] = (game, state.clone(), player, worlds)
+                    if all(wanted.values()):
                         break
-                state.apply_action(rnd.choice(state.legal_actions()))
-            if found:
+                if all(wanted.values()):
+                    break
+                state.apply_action(choose(game, state, rnd))
+            if all(wanted.values()):
                 break
-        if found:
+        if all(wanted.values()):
             break
-    if found is None:
+    out = []
+    for found in wanted.values():
+        if found is not None and all(found is not f for f in out):
+            out.append(found)
+    return out
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_sample_world_uniform_small_position(name):
+    """Chi-square: on a position with few unseen cards every possible world is equally likely.
+
+    Small positions are found by random play (:func:`_small_positions`); on each, every
+    possible placement must be drawn, no impossible one, with counts that pass a chi-square
+    goodness-of-fit test against the uniform distribution.
+    """
+    found = _small_positions(name)
+    if not found:
         pytest.skip(f"no {name} position with a small number of unseen placements")
-    game, state, player, n_cells = found
-    n = 40 * n_cells
-    counts = Counter(_assignment(state.sample_world(player, seed=s).to_dict(), player)
-                     for s in range(n))
-    assert len(counts) == n_cells, f"{len(counts)} of {n_cells} placements ever drawn"
-    assert chisquare(list(counts.values())).pvalue > ALPHA
+    for game, state, player, worlds in found:
+        n_cells = len(worlds)
+        n = 40 * n_cells
+        counts = Counter(_assignment(game, state.sample_world(player, seed=s).to_dict(), player)
+                         for s in range(n))
+        assert set(counts) <= worlds, "an impossible world was drawn"
+        assert len(counts) == n_cells, f"{len(counts)} of {n_cells} placements ever drawn"
+        assert chisquare(list(counts.values())).pvalue > ALPHA
+
+
+def _hand_probabilities(game, d: dict, player: int, card: str, limit: int = 20_000):
+    """P(``card`` is in each other hand) over the possible worlds, exactly, when the other
+    hands can be enumerated within ``limit`` placements (the stock taken as one unordered
+    place: ``world_ok`` does not look at the stock's order); else None."""
+    groups = defaultdict(list)
+    for c, place in hidden_slots(game, d, player):
+        groups["stock" if place.startswith("stock") else place].append(c)
+    sizes = [len(v) for v in groups.values()]
+    if math.factorial(sum(sizes)) // math.prod(math.factorial(k) for k in sizes) > limit:
+        return None
+    hits = Counter()
+    total = 0
+    for sigma in _placements(groups):
+        w = _relabel(game, d, sigma)
+        if world_ok(game, w):
+            total += 1
+            for p, h in enumerate(w["hands"]):
+                if card in h:
+                    hits[p] += 1
+    return {p: hits[p] / total for p in range(game.num_players) if p != player}
 
 
 @pytest.mark.parametrize("name,opts", CASES)
 def test_sample_world_card_placement_uniform(name, opts):
-    """Chi-square: at the start of a deal, a given unseen card lands in each hidden slot (another
-    hand, weighted by its size, or a stock position) with probability slot size / unseen."""
+    """Chi-square: at the start of a deal, a given unseen card lands in each hidden slot
+    (another hand, or a stock position) with its probability over the possible worlds: slot
+    size / unseen when every placement is possible; else the probabilities of the hands are
+    enumerated, or (too many worlds) estimated from the counts under the symmetry of the seats
+    (one degree of freedom less), and the stock positions share the rest equally."""
     game = cardsim.load_game(name, **opts)
     state = game.new_deal(seed=11)
     player = state.current_player()
     d = state.to_dict()
-    hidden = _hidden(d, player)
+    hidden = _hidden(game, d, player)
     if len(hidden) < 2:
         pytest.skip("nothing hidden")
     card = min(hidden, key=DECKS[name].index)
     slots = [p for p in range(game.num_players) if p != player]
-    n_stock = len(d["stock"])
-    expected = [len(d["hands"][p]) for p in slots] + [1] * n_stock
-    assert sum(expected) == len(hidden)
+    stock_slots = [i for c, place in hidden_slots(game, d, player) if place.startswith("stock")
+                   for i in [int(place.split()[1])]]
+    assert sum(len(d["hands"][p]) for p in slots) + len(stock_slots) == len(hidden)
     n = 60 * len(hidden)
-    counts = [0] * len(expected)
+    counts = [0] * (len(slots) + len(stock_slots))
     for s in range(n):
         wd = state.sample_world(player, seed=s).to_dict()
         where = [i for i, p in enumerate(slots) if card in wd["hands"][p]]
         if not where:
-            where = [len(slots) + wd["stock"].index(card)]
+            where = [len(slots) + stock_slots.index(wd["stock"].index(card))]
         counts[where[0]] += 1
-    probs = [e / len(hidden) for e in expected]
-    assert chisquare(counts, [n * p for p in probs]).pvalue > ALPHA
+    ddof = 0
+    if "world_ok" not in _entry(name):
+        hand_p = [len(d["hands"][p]) / len(hidden) for p in slots]
+    else:
+        exact = _hand_probabilities(game, d, player, card)
+        if exact is not None:
+            hand_p = [exact[p] for p in slots]
+        else:       # the seats are symmetric at the start: estimate the common hand share
+            share = sum(counts[:len(slots)]) / n / len(slots)
+            hand_p = [share] * len(slots)
+            ddof = 1
+    rest = (1 - sum(hand_p)) / len(stock_slots) if stock_slots else 0.0
+    probs = hand_p + [rest] * len(stock_slots)
+    assert abs(sum(probs) - 1) < 1e-9
+    assert chisquare(counts, [n * p for p in probs], ddof=ddof).pvalue > ALPHA
 
 
 # --- illegal input to from_dict -----------------------------------------------------------------
@@ -534,4 +879,3 @@ def test_from_dict_rejects_broken_card_sets(name):
         game.from_dict(e)
     # the original still loads
     assert game.from_dict(d).to_dict() == d
-

@@ -12,10 +12,11 @@ import numpy as np
 from numba import njit
 
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
+from ... import order as deal_order
 from ...rng import rng_below, rng_next, rng_shuffle
 from .layout import (ACTION_CARD_SHIFT, CAPTURE_MASK, COINS, DEAL_NUMBER, DEALER, FULL_DECK,
                      HAND, KINGS, LAST_CAPTURER, MODE, MODE_MATCH, N_CARDS, N_CATEGORIES, NEXT,
-                     ORDER, ORDER_WORDS, PHASE, PHASE_DEAL_OVER, PHASE_MATCH_OVER, PHASE_PLAY, PILE, PRIMIERA,
+                     ORDER, PHASE, PHASE_DEAL_OVER, PHASE_MATCH_OVER, PHASE_PLAY, PILE, PRIMIERA,
                      REDEALS, RNG, SCOPE, SCORE, SETTEBELLO, STATE_LEN, STOCK, SUIT_MASK, TABLE,
                      TERMINAL, TO_MOVE, VALUE, VALUE_MASK, SPREAD_BY_VALUE, CARD_OF_VALUE_MAJOR)
 from .rules import (P_EQUAL_PRIORITY, P_HAND_SIZE, P_LAST_MOVE_SCOPA, P_LEFTOVER_TO_CAPTURER,
@@ -28,36 +29,21 @@ _SHIFT = np.uint64(ACTION_CARD_SHIFT)
 # --- deal order ----------------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
-def deal_order(state):
-    """The deal order as 40 bytes, a view of the state's ORDER words (byte i = position i on
-    this little-endian layout, the same as :func:`order_card`)."""
-    return state[ORDER:ORDER + ORDER_WORDS].view(np.uint8)
-
-
-@njit(cache=True, inline="always")
 def order_card(state, i):
     """The card at position ``i`` of the deal order."""
-    return np.int64((state[ORDER + (i >> 3)] >> np.uint64((i & 7) << 3)) & np.uint64(0xFF))
+    return deal_order.order_card(state, ORDER, i)
 
 
 @njit(cache=True, inline="always")
 def set_order_card(state, i, card):
     """Write ``card`` at position ``i`` of the deal order."""
-    shift = np.uint64((i & 7) << 3)
-    w = ORDER + (i >> 3)
-    state[w] = (state[w] & ~(np.uint64(0xFF) << shift)) | (np.uint64(card) << shift)
+    deal_order.set_order_card(state, ORDER, i, card)
 
 
 @njit(cache=True, inline="always")
 def deal_next(state, n_cards):
     """Take the next ``n_cards`` of the stock, in order; return them as a mask."""
-    m = ZERO
-    nxt = np.int64(state[NEXT])
-    for i in range(nxt, nxt + n_cards):
-        m |= bit(order_card(state, i))
-    state[NEXT] = np.uint64(nxt + n_cards)
-    state[STOCK] &= ~m
-    return m
+    return deal_order.deal_next(state, ORDER, NEXT, STOCK, n_cards)
 
 
 # --- the deal ------------------------------------------------------------------------------
@@ -92,11 +78,9 @@ def deal(state, params):
     the same dealer deals again (counted in ``REDEALS``).
     """
     rng = state[RNG:RNG + 4]
-    order = deal_order(state)
-    for i in range(N_CARDS):
-        order[i] = i
+    deal_order.reset_order(state, ORDER, N_CARDS)
     while True:
-        rng_shuffle(order, N_CARDS, rng)
+        deal_order.shuffle_order(state, ORDER, N_CARDS, rng)
         state[NEXT] = 0
         state[STOCK] = FULL_DECK
         state[TABLE] = deal_next(state, 4)
@@ -483,8 +467,9 @@ N_RECORD = 2 * N_CATEGORIES + 3   # per side 5 categories, then dealer, redeals,
 
 
 @njit(cache=True)
-def play_random_deals(params, rng, n_deals, records, max_actions):
-    """Play ``n_deals`` deals with uniformly random legal actions; one row per deal.
+def play_random_deals(params, rng, n_deals, records, max_actions, policy):
+    """Play ``n_deals`` deals with uniformly random legal actions; one row per deal
+    (``policy`` is empty: Scopa's random player has no parameter).
 
     Row: side 0's five category points, side 1's five, the dealer seat, the number of redeals
     and the number of moves. Used by ``cardsim simulate`` and ``cardsim bench``.

@@ -51,7 +51,7 @@ def _play(n_deals, seed, **options):
     params = ScopaRules(**options).kernel_params()
     records = np.zeros((n_deals, kernels.N_RECORD), np.int64)
     kernels.play_random_deals(params, rng_from_seed(seed), n_deals, records,
-                              layout.MAX_ACTIONS_3)
+                              layout.MAX_ACTIONS_3, np.zeros(0))
     return records
 
 

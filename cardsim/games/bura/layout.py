@@ -1,0 +1,101 @@
+"""Bura's flat state vector: named offsets, card tables and the action encoding.
+
+A state is a ``numpy.uint64`` vector of length :data:`STATE_LEN`; card sets are one word each
+(36 cards). Seats are numbered in playing (clockwise) order.
+
+The deal order ``ORDER`` packs the shuffled deck eight cards a word: positions 0..3n-1 are
+dealt to the hands in rounds from the dealer's left, positions 3n..35 are the stock in drawing
+order, and position 35 — the last card of the stock — is the turned trump card (BU-DEAL-3).
+``NEXT`` is the position of the next card to draw.
+
+An action is an int64 ``kind << 40 | card_mask``; sorting the ids sorts by kind, then by mask.
+"""
+import sys
+
+import numpy as np
+
+if sys.byteorder != "little":  # ORDER is read both as words and as bytes
+    raise ImportError("cardsim's Bura engine needs a little-endian machine")
+
+N_CARDS = 36
+N_WORDS = 1
+MAX_SEATS = 4
+HAND_SIZE = 3
+
+# State vector offsets.
+HAND = 0              # HAND + seat
+PILE_UP = 4           # PILE_UP + seat: face-up cards won
+PILE_DOWN = 8         # PILE_DOWN + seat: face-down cards won (their owner has not seen them)
+THROWN = 12           # THROWN + seat: cards this seat threw face down this deal
+TRICK_PLAYED = 16     # TRICK_PLAYED + seat: that seat's cards in the current trick
+STOCK = 20
+ORDER = 21            # 5 words: the deal order, 8 bits per card
+ORDER_WORDS = 5
+NEXT = 26
+TRUMP_CARD = 27
+DEALER = 28
+LEADER = 29           # the scheduled leader at a check point, else the trick's leader
+TO_MOVE = 30
+PHASE = 31
+TRICK_K = 32          # cards per player in the current trick; 0 = no trick
+TRICK_TOP = 33        # the current top (BU-RESP-4)
+TRICK_HOLDER = 34
+RESULT = 35           # RESULT_* kind of the deal's result
+WINNERS = 36          # mask of winning seats
+MULTIPLIER = 37
+CLAIM_POINTS = 38     # pile points of a claim (for statistics)
+SCORE = 39            # SCORE + seat: match wins or penalty points
+DEAL_NUMBER = 43
+REDEALS = 44
+LAST_TRICK_TAKER = 45  # seat + 1; 0 = no trick yet this deal
+TRICKS = 46           # tricks played this deal
+FIRST_LEADER = 47     # the first scheduled leader of this deal
+MODE = 48
+RNG = 49              # 4 words: the chance stream of redeals and later deals
+STOP_ROUND = 53       # STOP_SMALL_MOSCOW or STOP_MOLODKA while Stop calls are asked
+REVEALED = 54         # REVEALED + seat: cards shown to refuse a Stop (public while held)
+STATE_LEN = 58
+
+STOP_SMALL_MOSCOW = 0  # BU-COMBO-6: small-Moscow calls are asked first
+STOP_MOLODKA = 1       # BU-COMBO-5
+
+# Phases: who decides what.
+PHASE_CHECK = 0       # scheduled leader: claim, or lead (no Stop options in play)
+PHASE_CLAIM = 1       # scheduled leader: claim or not (Stop options on, or the final check point)
+PHASE_STOP = 2        # a non-leader: call Stop or pass
+PHASE_LEAD = 3        # the leader leads (after declining to claim, nobody stopped)
+PHASE_ANSWER = 4
+PHASE_DEAL_OVER = 5
+PHASE_MATCH_OVER = 6
+PHASE_NEXT_DEAL = 7   # internal: a match deals again before the kernel returns
+PHASE_NAMES = ("check", "claim", "stop", "lead", "answer", "deal_over", "match_over")
+
+MODE_DEAL = 0
+MODE_MATCH = 1
+TERMINAL = -1
+
+RESULT_NONE = 0
+RESULT_CLAIM_WON = 1
+RESULT_CLAIM_LOST = 2
+RESULT_BURA = 3
+RESULT_MOSCOW = 4
+RESULT_MOST_POINTS = 5
+RESULT_VOID = 6
+RESULT_NAMES = ("none", "claim_won", "claim_lost", "bura", "moscow", "most_points", "void")
+
+# Action kinds.
+KIND_SHIFT = 40
+CARDS_MASK = (1 << 40) - 1
+LEAD, BEAT, THROW_DOWN, THROW_UP, CLAIM, NO_CLAIM, STOP, PASS = range(8)
+KIND_NAMES = ("lead", "beat", "throw_down", "throw_up", "claim", "no_claim", "stop", "pass")
+MAX_ACTIONS = 16      # leads: 3 + 3 + 1 and a claim; answers: 3 subsets x 3 modes
+
+# Card tables (rules/bura.md §1): index = suit * 9 + r, r in strength order 6..A.
+FULL_DECK = np.uint64((1 << N_CARDS) - 1)
+POINTS = np.array([(0, 0, 0, 0, 2, 3, 4, 10, 11)[c % 9] for c in range(N_CARDS)],
+                  dtype=np.int64)
+SUIT_MASK = np.array([((1 << 9) - 1) << (9 * s) for s in range(4)], dtype=np.uint64)
+ACES = np.uint64(sum(1 << (9 * s + 8) for s in range(4)))
+TENS = np.uint64(sum(1 << (9 * s + 7) for s in range(4)))
+SIXES = np.uint64(sum(1 << (9 * s) for s in range(4)))
+CLAIM_TARGET = 31

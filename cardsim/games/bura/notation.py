@@ -1,0 +1,438 @@
+"""Bura positions, actions and observations as text and JSON-ready dicts.
+
+Position dict (``to_dict`` output, ``from_dict`` input; keys marked * are optional)::
+
+    {"game": "bura", "rules": {...}*, "mode": "deal"* | "match",
+     "phase": "check" | "claim" | "stop" | "lead" | "answer" | "deal_over" | "match_over",
+     "dealer": seat, "to_move": seat (None when over), "leader": seat (scheduled or trick leader),
+     "trump_card": "9d", "hands": [[cards] per seat],
+     "stock": [cards, next first; the trump card is last while undrawn],
+     "piles": [{"up": [cards], "down": [cards]} per seat]*,
+     "thrown_down": [[cards] per seat]*   every card the seat threw face down this deal,
+     "trick": None* or {"leader": s, "k": k, "played": [[cards] per seat], "top": [cards],
+                        "holder": s},
+     "result": None* or {"kind": ..., "winners": [seats], "multiplier": m, "claim_points": p},
+     "scores": [per seat]*, "deal_number": 1*, "redeals": 0*, "last_trick_taker": None*,
+     "tricks": 0*, "first_leader": seat*, "rng": [4 uint64]*}
+
+Action dict: ``{"play": ["As", "Ks"], "mode": "lead" | "beat" | "throw_down" | "throw_up"}``,
+``{"claim": True}``, ``{"claim": False}``, ``{"stop": True, "play": [three cards]}``,
+``{"stop": False}``; text: ``"lead As+Ks"``, ``"beat 9d+Js"``, ``"throw_down 6h"``,
+``"claim"``, ``"no_claim"``, ``"stop Ts+Qs+6s"``, ``"pass"``.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Mapping
+
+import numpy as np
+
+from ...cards import BURA
+from ...errors import CardError, IllegalActionError, PositionError
+from ...rng import rng_from_seed
+from . import kernels as K
+from .layout import (CARDS_MASK, CLAIM, CLAIM_POINTS, DEAL_NUMBER, DEALER, FIRST_LEADER, HAND,
+                     HAND_SIZE, KIND_NAMES, KIND_SHIFT, LAST_TRICK_TAKER, LEAD, LEADER, MODE,
+                     MODE_MATCH, MULTIPLIER, N_CARDS, NEXT, NO_CLAIM, PASS, PHASE, PHASE_ANSWER,
+                     PHASE_CHECK, PHASE_CLAIM, PHASE_DEAL_OVER, PHASE_LEAD, PHASE_MATCH_OVER,
+                     PHASE_NAMES, PHASE_STOP, PILE_DOWN, PILE_UP, POINTS, REDEALS, RESULT,
+                     RESULT_NAMES, RESULT_NONE, RNG, SCORE, STATE_LEN, STOCK, STOP, THROWN,
+                     TO_MOVE, TRICK_HOLDER, TRICK_K, TRICK_PLAYED, TRICK_TOP, TRICKS, TRUMP_CARD,
+                     WINNERS, STOP_ROUND, REVEALED)
+
+_KEYS = {"game", "rules", "mode", "phase", "dealer", "to_move", "leader", "trump_card", "hands",
+         "stock", "piles", "thrown_down", "trick", "result", "scores", "deal_number", "redeals",
+         "last_trick_taker", "tricks", "first_leader", "stop_round", "revealed", "rng"}
+STOP_ROUNDS = ("small_moscow", "molodka")
+
+
+def names(mask) -> list[str]:
+    """Card names of a mask, in index order."""
+    return BURA.names(int(mask))
+
+
+def seats_of(mask) -> list[int]:
+    """Seats of a seat mask."""
+    return [s for s in range(4) if int(mask) >> s & 1]
+
+
+def to_dict(vec: np.ndarray, rules: Any) -> dict:
+    """The position as a JSON-ready dict (format in the module docstring)."""
+    n = rules.num_players
+    phase = int(vec[PHASE])
+    over = phase in (PHASE_DEAL_OVER, PHASE_MATCH_OVER)
+    trick = None
+    if vec[TRICK_K]:
+        trick = {"leader": int(vec[LEADER]), "k": int(vec[TRICK_K]),
+                 "played": [names(vec[TRICK_PLAYED + p]) for p in range(n)],
+                 "top": names(vec[TRICK_TOP]), "holder": int(vec[TRICK_HOLDER])}
+    result = None
+    if vec[RESULT] != RESULT_NONE:
+        result = {"kind": RESULT_NAMES[int(vec[RESULT])], "winners": seats_of(vec[WINNERS]),
+                  "multiplier": int(vec[MULTIPLIER]), "claim_points": int(vec[CLAIM_POINTS])}
+    ltt = int(vec[LAST_TRICK_TAKER])
+    return {
+        "game": "bura", "rules": dataclasses.asdict(rules),
+        "mode": "match" if vec[MODE] == MODE_MATCH else "deal",
+        "phase": PHASE_NAMES[phase], "dealer": int(vec[DEALER]),
+        "to_move": None if over else int(vec[TO_MOVE]), "leader": int(vec[LEADER]),
+        "trump_card": BURA.name(int(vec[TRUMP_CARD])),
+        "hands": [names(vec[HAND + p]) for p in range(n)],
+        "stock": [BURA.name(K.deal_order.order_card(vec, K.ORDER, i))
+                  for i in range(int(vec[NEXT]), N_CARDS)],
+        "piles": [{"up": names(vec[PILE_UP + p]), "down": names(vec[PILE_DOWN + p])}
+                  for p in range(n)],
+        "thrown_down": [names(vec[THROWN + p]) for p in range(n)],
+        "trick": trick, "result": result,
+        "scores": [int(vec[SCORE + p]) for p in range(n)],
+        "deal_number": int(vec[DEAL_NUMBER]), "redeals": int(vec[REDEALS]),
+        "last_trick_taker": ltt - 1 if ltt else None, "tricks": int(vec[TRICKS]),
+        "first_leader": int(vec[FIRST_LEADER]),
+        "stop_round": STOP_ROUNDS[int(vec[STOP_ROUND])] if phase == PHASE_STOP else None,
+        "revealed": [names(vec[REVEALED + p]) for p in range(n)],
+        "rng": [int(x) for x in vec[RNG:RNG + 4]],
+    }
+
+
+def _err(msg: str) -> PositionError:
+    return PositionError(f"invalid bura position: {msg}")
+
+
+def _seat(d: Mapping, key: str, n: int, value: Any = ..., optional: bool = False) -> int | None:
+    value = d.get(key) if value is ... else value
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+        raise _err(f"{key}={value!r}: expected a seat from 0 to {n - 1}")
+    return value
+
+
+def _count(d: Mapping, key: str, default: int, hi: int) -> int:
+    value = d.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= hi:
+        raise _err(f"{key}={value!r}: expected an integer from 0 to {hi}")
+    return value
+
+
+def _cards(key: str, value: Any) -> list[int]:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise _err(f"{key}={value!r}: expected a list of card names")
+    try:
+        return [BURA.index(name) for name in value]
+    except CardError as e:
+        raise CardError(f"invalid bura position: {key}: {e}") from None
+
+
+def _per_seat(d: Mapping, key: str, n: int, default: Any) -> list:
+    value = d.get(key, default)
+    if not isinstance(value, (list, tuple)) or len(value) != n:
+        raise _err(f"{key}: expected one entry per seat ({n}), got {value!r}")
+    return list(value)
+
+
+def _mask(cards: list[int]) -> np.uint64:
+    return np.uint64(sum(1 << c for c in cards))
+
+
+def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
+    """A validated state vector from a position dict; :class:`PositionError` names the problem."""
+    if not isinstance(d, Mapping):
+        raise _err(f"expected a dict, got {type(d).__name__}")
+    unknown = set(d) - _KEYS
+    if unknown:
+        raise _err(f"unknown key {sorted(unknown)[0]!r}: expected some of {', '.join(sorted(_KEYS))}")
+    if d.get("game", "bura") != "bura":
+        raise _err(f"game={d['game']!r}: expected 'bura'")
+    if "rules" in d and d["rules"] != dataclasses.asdict(rules):
+        theirs = d["rules"] if isinstance(d["rules"], Mapping) else {}
+        diff = [k for k, v in dataclasses.asdict(rules).items() if theirs.get(k) != v]
+        raise _err(f"rules differ from the game's ({', '.join(diff) or d['rules']!r}): load the "
+                   "game with the position's rules")
+    for key in ("phase", "dealer", "leader", "trump_card", "hands", "stock"):
+        if key not in d:
+            raise _err(f"missing key {key!r}")
+    n = rules.num_players
+    vec = np.zeros(STATE_LEN, dtype=np.uint64)
+    if d.get("mode", "deal") not in ("deal", "match"):
+        raise _err(f"mode={d['mode']!r}: expected 'deal' or 'match'")
+    vec[MODE] = MODE_MATCH if d.get("mode", "deal") == "match" else 0
+    if d["phase"] not in PHASE_NAMES:
+        raise _err(f"phase={d['phase']!r}: expected one of {', '.join(PHASE_NAMES)}")
+    phase = PHASE_NAMES.index(d["phase"])
+    vec[PHASE] = phase
+    over = phase in (PHASE_DEAL_OVER, PHASE_MATCH_OVER)
+    vec[DEALER] = _seat(d, "dealer", n)
+    vec[LEADER] = _seat(d, "leader", n)
+    vec[TO_MOVE] = 0 if over else _seat(d, "to_move", n)
+    trump = _cards("trump_card", [d["trump_card"]])[0]
+    vec[TRUMP_CARD] = trump
+
+    zones: dict[str, list[int]] = {}
+    hands = _per_seat(d, "hands", n, None)
+    for p in range(n):
+        zones[f"hands[{p}]"] = _cards(f"hands[{p}]", hands[p])
+    stock = _cards("stock", d["stock"])
+    zones["stock"] = stock
+    piles = _per_seat(d, "piles", n, [{"up": [], "down": []}] * n)
+    for p in range(n):
+        if not isinstance(piles[p], Mapping) or set(piles[p]) - {"up", "down"}:
+            raise _err(f"piles[{p}]={piles[p]!r}: expected {{'up': [cards], 'down': [cards]}}")
+        zones[f"piles[{p}].up"] = _cards(f"piles[{p}].up", piles[p].get("up", []))
+        zones[f"piles[{p}].down"] = _cards(f"piles[{p}].down", piles[p].get("down", []))
+    trick = d.get("trick")
+    if trick is not None:
+        if not isinstance(trick, Mapping) or set(trick) != {"leader", "k", "played", "top",
+                                                           "holder"}:
+            raise _err(f"trick={trick!r}: expected leader, k, played, top and holder")
+        played = _per_seat(trick, "played", n, None)
+        for p in range(n):
+            zones[f"trick.played[{p}]"] = _cards(f"trick.played[{p}]", played[p])
+    seen: dict[int, str] = {}
+    for zone, cards in zones.items():
+        for c in cards:
+            if c in seen:
+                where = f"twice in {zone}" if seen[c] == zone else f"in both {seen[c]} and {zone}"
+                raise _err(f"card {BURA.name(c)!r} is {where}: each card exists once")
+            seen[c] = zone
+    missing = [BURA.name(c) for c in range(N_CARDS) if c not in seen]
+    if missing:
+        raise _err(f"missing cards {', '.join(missing)}: all 36 cards must be placed in hands, "
+                   "stock, piles or the trick")
+
+    for p in range(n):
+        vec[HAND + p] = _mask(zones[f"hands[{p}]"])
+        vec[PILE_UP + p] = _mask(zones[f"piles[{p}].up"])
+        vec[PILE_DOWN + p] = _mask(zones[f"piles[{p}].down"])
+    vec[STOCK] = _mask(stock)
+    vec[NEXT] = N_CARDS - len(stock)
+    for i, c in enumerate(stock):
+        K.deal_order.set_order_card(vec, K.ORDER, N_CARDS - len(stock) + i, c)
+    if stock and trump in stock and stock[-1] != trump:
+        raise _err(f"trump card {d['trump_card']!r} is in the stock but not last: the turned "
+                   "card is drawn last")
+    if stock and trump not in stock:
+        raise _err(f"trump card {d['trump_card']!r} is not in the stock, which still holds "
+                   "cards: the turned card is drawn last")
+    thrown = _per_seat(d, "thrown_down", n, [[]] * n)
+    all_down = int(sum(int(vec[PILE_DOWN + p]) for p in range(n)))
+    for p in range(n):
+        cards = _mask(_cards(f"thrown_down[{p}]", thrown[p]))
+        vec[THROWN + p] = cards
+    if trick is not None:
+        k = _count(trick, "k", 1, 3)
+        if k < 1:
+            raise _err("trick.k=0: a trick has 1 to 3 cards per player")
+        vec[TRICK_K] = k
+        vec[LEADER] = _seat(trick, "leader", n)
+        vec[TRICK_HOLDER] = _seat(trick, "holder", n)
+        vec[TRICK_TOP] = _mask(_cards("trick.top", trick["top"]))
+        for p in range(n):
+            vec[TRICK_PLAYED + p] = _mask(zones[f"trick.played[{p}]"])
+    in_trick = int(sum(int(vec[TRICK_PLAYED + p]) for p in range(n)))
+    thrown_all = int(sum(int(vec[THROWN + p]) for p in range(n)))
+    if thrown_all and rules.facedown_discards == "off":
+        raise _err("face-down cards with facedown_discards='off': every card is played face up")
+    if thrown_all & ~(all_down | in_trick) or all_down & ~thrown_all:
+        raise _err("thrown_down must list exactly the face-down cards of the piles (and any "
+                   "face-down cards in the trick)")
+    _check_flow(vec, rules, d, phase, trick is not None)
+    result = d.get("result")
+    if result is not None:
+        if not isinstance(result, Mapping) or result.get("kind") not in RESULT_NAMES[1:]:
+            raise _err(f"result={result!r}: expected kind one of {', '.join(RESULT_NAMES[1:])}")
+        vec[RESULT] = RESULT_NAMES.index(result["kind"])
+        vec[WINNERS] = sum(1 << _seat(result, "winners", n, w) for w in result.get("winners", []))
+        vec[MULTIPLIER] = _count(result, "multiplier", 1, 2)
+        vec[CLAIM_POINTS] = _count(result, "claim_points", 0, 120)
+    if over != (result is not None):
+        raise _err("a finished deal or match needs a result, and only it")
+    scores = _per_seat(d, "scores", n, [0] * n)
+    for p in range(n):
+        vec[SCORE + p] = _count({"scores": scores[p]}, "scores", 0, 1000)
+    vec[DEAL_NUMBER] = max(1, _count(d, "deal_number", 1, 1_000_000))
+    vec[REDEALS] = _count(d, "redeals", 0, 1_000_000)
+    vec[TRICKS] = _count(d, "tricks", 0, 36)
+    ltt = _seat(d, "last_trick_taker", n, optional=True)
+    vec[LAST_TRICK_TAKER] = 0 if ltt is None else ltt + 1
+    vec[FIRST_LEADER] = _seat(d, "first_leader", n, d.get("first_leader", d["leader"]))
+    stop_round = d.get("stop_round")
+    if phase == PHASE_STOP:
+        if stop_round not in STOP_ROUNDS:
+            raise _err(f"stop_round={stop_round!r}: expected 'small_moscow' or 'molodka' in "
+                       "phase 'stop'")
+        if (stop_round == "molodka" and not rules.molodka_stop) or (
+                stop_round == "small_moscow" and rules.small_moscow == "off"):
+            raise _err(f"stop_round={stop_round!r}: that Stop is off under these rules")
+        vec[STOP_ROUND] = STOP_ROUNDS.index(stop_round)
+    elif stop_round is not None:
+        raise _err("stop_round is only set in phase 'stop'")
+    revealed = _per_seat(d, "revealed", n, [[]] * n)
+    for p in range(n):
+        vec[REVEALED + p] = _mask(_cards(f"revealed[{p}]", revealed[p]))
+    rng = d.get("rng")
+    if rng is None:
+        rng = rng_from_seed(0)
+    elif not isinstance(rng, (list, tuple)) or len(rng) != 4 or any(
+            isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 64 for x in rng) \
+            or not any(rng):
+        raise _err(f"rng={rng!r}: expected 4 unsigned 64-bit integers, not all zero")
+    vec[RNG:RNG + 4] = np.array([int(x) for x in rng], dtype=np.uint64)
+    return vec
+
+
+def _check_flow(vec: np.ndarray, rules: Any, d: Mapping, phase: int, in_trick: bool) -> None:
+    """Hand and stock sizes, the trick and whose turn it is must fit the phase (BU-DRAW-3,
+    BU-RESP-1)."""
+    n = rules.num_players
+    sizes = [bin(int(vec[HAND + p])).count("1") for p in range(n)]
+    stock = N_CARDS - int(vec[NEXT])
+    if stock % n:
+        raise _err(f"stock of {stock} cards: expected a multiple of {n} (hands stay equal)")
+    if any(s > HAND_SIZE for s in sizes):
+        raise _err(f"hand sizes {sizes}: at most {HAND_SIZE} cards")
+    leader, to_move = int(vec[LEADER]), int(vec[TO_MOVE])
+    if phase == PHASE_ANSWER:
+        if not in_trick:
+            raise _err("phase 'answer' needs a trick")
+        k = int(vec[TRICK_K])
+        order = [(leader + i) % n for i in range(n)]
+        done = order[:order.index(to_move)] if to_move != leader else None
+        if done is None:
+            raise _err(f"to_move={to_move} is the trick's leader: the answers go round once")
+        played = [bin(int(vec[TRICK_PLAYED + p])).count("1") for p in range(n)]
+        expected = [k if p in done else 0 for p in range(n)]
+        if played != expected:
+            raise _err(f"trick.played sizes {played}: expected {expected} ({k} cards each from "
+                       f"the leader {leader} up to seat {to_move})")
+        before = [sizes[p] + played[p] for p in range(n)]
+        if len(set(before)) != 1:
+            raise _err(f"hand sizes {sizes}: with the trick's cards they must be equal")
+        if stock and before[0] != HAND_SIZE:
+            raise _err(f"hand sizes {sizes}: {HAND_SIZE} cards each while the stock holds cards")
+        return
+    if in_trick:
+        raise _err(f"a trick lies on the table in phase {PHASE_NAMES[phase]!r}")
+    if phase in (PHASE_DEAL_OVER, PHASE_MATCH_OVER):
+        return
+    if len(set(sizes)) != 1 or (stock and sizes[0] != HAND_SIZE):
+        raise _err(f"hand sizes {sizes}: equal, and {HAND_SIZE} each while the stock holds cards")
+    if phase == PHASE_STOP and to_move == leader:
+        raise _err("phase 'stop' asks a player other than the leader")
+    if phase in (PHASE_CHECK, PHASE_CLAIM, PHASE_LEAD) and to_move != leader:
+        raise _err(f"to_move={to_move}: the leader {leader} decides in phase "
+                   f"{PHASE_NAMES[phase]!r}")
+    if sizes[0] == 0 and phase != PHASE_CLAIM:
+        raise _err("every card is played: only the claim decision (phase 'claim') remains")
+
+
+# --- actions -----------------------------------------------------------------------------------
+
+def action_parts(action: int) -> tuple[int, int]:
+    """(kind, card mask) of an action id."""
+    kind = action >> KIND_SHIFT
+    if action < 0 or kind >= len(KIND_NAMES) or (action & CARDS_MASK) >> N_CARDS:
+        raise IllegalActionError(f"{action!r} is not a bura action id")
+    return kind, action & CARDS_MASK
+
+
+def action_to_dict(vec: np.ndarray, action: int) -> dict:
+    """The dict form of an action id (module docstring)."""
+    kind, cards = action_parts(action)
+    if kind in (CLAIM, NO_CLAIM):
+        return {"claim": kind == CLAIM}
+    if kind == PASS:
+        return {"stop": False}
+    if kind == STOP:
+        return {"stop": True, "play": names(cards)}
+    return {"play": names(cards), "mode": KIND_NAMES[kind]}
+
+
+def action_to_string(vec: np.ndarray, action: int) -> str:
+    """``"lead As+Ks"``, ``"beat 9d"``, ``"claim"``, ``"pass"``, ..."""
+    kind, cards = action_parts(action)
+    text = KIND_NAMES[kind]
+    return f"{text} {'+'.join(names(cards))}" if cards else text
+
+
+def action_from_dict(vec: np.ndarray, rules: Any, d: Mapping[str, Any], legal: list[int]) -> int:
+    """The id of an action dict; it must be legal here."""
+    expected = ("{'play': [cards], 'mode': 'lead'|'beat'|'throw_down'|'throw_up'}, "
+                "{'claim': true|false} or {'stop': true, 'play': [cards]} / {'stop': false}")
+    if not isinstance(d, Mapping):
+        raise IllegalActionError(f"action {d!r}: expected {expected}")
+    if set(d) == {"claim"} and isinstance(d["claim"], bool):
+        action = (CLAIM if d["claim"] else NO_CLAIM) << KIND_SHIFT
+    elif set(d) == {"stop"} and d["stop"] is False:
+        action = PASS << KIND_SHIFT
+    elif set(d) == {"stop", "play"} and d["stop"] is True:
+        action = STOP << KIND_SHIFT | BURA.mask(d["play"])
+    elif set(d) == {"play", "mode"} and d["mode"] in KIND_NAMES[:4]:
+        action = KIND_NAMES.index(d["mode"]) << KIND_SHIFT | BURA.mask(d["play"])
+    else:
+        raise IllegalActionError(f"action {d!r}: expected {expected}")
+    if action not in legal:
+        raise IllegalActionError(
+            f"illegal action {action_to_string(vec, action)}: expected one of "
+            + (", ".join(action_to_string(vec, a) for a in legal) or "nothing (terminal)"))
+    return action
+
+
+# --- views -------------------------------------------------------------------------------------
+
+def pile_points(vec: np.ndarray, seat: int) -> int:
+    """BU-END-4: the points of a seat's whole pile (face-down cards included)."""
+    cards = int(vec[PILE_UP + seat]) | int(vec[PILE_DOWN + seat])
+    return sum(int(POINTS[c]) for c in range(N_CARDS) if cards >> c & 1)
+
+
+def score_breakdown(vec: np.ndarray, rules: Any) -> dict:
+    """Per seat: pile points (face-up, face-down, total), the deal's result and the scores."""
+    n = rules.num_players
+    up = [sum(int(POINTS[c]) for c in range(N_CARDS) if int(vec[PILE_UP + p]) >> c & 1)
+          for p in range(n)]
+    total = [pile_points(vec, p) for p in range(n)]
+    result = to_dict(vec, rules)["result"]
+    return {"points_up": up, "points_down": [t - u for t, u in zip(total, up)],
+            "points": total, "result": result, "scores": [int(vec[SCORE + p]) for p in range(n)]}
+
+
+def observation(vec: np.ndarray, rules: Any, player: int) -> dict:
+    """What ``player`` sees (rules §5): own hand and own face-down throws, every face-up card,
+    the count of face-down cards in each pile and in the trick, sizes, turn and result."""
+    n = rules.num_players
+    full = to_dict(vec, rules)
+    trump = int(vec[TRUMP_CARD])
+    holder = next((p for p in range(n) if int(vec[HAND + p]) >> trump & 1), None)
+    mine = int(vec[THROWN + player])
+    hidden = int(sum(int(vec[THROWN + p]) for p in range(n))) & ~mine
+    trick = None
+    if full["trick"] is not None:
+        t = full["trick"]
+        trick = {**t, "played": [names(int(vec[TRICK_PLAYED + p]) & ~hidden) for p in range(n)],
+                 "face_down": [bin(int(vec[TRICK_PLAYED + p]) & hidden).count("1")
+                               for p in range(n)]}
+    zones = [("stock", None)] + [(z, p) for p in range(n) for z in ("hand", "pile_up",
+                                                                   "pile_down", "trick")]
+    offsets = {"hand": HAND, "pile_up": PILE_UP, "pile_down": PILE_DOWN, "trick": TRICK_PLAYED}
+    place = next({"zone": z, "seat": p} for z, p in zones
+                 if (z == "stock" and int(vec[STOCK]) >> trump & 1)
+                 or (z != "stock" and int(vec[offsets[z] + p]) >> trump & 1))
+    return {
+        "player": player, "hand": full["hands"][player],
+        "trump_card_place": place, "stop_round": full["stop_round"],
+        "revealed": [names(int(vec[REVEALED + p]) & int(vec[HAND + p])) for p in range(n)],
+        "hand_sizes": [len(h) for h in full["hands"]],
+        "trump_card": full["trump_card"], "trump_card_holder": holder,
+        "stock_size": len(full["stock"]),
+        "piles": [{"up": full["piles"][p]["up"],
+                   "down": names(int(vec[PILE_DOWN + p]) & mine),
+                   "down_unknown": bin(int(vec[PILE_DOWN + p]) & hidden).count("1"),
+                   "down_by_thrower": [bin(int(vec[PILE_DOWN + p]) & int(vec[THROWN + q]))
+                                       .count("1") for q in range(n)]}
+                  for p in range(n)],
+        "thrown_down": full["thrown_down"][player],
+        "trick": trick, "phase": full["phase"], "to_move": full["to_move"],
+        "leader": full["leader"], "dealer": full["dealer"], "result": full["result"],
+        "scores": full["scores"], "mode": full["mode"], "deal_number": full["deal_number"],
+        "last_trick_taker": full["last_trick_taker"], "tricks": full["tricks"],
+    }

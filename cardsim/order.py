@@ -1,0 +1,61 @@
+"""The deal order of a state vector, shared by every game's kernels.
+
+A game keeps its shuffled deck in a run of uint64 words starting at offset ``order`` of the
+state, one card per byte (position ``i`` = byte ``i``), plus a word ``next_`` holding the
+position of the next card to deal and a word ``stock`` holding the undealt cards as a mask.
+These helpers read, write, shuffle and deal from it; the offsets are the game's layout
+constants.
+"""
+import numpy as np
+from numba import njit
+
+from .bits import ZERO, bit
+from .rng import rng_shuffle
+
+
+@njit(cache=True, inline="always")
+def order_bytes(state, order, n_cards):
+    """The deal order as bytes, a view of the state's words (little-endian: byte i is
+    position i, the same as :func:`order_card`)."""
+    return state[order:order + (n_cards + 7) // 8].view(np.uint8)
+
+
+@njit(cache=True, inline="always")
+def order_card(state, order, i):
+    """The card at position ``i`` of the deal order."""
+    return np.int64((state[order + (i >> 3)] >> np.uint64((i & 7) << 3)) & np.uint64(0xFF))
+
+
+@njit(cache=True, inline="always")
+def set_order_card(state, order, i, card):
+    """Write ``card`` at position ``i`` of the deal order."""
+    shift = np.uint64((i & 7) << 3)
+    w = order + (i >> 3)
+    state[w] = (state[w] & ~(np.uint64(0xFF) << shift)) | (np.uint64(card) << shift)
+
+
+@njit(cache=True, inline="always")
+def reset_order(state, order, n_cards):
+    """Positions 0..n_cards-1 hold cards 0..n_cards-1 (before the first shuffle of a deal)."""
+    cards = order_bytes(state, order, n_cards)
+    for i in range(n_cards):
+        cards[i] = i
+
+
+@njit(cache=True, inline="always")
+def shuffle_order(state, order, n_cards, rng):
+    """Shuffle the deal order in place (uniform Fisher–Yates from ``rng``)."""
+    rng_shuffle(order_bytes(state, order, n_cards), n_cards, rng)
+
+
+@njit(cache=True, inline="always")
+def deal_next(state, order, next_, stock, n_cards):
+    """Take the next ``n_cards`` of the deal order; remove them from the stock mask; return
+    them as a mask."""
+    m = ZERO
+    first = np.int64(state[next_])
+    for i in range(first, first + n_cards):
+        m |= bit(order_card(state, order, i))
+    state[next_] = np.uint64(first + n_cards)
+    state[stock] &= ~m
+    return m

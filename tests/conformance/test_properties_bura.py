@@ -188,6 +188,8 @@ def check_tricks(game, steps) -> Counter:
     trick = None
     for before, legal, a, after in steps:
         kind, cards = decode(a)
+        if kind == "stop" and after["phase"] == "lead":
+            continue        # a refused Stop (BU-COMBO-5): no trick, the leader leads
         if kind in ("lead", "stop"):
             assert trick is None
             trick = {"leader": before["to_move"], "holder": before["to_move"], "top": cards,

@@ -28,11 +28,12 @@ from typing import Any, Mapping
 import numpy as np
 
 from ...cards import BURA
-from ...errors import CardError, IllegalActionError, PositionError
-from ...rng import rng_from_seed
+from ...errors import IllegalActionError, PositionError
+from ...positions import (card_indices, check_each_card_once, check_header, position_error,
+                          rng_words)
 from . import kernels as K
 from .layout import (CARDS_MASK, CLAIM, CLAIM_POINTS, DEAL_NUMBER, DEALER, FIRST_LEADER, HAND,
-                     HAND_SIZE, KIND_NAMES, KIND_SHIFT, LAST_TRICK_TAKER, LEAD, LEADER, MODE,
+                     HAND_SIZE, KIND_NAMES, KIND_SHIFT, LAST_TRICK_TAKER, LEADER, MODE,
                      MODE_MATCH, MULTIPLIER, N_CARDS, NEXT, NO_CLAIM, PASS, PHASE, PHASE_ANSWER,
                      PHASE_CHECK, PHASE_CLAIM, PHASE_DEAL_OVER, PHASE_LEAD, PHASE_MATCH_OVER,
                      PHASE_NAMES, PHASE_STOP, PILE_DOWN, PILE_UP, POINTS, REDEALS, RESULT,
@@ -95,7 +96,7 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
 
 
 def _err(msg: str) -> PositionError:
-    return PositionError(f"invalid bura position: {msg}")
+    return position_error("bura", msg)
 
 
 def _seat(d: Mapping, key: str, n: int, value: Any = ..., optional: bool = False) -> int | None:
@@ -115,12 +116,7 @@ def _count(d: Mapping, key: str, default: int, hi: int) -> int:
 
 
 def _cards(key: str, value: Any) -> list[int]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise _err(f"{key}={value!r}: expected a list of card names")
-    try:
-        return [BURA.index(name) for name in value]
-    except CardError as e:
-        raise CardError(f"invalid bura position: {key}: {e}") from None
+    return card_indices(BURA, key, value)
 
 
 def _per_seat(d: Mapping, key: str, n: int, default: Any) -> list:
@@ -136,21 +132,8 @@ def _mask(cards: list[int]) -> np.uint64:
 
 def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
     """A validated state vector from a position dict; :class:`PositionError` names the problem."""
-    if not isinstance(d, Mapping):
-        raise _err(f"expected a dict, got {type(d).__name__}")
-    unknown = set(d) - _KEYS
-    if unknown:
-        raise _err(f"unknown key {sorted(unknown)[0]!r}: expected some of {', '.join(sorted(_KEYS))}")
-    if d.get("game", "bura") != "bura":
-        raise _err(f"game={d['game']!r}: expected 'bura'")
-    if "rules" in d and d["rules"] != dataclasses.asdict(rules):
-        theirs = d["rules"] if isinstance(d["rules"], Mapping) else {}
-        diff = [k for k, v in dataclasses.asdict(rules).items() if theirs.get(k) != v]
-        raise _err(f"rules differ from the game's ({', '.join(diff) or d['rules']!r}): load the "
-                   "game with the position's rules")
-    for key in ("phase", "dealer", "leader", "trump_card", "hands", "stock"):
-        if key not in d:
-            raise _err(f"missing key {key!r}")
+    check_header(d, rules, "bura", _KEYS, ("phase", "dealer", "leader", "trump_card", "hands",
+                                           "stock"))
     n = rules.num_players
     vec = np.zeros(STATE_LEN, dtype=np.uint64)
     if d.get("mode", "deal") not in ("deal", "match"):
@@ -187,17 +170,7 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
         played = _per_seat(trick, "played", n, None)
         for p in range(n):
             zones[f"trick.played[{p}]"] = _cards(f"trick.played[{p}]", played[p])
-    seen: dict[int, str] = {}
-    for zone, cards in zones.items():
-        for c in cards:
-            if c in seen:
-                where = f"twice in {zone}" if seen[c] == zone else f"in both {seen[c]} and {zone}"
-                raise _err(f"card {BURA.name(c)!r} is {where}: each card exists once")
-            seen[c] = zone
-    missing = [BURA.name(c) for c in range(N_CARDS) if c not in seen]
-    if missing:
-        raise _err(f"missing cards {', '.join(missing)}: all 36 cards must be placed in hands, "
-                   "stock, piles or the trick")
+    check_each_card_once(BURA, zones, "hands, stock, piles or the trick")
 
     for p in range(n):
         vec[HAND + p] = _mask(zones[f"hands[{p}]"])
@@ -269,14 +242,7 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
     revealed = _per_seat(d, "revealed", n, [[]] * n)
     for p in range(n):
         vec[REVEALED + p] = _mask(_cards(f"revealed[{p}]", revealed[p]))
-    rng = d.get("rng")
-    if rng is None:
-        rng = rng_from_seed(0)
-    elif not isinstance(rng, (list, tuple)) or len(rng) != 4 or any(
-            isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 64 for x in rng) \
-            or not any(rng):
-        raise _err(f"rng={rng!r}: expected 4 unsigned 64-bit integers, not all zero")
-    vec[RNG:RNG + 4] = np.array([int(x) for x in rng], dtype=np.uint64)
+    vec[RNG:RNG + 4] = rng_words(d, "bura")
     return vec
 
 

@@ -23,9 +23,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ...cards import SCOPA, bits_of
-from ...errors import CardError, IllegalActionError, PositionError
-from ...rng import rng_from_seed
+from ...cards import SCOPA
+from ...errors import IllegalActionError, PositionError
+from ...positions import (card_indices, check_each_card_once, check_header, position_error,
+                          rng_words)
 from . import kernels as K
 from .layout import (ACTION_CARD_SHIFT, CAPTURE_MASK, CATEGORIES, DEAL_NUMBER, DEALER, HAND,
                      LAST_CAPTURER, MODE, MODE_MATCH, N_CARDS, N_CATEGORIES, NEXT, PHASE,
@@ -77,7 +78,7 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
 
 
 def _err(msg: str) -> PositionError:
-    return PositionError(f"invalid scopa position: {msg}")
+    return position_error("scopa", msg)
 
 
 def _int(d: Mapping, key: str, default: Any, lo: int, hi: int) -> int:
@@ -89,12 +90,7 @@ def _int(d: Mapping, key: str, default: Any, lo: int, hi: int) -> int:
 
 
 def _cards(d: Mapping, key: str, value: Any) -> list[int]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise _err(f"{key}={value!r}: expected a list of card names")
-    try:
-        return [SCOPA.index(name) for name in value]
-    except CardError as e:
-        raise CardError(f"invalid scopa position: {key}: {e}") from None
+    return card_indices(SCOPA, key, value)
 
 
 def _pair(d: Mapping, key: str, lo: int, hi: int) -> list[int]:
@@ -107,21 +103,7 @@ def _pair(d: Mapping, key: str, lo: int, hi: int) -> list[int]:
 
 def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
     """A validated state vector from a position dict; :class:`PositionError` names the problem."""
-    if not isinstance(d, Mapping):
-        raise _err(f"expected a dict, got {type(d).__name__}")
-    unknown = set(d) - _KEYS
-    if unknown:
-        raise _err(f"unknown key {sorted(unknown)[0]!r}: expected some of {', '.join(sorted(_KEYS))}")
-    if d.get("game", "scopa") != "scopa":
-        raise _err(f"game={d['game']!r}: expected 'scopa'")
-    if "rules" in d and d["rules"] != dataclasses.asdict(rules):
-        theirs = d["rules"] if isinstance(d["rules"], Mapping) else {}
-        diff = [k for k, v in dataclasses.asdict(rules).items() if theirs.get(k) != v]
-        raise _err(f"rules differ from the game's ({', '.join(diff) or d['rules']!r}): load the "
-                   "game with the position's rules")
-    for key in ("dealer", "to_move", "hands", "table", "stock"):
-        if key not in d:
-            raise _err(f"missing key {key!r}")
+    check_header(d, rules, "scopa", _KEYS, ("dealer", "to_move", "hands", "table", "stock"))
     n = rules.num_players
     vec = np.zeros(STATE_LEN, dtype=np.uint64)
     mode = d.get("mode", "deal")
@@ -148,17 +130,7 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
         raise _err(f"piles: expected 2 lists of cards (one per side), got {piles!r}")
     for s in range(2):
         zones[f"piles[{s}]"] = _cards(d, f"piles[{s}]", piles[s])
-    seen: dict[int, str] = {}
-    for zone, cards in zones.items():
-        for c in cards:
-            if c in seen:
-                where = f"twice in {zone}" if seen[c] == zone else f"in both {seen[c]} and {zone}"
-                raise _err(f"card {SCOPA.name(c)!r} is {where}: each card exists once")
-            seen[c] = zone
-    missing = [SCOPA.name(c) for c in range(N_CARDS) if c not in seen]
-    if missing:
-        raise _err(f"missing cards {', '.join(missing)}: all 40 cards must be placed in hands, "
-                   "table, stock or piles")
+    check_each_card_once(SCOPA, zones, "hands, table, stock or piles")
 
     def mask(cards: list[int]) -> np.uint64:
         return np.uint64(sum(1 << c for c in cards))
@@ -186,14 +158,7 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
         vec[LAST_CAPTURER] = lc + 1
     elif vec[PILE] or vec[PILE + 1]:
         raise _err("last_capturer is None but a pile holds cards: name the side that captured last")
-    rng = d.get("rng")
-    if rng is None:
-        rng = rng_from_seed(0)
-    elif not isinstance(rng, (list, tuple)) or len(rng) != 4 or any(
-            isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 64 for x in rng) \
-            or not any(rng):
-        raise _err(f"rng={rng!r}: expected 4 unsigned 64-bit integers, not all zero")
-    vec[RNG:RNG + 4] = np.array([int(x) for x in rng], dtype=np.uint64)
+    vec[RNG:RNG + 4] = rng_words(d, "scopa")
     _check_hand_sizes(vec, rules, len(stock))
     _check_progress(vec, rules)
     return vec

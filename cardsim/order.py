@@ -59,3 +59,14 @@ def deal_next(state, order, next_, stock, n_cards):
     state[next_] = np.uint64(first + n_cards)
     state[stock] &= ~m
     return m
+
+
+UNKNOWN = 0xFF   # a deal-order byte whose card the observer of a sampled world cannot know
+
+
+@njit(cache=True, inline="always")
+def forget_dealt(state, order, next_):
+    """Overwrite the positions already dealt (0 .. next-1) with ``UNKNOWN``: a sampled world
+    must not carry the true deal, which holds other players' cards (no kernel reads them)."""
+    for i in range(np.int64(state[next_])):
+        set_order_card(state, order, i, UNKNOWN)

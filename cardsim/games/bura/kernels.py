@@ -736,7 +736,8 @@ def determinize(state, params, observer, rng, out):
     identities. Worlds in which a hand at the last check point holds a combination that would
     have ended the deal are rejected and drawn again (at most ``MAX_WORLD_TRIES`` times; the
     check points before the last one are not checked). The chance stream of later deals is
-    replaced too, so it cannot leak future deals.
+    replaced too, so it cannot leak future deals, and the dealt part of the deal order is
+    forgotten (it holds the true hands).
     """
     n = params[P_NUM_PLAYERS]
     trump = bit(np.int64(state[TRUMP_CARD]))
@@ -792,6 +793,7 @@ def determinize(state, params, observer, rng, out):
         out[STOCK] = stock
         if is_terminal(state, params) or deal_was_void_free(out, params):
             break
+    deal_order.forget_dealt(out, ORDER, NEXT)
     for j in range(4):
         out[RNG + j] = rng_next(rng)
 

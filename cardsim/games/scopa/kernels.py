@@ -431,7 +431,8 @@ def determinize(state, params, observer, rng, out):
     The unseen cards are the deck minus the observer's hand, the table and both piles (all
     public); they are shuffled and dealt again to the other hands (keeping their public sizes)
     and to the stock (keeping its size). The true hidden cards are never read, only counted;
-    the chance stream of later deals is replaced too, so it cannot leak future deals.
+    the chance stream of later deals is replaced too, so it cannot leak future deals, and the
+    dealt part of the deal order is forgotten (it holds the true hands).
     """
     out[:] = state
     unseen = FULL_DECK & ~(state[HAND + observer] | state[TABLE] | state[PILE] | state[PILE + 1])
@@ -457,6 +458,7 @@ def determinize(state, params, observer, rng, out):
         stock |= bit(cards[used])
         used += 1
     out[STOCK] = stock
+    deal_order.forget_dealt(out, ORDER, NEXT)
     for j in range(4):
         out[RNG + j] = rng_next(rng)
 

@@ -1222,3 +1222,16 @@ def test_bu_match_3_penalty_points(n, scores, claimant, pile_cards, after, retur
     else:
         assert d["phase"] == "match_over" and s.is_terminal()
         assert s.returns() == pytest.approx(returns)
+
+
+def test_bu_resp_6_sampled_world_forgets_the_true_deal_order():
+    """BU-RESP-6, rules §5: a sampled world keeps no trace of the true hands: the dealt part of
+    the deal order is overwritten with an unknown marker (no kernel reads it)."""
+    from cardsim.games.bura import layout
+    from cardsim.order import UNKNOWN, order_card
+    state = cardsim.load_game("bura", num_players=3).new_deal(seed=5)
+    world = state.sample_world(1, seed=8)
+    dealt = int(world.vec[layout.NEXT])
+    assert dealt == 9
+    assert all(order_card(world.vec, layout.ORDER, i) == UNKNOWN for i in range(dealt))
+    assert all(order_card(state.vec, layout.ORDER, i) != UNKNOWN for i in range(dealt))

@@ -908,3 +908,22 @@ def test_option_four_player_deal_nine_at_once():
     two = game(four_player_deal="nine_at_once")
     assert two.rules.hand_size == 3
     assert [len(h) for h in two.new_deal(seed=1).to_dict()["hands"]] == [3, 3]
+
+
+def test_sc_team_4_sampled_world_forgets_the_true_deal_order():
+    """SC-TEAM-4, rules §5: a sampled world keeps no trace of the true hands: the dealt part of
+    the deal order (which lists every player's cards) is overwritten, the stock part is the
+    sampled stock."""
+    from cardsim.cards import SCOPA
+    from cardsim.games.scopa import kernels, layout
+    game = cardsim.load_game("scopa", num_players=4)
+    state = game.new_deal(seed=11)
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    world = state.sample_world(2, seed=3)
+    dealt = int(world.vec[layout.NEXT])
+    assert dealt > 0
+    assert all(kernels.order_card(world.vec, i) == 0xFF for i in range(dealt))
+    assert [kernels.order_card(world.vec, i) for i in range(dealt, 40)] == \
+        [SCOPA.index(c) for c in world.to_dict()["stock"]]
+    assert any(kernels.order_card(state.vec, i) != 0xFF for i in range(dealt))

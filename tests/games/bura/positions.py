@@ -13,13 +13,14 @@ always named in full (filler in a hand could form a combination by accident). Fi
 piles face up, zero-point cards first, so that a pile the test names keeps its point total when
 it is padded.
 
-What a seed deals is restated from the contract by :func:`oracle_start` and :func:`oracle_deal`
-(``rng_from_seed`` → 4 outputs → the state's stream; dealer by ``below(n)``; ``shuffle`` of
-``range(36)``, redealt while a hand holds an active combination).
+What a seed deals comes from the reference engine (:func:`oracle_start`,
+:func:`oracle_next_deal`, :func:`first_shuffle`), the one oracle of the tests.
 """
 from __future__ import annotations
 
-from cardsim.rng import PyRng, rng_from_seed
+from cardsim.games.bura.reference import ReferenceBura
+from cardsim.games.bura.rules import BuraRules
+from cardsim.rng import PyRng
 
 RANKS = ["6", "7", "8", "9", "J", "Q", "K", "T", "A"]
 SUITS = ["s", "c", "d", "h"]
@@ -32,14 +33,6 @@ CHECK = "check"
 
 KINDS = {"lead": 0, "beat": 1, "throw_down": 2, "throw_up": 3, "claim": 4, "no_claim": 5,
          "stop": 6, "pass": 7}
-
-DEFAULTS = {
-    "num_players": 2, "facedown_discards": "always", "false_claim_penalty": "double",
-    "match_format": "single_deal", "wins_target": 11, "penalty_limit": 12,
-    "initial_combo_redeal": True, "molodka_stop": False, "moscow": "off", "small_moscow": "off",
-    "double_bura": "higher_top_card", "next_deal_first_leader": "last_trick_taker",
-    "bura_timing": "any_check_point", "end_without_claim": "most_points",
-}
 
 RNG_WORDS = [11, 22, 33, 44]   # an explicit chance stream for match positions
 
@@ -352,87 +345,36 @@ def combos(hand, trump_suit: str) -> set[str]:
     return out
 
 
-def active(hand, trump_suit: str, opts: dict) -> bool:
-    """An *active* combination under the options (BU-DEAL-5)."""
-    c = combos(hand, trump_suit)
-    if "bura" in c:
-        return True
-    if opts["molodka_stop"] and "molodka" in c:
-        return True
-    if opts["moscow"] == "three_aces" and "moscow" in c:
-        return True
-    if opts["moscow"] == "three_aces_with_trump" and "moscow_trump" in c:
-        return True
-    if opts["small_moscow"] == "three_sixes_with_trump" and "small_moscow_sixes" in c:
-        return True
-    if opts["small_moscow"] == "three_tens_with_trump" and "small_moscow_tens" in c:
-        return True
-    return False
-
-
-def options(**opts) -> dict:
-    out = dict(DEFAULTS)
-    out.update(opts)
-    return out
-
-
-def stream_of_seed(seed: int) -> PyRng:
-    """The state's chance stream: 4 successive outputs of the seed's generator."""
-    caller = PyRng(rng_from_seed(seed))
-    return PyRng([caller.next() for _ in range(4)])
-
-
-def oracle_deal(stream: PyRng, dealer: int, opts: dict, first_shuffle_only: bool = False) -> dict:
-    """One deal from ``stream`` (advanced in place): hands from the dealer's left, the stock,
-    the trump card, the number of redeals (BU-DEAL-2..5)."""
-    n = opts["num_players"]
-    order = list(range(36))
-    redeals = 0
-    while True:
-        stream.shuffle(order)
-        names = [ALL_CARDS[i] for i in order]
-        hands = [[] for _ in range(n)]
-        for i in range(3 * n):
-            hands[(dealer + 1 + i) % n].append(names[i])
-        stock = names[3 * n:]
-        trump_suit = suit(stock[-1])
-        if first_shuffle_only or not opts["initial_combo_redeal"] \
-                or not any(active(h, trump_suit, opts) for h in hands):
-            break
-        redeals += 1
-    return {"hands": [srt(h) for h in hands], "stock": stock, "trump_card": stock[-1],
-            "redeals": redeals, "rng": list(stream.s)}
+def _reference_deal(engine: ReferenceBura) -> dict:
+    d = engine.to_dict()
+    return {"hands": d["hands"], "stock": d["stock"], "trump_card": d["trump_card"],
+            "redeals": d["redeals"], "rng": d["rng"], "dealer": d["dealer"]}
 
 
 def oracle_start(seed: int, **opts) -> dict:
-    """What ``new_deal(seed)`` deals: dealer, hands, stock, trump card, redeals, rng words and
-    the first leader (before any check-point resolution)."""
-    o = options(**opts)
-    stream = stream_of_seed(seed)
-    dealer = stream.below(o["num_players"])
-    d = oracle_deal(stream, dealer, o)
-    d["dealer"] = dealer
-    d["leader"] = (dealer + 1) % o["num_players"]
+    """What ``new_deal(seed)`` deals according to the reference engine: dealer, hands, stock,
+    trump card, redeals, rng words and the first leader."""
+    engine = ReferenceBura.new_deal(BuraRules(**opts), seed)
+    d = _reference_deal(engine)
+    d["leader"] = engine.to_dict()["first_leader"]
     return d
 
 
 def oracle_next_deal(rng_words, dealer: int, **opts) -> dict:
-    """The next deal of a match, dealt by ``dealer`` from the position's stream words."""
-    o = options(**opts)
-    stream = PyRng([int(x) for x in rng_words])
-    d = oracle_deal(stream, dealer, o)
-    d["dealer"] = dealer
-    return d
+    """The next deal of a match, dealt by ``dealer`` from the position's stream words, by the
+    reference engine's dealing (BU-DEAL-2..5)."""
+    engine = ReferenceBura(BuraRules(**opts))
+    engine.rng = PyRng([int(x) for x in rng_words])
+    engine.dealer = dealer
+    engine.deal()
+    return _reference_deal(engine)
 
 
 def first_shuffle(seed: int, **opts) -> dict:
-    """The first shuffle of ``new_deal(seed)`` as if no redeal happened."""
-    o = options(**opts)
-    stream = stream_of_seed(seed)
-    dealer = stream.below(o["num_players"])
-    d = oracle_deal(stream, dealer, o, first_shuffle_only=True)
-    d["dealer"] = dealer
-    return d
+    """The first shuffle of ``new_deal(seed)`` as if no redeal happened (the reference engine's
+    deal with ``initial_combo_redeal`` off)."""
+    engine = ReferenceBura.new_deal(BuraRules(**{**opts, "initial_combo_redeal": False}), seed)
+    return _reference_deal(engine)
 
 
 def find_seed(predicate, limit: int = 200_000, **opts) -> int:

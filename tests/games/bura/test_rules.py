@@ -4,8 +4,8 @@ Every expectation is worked out by hand from the rules file and the engine contr
 legal-action sets (ids and strings), piles, draws, results and returns. Positions are written in
 card notation with ``positions.position`` / ``positions.after_trick`` (the cards that matter; the
 rest spread so that the position is legal) and actions go through ``action_from_dict``. Only
-what a seed deals, which no one works out by hand, is compared with the contract's dealing
-procedure restated in ``positions`` (``oracle_start`` / ``oracle_next_deal``).
+what a seed deals, which no one works out by hand, is compared with the reference engine's
+dealing (``positions.oracle_start`` / ``oracle_next_deal``).
 """
 from __future__ import annotations
 

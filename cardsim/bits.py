@@ -50,20 +50,3 @@ def lowest_index(x):
 def bit(i):
     """The uint64 mask with only bit ``i`` set."""
     return ONE << np.uint64(i)
-
-
-@njit(cache=True, inline="always")
-def has(mask, i):
-    """True when bit ``i`` of ``mask`` is set."""
-    return (mask >> np.uint64(i)) & ONE == ONE
-
-
-@njit(cache=True)
-def mask_to_indices(mask, out):
-    """Write the set-bit indices of ``mask`` (ascending) to ``out``; return how many."""
-    n = 0
-    while mask:
-        out[n] = lowest_index(mask)
-        mask &= mask - ONE
-        n += 1
-    return n

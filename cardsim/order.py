@@ -6,11 +6,16 @@ position of the next card to deal and a word ``stock`` holding the undealt cards
 These helpers read, write, shuffle and deal from it; the offsets are the game's layout
 constants.
 """
+import sys
+
 import numpy as np
 from numba import njit
 
 from .bits import ZERO, bit
 from .rng import rng_shuffle
+
+if sys.byteorder != "little":  # positions are read both as bytes and as bits of words
+    raise ImportError("cardsim's deal order needs a little-endian machine")
 
 
 @njit(cache=True, inline="always")

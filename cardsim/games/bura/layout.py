@@ -10,16 +10,10 @@ order, and position 35 — the last card of the stock — is the turned trump ca
 
 An action is an int64 ``kind << 40 | card_mask``; sorting the ids sorts by kind, then by mask.
 """
-import sys
-
 import numpy as np
-
-if sys.byteorder != "little":  # ORDER is read both as words and as bytes
-    raise ImportError("cardsim's Bura engine needs a little-endian machine")
 
 N_CARDS = 36
 N_WORDS = 1
-MAX_SEATS = 4
 HAND_SIZE = 3
 
 # State vector offsets.

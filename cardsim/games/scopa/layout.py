@@ -13,17 +13,11 @@ to deal, so the stock is ``ORDER[NEXT:40]`` in order, and ``STOCK`` is the same 
 An action is an int64 ``card << 40 | capture_mask``: the card played and the set of table cards
 it captures (0 when the card stays on the table). Sorting the ids sorts by card, then by mask.
 """
-import sys
-
 import numpy as np
-
-if sys.byteorder != "little":  # ORDER is read both as words and as bytes
-    raise ImportError("cardsim's Scopa engine needs a little-endian machine")
 
 N_CARDS = 40
 N_WORDS = 1
 N_SIDES = 2
-MAX_SEATS = 4
 
 # State vector offsets.
 HAND = 0            # HAND + seat, 4 words (unused seats stay 0 with 2 players)

@@ -10,10 +10,13 @@ with its default rules and the generic zones (``hands``, ``table``, ``stock``, `
 = the other hands and the stock).
 
 A hidden card's *place* is a string: ``"hand q"``, ``"stock i"`` (one slot per stock
-position: the stock's order is hidden too) or, in Bura, ``"down q pile x"`` / ``"down q
-trick"`` (a card thrown face down by seat q, lying in x's pile or in the current trick). Cards
-in the same place are interchangeable; a sampled world must put the same number of hidden cards
-in every place.
+position: the stock's order is hidden too) or, in Bura, ``"down q pile x trick j"`` / ``"down q
+trick"`` (a card thrown face down by seat q in trick j, lying in x's pile, or in the current
+trick; without a history ``"down q pile x"``). Cards in the same place are interchangeable; a
+sampled world must put the same number of hidden cards in every place. A game may weigh its
+possible worlds (``world_weight``: Bura counts the orders in which the other players can have
+received their cards) and hide facts besides card identities (``public``: Bura hides when the
+others received their cards).
 
 Random playouts choose actions with ``random.Random(seed)``; every seed is fixed, so the
 statistical tests (chi-square at ``ALPHA`` = 1e-4) are deterministic.
@@ -97,7 +100,10 @@ def bura_hidden(d: dict, player: int) -> list[tuple[str, str]]:
             if c == trump:
                 continue
             piles = [x for x, pile in enumerate(d["piles"]) if c in pile["down"]]
-            if piles:
+            tricks = [j for j, h in enumerate(d.get("history") or []) if c in h["played"][q]]
+            if piles and tricks:    # the trick a face-down card was played in is public
+                out.append((c, f"down {q} pile {piles[0]} trick {tricks[0]}"))
+            elif piles:
                 out.append((c, f"down {q} pile {piles[0]}"))
             else:
                 assert d["trick"] and c in d["trick"]["played"][q], (
@@ -125,26 +131,118 @@ def _bura_combos(hand: list[str], d: dict) -> set[str]:
     return found
 
 
+def _bura_lives(d: dict, seat: int) -> dict[str, tuple[int, int, int]]:
+    """Every card ``seat`` held this deal -> (earliest, latest, until): he received it at a
+    check point from ``earliest`` to ``latest`` — by the one before the trick he played it in,
+    or the one it was shown at (``revealed_at``), if earlier; the turned trump card's draw is
+    public — and held it up to check point ``until`` (the trick he played it in, or now)."""
+    last = d["tricks"]
+    until = {}
+    for j, h in enumerate(d["history"]):
+        until.update((c, j) for c in h["played"][seat])
+    until.update((c, last) for c in (d["trick"]["played"][seat] if d["trick"] else []))
+    until.update((c, last) for c in d["hands"][seat])
+    lives = {c: (0, min(u, d.get("revealed_at", {}).get(c, u)), u) for c, u in until.items()}
+    for j, h in enumerate(d["history"]):
+        if d["trump_card"] in h["drawn"][seat]:
+            lives[d["trump_card"]] = (j + 1, j + 1, until[d["trump_card"]])
+    return lives
+
+
+def _bura_scheduled(d: dict, cp: int) -> int:
+    """The scheduled leader at check point ``cp``: the first leader, then each trick's winner
+    (the seat whose pile holds its cards)."""
+    if cp == 0:
+        return d["first_leader"]
+    card = next(c for p in d["history"][cp - 1]["played"] for c in p)
+    return next(x for x, pile in enumerate(d["piles"]) if card in pile["up"] + pile["down"])
+
+
+def _bura_hand_allowed(hand, d: dict, seat: int, cp: int) -> bool:
+    """Rules §5: play went on after check point ``cp``, so this hand held no Moscow, no bura
+    that wins there (``own_lead``: the scheduled leader's only) and, before the first trick
+    with ``initial_combo_redeal``, no active combination (BU-DEAL-5)."""
+    rules = d["rules"]
+    found = _bura_combos(sorted(hand), d)
+    if cp == 0 and rules["initial_combo_redeal"] and found:
+        return False
+    if "moscow" in found:
+        return False
+    return not ("bura" in found and (rules["bura_timing"] == "any_check_point"
+                                     or seat == _bura_scheduled(d, cp)))
+
+
+def bura_receipt_orders(d: dict, seat: int, check: bool = True) -> int:
+    """How many orders of receiving his cards (which at which check point: the counts are
+    public) give ``seat`` no combination that would have ended the deal at a check point
+    passed (:func:`_bura_hand_allowed`; ``check=False`` counts them all). A dynamic programme
+    over the check points on his hand there (at most 3 cards)."""
+    lives = _bura_lives(d, seat)
+    counts = [3] + [len(h["drawn"][seat]) for h in d["history"]]
+    ways = {frozenset(): 1}
+    for cp in range(d["tricks"] + 1):
+        nxt = Counter()
+        for hand, w in ways.items():
+            received = hand | {c for c, (_, _, until) in lives.items() if until < cp - 1}
+            pending = [c for c in lives if c not in received and lives[c][0] <= cp]
+            if any(lives[c][1] < cp for c in lives if c not in received):
+                continue
+            forced = {c for c in pending if lives[c][1] == cp}
+            free = [c for c in pending if lives[c][1] > cp]
+            kept = {c for c in hand if lives[c][2] >= cp}
+            if len(forced) > counts[cp]:
+                continue
+            for extra in itertools.combinations(free, counts[cp] - len(forced)):
+                new = frozenset(kept | forced | set(extra))
+                if not check or _bura_hand_allowed(new, d, seat, cp):
+                    nxt[new] += w
+        ways = nxt
+    return sum(ways.values())
+
+
+def bura_world_weight(d: dict, player: int) -> int:
+    """Rules §5: the posterior weight of a world for ``player``: the number of deal orders that
+    lead to it, i.e. the product over the other seats of their receipt orders that kept play
+    going (a finished deal has shown its cards: no condition)."""
+    if d.get("history") is None:
+        return int(bura_world_ok(d))
+    check = d["result"] is None
+    return math.prod(bura_receipt_orders(d, q, check) for q in range(len(d["hands"]))
+                     if q != player)
+
+
 def bura_world_ok(d: dict) -> bool:
-    """Is this world possible (rules §5)? Play went on, so no hand at the last check point (the
-    hand now plus its cards in the current trick) held a bura (only the scheduled leader's
-    counts with ``bura_timing=own_lead``) or an enabled Moscow; before the first trick, with
-    ``initial_combo_redeal``, none held any active combination (BU-DEAL-5). A finished deal
-    has shown its cards: every world is allowed."""
+    """Is this world possible as it stands (rules §5)? Play went on, so no hand at any check
+    point passed or the current one (from ``history``; without it, only the current one: the
+    hand now plus its cards in the current trick) held a combination that would have ended
+    the deal (:func:`_bura_hand_allowed`). A finished deal has shown its cards."""
     if d["result"] is not None:
         return True
-    rules = d["rules"]
-    scheduled = d["last_trick_taker"] if d["tricks"] else d["first_leader"]
-    for seat, hand in enumerate(d["hands"]):
-        hand = hand + (d["trick"]["played"][seat] if d["trick"] else [])
-        combos = _bura_combos(hand, d)
-        if d["tricks"] == 0 and rules["initial_combo_redeal"] and combos:
-            return False
-        if "moscow" in combos:
-            return False
-        if "bura" in combos and (rules["bura_timing"] == "any_check_point" or seat == scheduled):
-            return False
+    n = len(d["hands"])
+    if d.get("history") is None:
+        now = [d["hands"][q] + (d["trick"]["played"][q] if d["trick"] else []) for q in range(n)]
+        return all(_bura_hand_allowed(now[q], d, q, d["tricks"]) for q in range(n))
+    for q in range(n):
+        got = {}
+        for j, h in enumerate(d["history"]):
+            got.update((c, j + 1) for c in h["drawn"][q])
+        lives = _bura_lives(d, q)
+        for cp in range(d["tricks"] + 1):
+            hand = [c for c, (_, _, until) in lives.items() if got.get(c, 0) <= cp <= until]
+            if not _bura_hand_allowed(hand, d, q, cp):
+                return False
     return True
+
+
+def bura_public(d: dict, player: int) -> dict:
+    """``d`` without what ``player`` cannot know beyond the hidden cards' identities: when the
+    other seats received their cards (only the count and the turned trump card are public)."""
+    if d.get("history") is None:
+        return d
+    history = [{**h, "drawn": [cards if q == player else
+                               [c for c in cards if c == d["trump_card"]] + [len(cards)]
+                               for q, cards in enumerate(h["drawn"])]} for h in d["history"]]
+    return {**d, "history": history}
 
 
 def bura_choose(state, legal: list[int], rnd: random.Random) -> int:
@@ -194,6 +292,8 @@ GAMES = {
         "cards": bura_cards,
         "hidden": bura_hidden,
         "world_ok": bura_world_ok,
+        "world_weight": bura_world_weight,
+        "public": bura_public,
         "choose": bura_choose,
     },
 }
@@ -224,6 +324,20 @@ def world_ok(game, d: dict) -> bool:
     """Could this world be the truth? (default: always)"""
     f = _entry(game.name).get("world_ok")
     return True if f is None else f(d)
+
+
+def world_weight(game, d: dict, player: int) -> int:
+    """The posterior weight of a world for ``player`` (default: 1 if possible, else 0): the
+    sampled worlds must follow it."""
+    f = _entry(game.name).get("world_weight")
+    return int(world_ok(game, d)) if f is None else f(d, player)
+
+
+def public_view(game, d: dict, player: int) -> dict:
+    """``d`` without facts ``player`` cannot know other than hidden cards' identities (default:
+    none)."""
+    f = _entry(game.name).get("public")
+    return d if f is None else f(d, player)
 
 
 def choose(game, state, rnd: random.Random) -> int:
@@ -593,14 +707,16 @@ def _n_placements(game, d: dict, player: int) -> int:
     return math.factorial(sum(sizes)) // math.prod(math.factorial(k) for k in sizes)
 
 
-def _legal_assignments(game, d: dict, player: int) -> set:
-    """The assignments of every possible world (``world_ok``) for ``player``."""
+def _legal_assignments(game, d: dict, player: int) -> dict:
+    """Assignment -> its posterior weight (:func:`world_weight`), for every possible world of
+    ``player``."""
     groups = _groups(game, d, player)
-    out = set()
+    out = {}
     for sigma in _placements(groups):
         w = _relabel(game, d, sigma)
-        if world_ok(game, w):
-            out.add(_assignment(game, w, player))
+        weight = world_weight(game, w, player)
+        if weight:
+            out[_assignment(game, w, player)] = weight
     return out
 
 
@@ -648,7 +764,7 @@ def test_sample_world_consistent(name, opts):
         for player in range(game.num_players):
             obs = state.observation(player)
             hidden = _hidden(game, truth, player)
-            public = _masked(truth, set(hidden))
+            public = _masked(public_view(game, truth, player), set(hidden))
             del public["rng"]
             sizes = _place_sizes(game, truth, player)
             for s in range(3):
@@ -663,7 +779,7 @@ def test_sample_world_consistent(name, opts):
                 assert _hidden(game, wd, player) == hidden        # same unseen set, reshuffled
                 assert _place_sizes(game, wd, player) == sizes    # as many in every place
                 # every public field (everything but the hidden cards' identities) is kept
-                mine = _masked(wd, set(hidden))
+                mine = _masked(public_view(game, wd, player), set(hidden))
                 del mine["rng"]
                 assert mine == public
                 if not state.is_terminal():
@@ -770,11 +886,12 @@ def _small_positions(name) -> list:
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_sample_world_uniform_small_position(name):
-    """Chi-square: on a position with few unseen cards every possible world is equally likely.
+    """Chi-square: on a position with few unseen cards every possible world is drawn with its
+    posterior weight (:func:`world_weight`: equally likely, unless a game weighs them).
 
     Small positions are found by random play (:func:`_small_positions`); on each, every
     possible placement must be drawn, no impossible one, with counts that pass a chi-square
-    goodness-of-fit test against the uniform distribution.
+    goodness-of-fit test against those weights.
     """
     found = _small_positions(name)
     if not found:
@@ -784,9 +901,12 @@ def test_sample_world_uniform_small_position(name):
         n = 40 * n_cells
         counts = Counter(_assignment(game, state.sample_world(player, seed=s).to_dict(), player)
                          for s in range(n))
-        assert set(counts) <= worlds, "an impossible world was drawn"
+        assert set(counts) <= set(worlds), "an impossible world was drawn"
         assert len(counts) == n_cells, f"{len(counts)} of {n_cells} placements ever drawn"
-        assert chisquare(list(counts.values())).pvalue > ALPHA
+        total = sum(worlds.values())
+        cells = sorted(worlds)
+        expected = [n * worlds[c] / total for c in cells]
+        assert chisquare([counts[c] for c in cells], expected).pvalue > ALPHA
 
 
 def _hand_probabilities(game, d: dict, player: int, card: str, limit: int = 20_000):
@@ -803,11 +923,11 @@ def _hand_probabilities(game, d: dict, player: int, card: str, limit: int = 20_0
     total = 0
     for sigma in _placements(groups):
         w = _relabel(game, d, sigma)
-        if world_ok(game, w):
-            total += 1
-            for p, h in enumerate(w["hands"]):
-                if card in h:
-                    hits[p] += 1
+        weight = world_weight(game, w, player)
+        total += weight
+        for p, h in enumerate(w["hands"]):
+            if card in h:
+                hits[p] += weight
     return {p: hits[p] / total for p in range(game.num_players) if p != player}
 
 

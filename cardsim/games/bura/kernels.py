@@ -11,16 +11,17 @@ from numba import njit
 from ... import order as deal_order
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...rng import rng_below, rng_next, rng_shuffle
-from .layout import (ACES, BEAT, CARDS_MASK, CLAIM, CLAIM_POINTS, CLAIM_TARGET, DEAL_NUMBER,
-                     DEALER, FIRST_LEADER, FULL_DECK, HAND, HAND_SIZE, KIND_SHIFT, LAST_TRICK_TAKER,
-                     LEAD, LEADER, MODE, MODE_MATCH, MULTIPLIER, N_CARDS, NEXT, NO_CLAIM, ORDER,
-                     PASS, PHASE, PHASE_ANSWER, PHASE_CHECK, PHASE_CLAIM, PHASE_DEAL_OVER,
-                     PHASE_LEAD, PHASE_MATCH_OVER, PHASE_NEXT_DEAL, PHASE_STOP, PILE_DOWN, PILE_UP, POINTS, REDEALS,
-                     RESULT, RESULT_BURA, RESULT_CLAIM_LOST, RESULT_CLAIM_WON, RESULT_MOSCOW,
-                     RESULT_MOST_POINTS, RESULT_NONE, RESULT_VOID, RNG, SCORE, SIXES, STATE_LEN,
-                     STOCK, STOP, STOP_MOLODKA, STOP_ROUND, STOP_SMALL_MOSCOW, REVEALED, SUIT_MASK, TENS, TERMINAL, THROW_DOWN, THROW_UP, THROWN,
-                     TO_MOVE, TRICK_HOLDER, TRICK_K, TRICK_PLAYED, TRICK_TOP, TRICKS, TRUMP_CARD,
-                     WINNERS)
+from .layout import (ACES, BEAT, CARDS_MASK, CLAIM, CLAIM_POINTS, CLAIM_TARGET, DEALER,
+                    DEAL_NUMBER, FIRST_LEADER, FULL_DECK, GOT, HAND, HAND_SIZE, KIND_SHIFT,
+                    LAST_TRICK_TAKER, LEAD, LEADER, LEFT, LOG_WORDS, MODE, MODE_MATCH,
+                    MULTIPLIER, NEXT, NO_CLAIM, N_CARDS, ORDER, PASS, PHASE, PHASE_ANSWER,
+                    PHASE_CHECK, PHASE_CLAIM, PHASE_DEAL_OVER, PHASE_LEAD, PHASE_MATCH_OVER,
+                    PHASE_NEXT_DEAL, PHASE_STOP, PILE_DOWN, PILE_UP, POINTS, REDEALS, RESULT,
+                    RESULT_BURA, RESULT_CLAIM_LOST, RESULT_CLAIM_WON, RESULT_MOSCOW,
+                    RESULT_MOST_POINTS, RESULT_NONE, RESULT_VOID, REVEALED, RNG, SCORE, SHOWN,
+                    SIXES, STATE_LEN, STOCK, STOP, STOP_MOLODKA, STOP_ROUND, STOP_SMALL_MOSCOW,
+                    SUIT_MASK, TENS, TERMINAL, THROWN, THROW_DOWN, THROW_UP, TO_MOVE, TRICKS,
+                    TRICK_HOLDER, TRICK_K, TRICK_PLAYED, TRICK_TOP, TRUMP_CARD, WINNERS)
 from .rules import (FACEDOWN_CHOICE, FACEDOWN_OFF, MATCH_PENALTY_POINTS, MATCH_SINGLE_DEAL,
                     MATCH_WINS_TO_N, P_BURA_OWN_LEAD, P_DOUBLE_BURA_VOID, P_END_VOID, P_FACEDOWN,
                     P_FALSE_CLAIM_MULT, P_INITIAL_REDEAL, P_LEFT_OF_DEALER, P_MATCH_FORMAT,
@@ -274,6 +275,38 @@ def next_deal(state, params):
     deal(state, params)
 
 
+# --- the deal's log (rules §5: hands at past check points) -----------------------------------
+
+@njit(cache=True, inline="always")
+def log_received(state, seat, cards):
+    """``cards`` reach ``seat``'s hand at the coming check point (``GOT`` in layout.py)."""
+    code = 1 + seat + 4 * np.int64(state[TRICKS])
+    while cards:
+        deal_order.set_order_card(state, GOT, lowest_index(cards), code)
+        cards &= cards - ONE
+
+
+@njit(cache=True, inline="always")
+def log_shown(state, cards):
+    """``cards`` are shown at the current check point (``SHOWN`` in layout.py), unless they
+    were shown before."""
+    code = 1 + np.int64(state[TRICKS])
+    while cards:
+        card = lowest_index(cards)
+        if deal_order.order_card(state, SHOWN, card) == 0:
+            deal_order.set_order_card(state, SHOWN, card, code)
+        cards &= cards - ONE
+
+
+@njit(cache=True, inline="always")
+def log_played(state, cards):
+    """``cards`` are played in the current trick (``LEFT`` in layout.py)."""
+    code = 1 + np.int64(state[TRICKS])
+    while cards:
+        deal_order.set_order_card(state, LEFT, lowest_index(cards), code)
+        cards &= cards - ONE
+
+
 # --- the deal --------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
@@ -292,6 +325,8 @@ def deal(state, params):
         for i in range(HAND_SIZE * n):
             seat = (np.int64(state[DEALER]) + 1 + i) % n
             state[HAND + seat] |= bit(deal_order.order_card(state, ORDER, i))
+        for w in range(GOT, GOT + 3 * LOG_WORDS):
+            state[w] = ZERO
         redeal = False
         if params[P_INITIAL_REDEAL] == 1:
             for seat in range(n):
@@ -322,6 +357,8 @@ def deal(state, params):
     state[LAST_TRICK_TAKER] = ZERO
     state[TRICKS] = ZERO
     state[FIRST_LEADER] = state[LEADER]
+    for seat in range(n):
+        log_received(state, seat, state[HAND + seat])
     check_point(state, params)
 
 
@@ -531,6 +568,7 @@ def start_trick(state, seat, cards):
     state[TRICK_TOP] = cards
     state[TRICK_HOLDER] = seat
     state[TRICK_PLAYED + seat] = cards
+    log_played(state, cards)
     state[PHASE] = PHASE_ANSWER
 
 
@@ -593,7 +631,9 @@ def finish_trick(state, params):
     state[TRICKS] += ONE
     seat = holder
     while state[STOCK] and popcount(state[HAND + seat]) < HAND_SIZE:
-        state[HAND + seat] |= deal_order.deal_next(state, ORDER, NEXT, STOCK, 1)
+        drawn = deal_order.deal_next(state, ORDER, NEXT, STOCK, 1)
+        state[HAND + seat] |= drawn
+        log_received(state, seat, drawn)
         seat = next_seat(seat, n)
     state[LEADER] = holder
     check_point(state, params)
@@ -620,6 +660,8 @@ def apply_action(state, params, a):
     elif kind == STOP and refuses_stop(state, params):
         leader = np.int64(state[LEADER])
         state[REVEALED + leader] |= state[HAND + leader]
+        state[REVEALED + seat] |= cards
+        log_shown(state, state[HAND + leader] | cards)
         state[PHASE] = PHASE_LEAD
         state[TO_MOVE] = leader
     elif kind == STOP or kind == LEAD:
@@ -628,6 +670,7 @@ def apply_action(state, params, a):
     else:
         state[HAND + seat] &= ~cards
         state[TRICK_PLAYED + seat] = cards
+        log_played(state, cards)
         if kind == BEAT:
             state[TRICK_TOP] = cards
             state[TRICK_HOLDER] = seat
@@ -699,99 +742,218 @@ def share_out(losers, n, stake, out):
 # --- hidden information --------------------------------------------------------------------
 
 MAX_WORLD_TRIES = 1000
+HELD_NOW = 255        # the bound of a card still in hand: any check point so far
 
 
 @njit(cache=True, inline="always")
-def deal_was_void_free(state, params):
-    """Rules §5: the world must not hold a combination that would already have ended the deal
-    (or, before the first trick, forced a redeal): every hand at the last check point — the
-    hand now plus its cards in the current trick — is checked."""
+def held_until(state, card):
+    """The last check point at which ``card`` was surely in its holder's hand: the one before
+    the trick it was played in, the one it was shown at (if earlier), else ``HELD_NOW``."""
+    left = deal_order.order_card(state, LEFT, card)
+    shown = deal_order.order_card(state, SHOWN, card)
+    bound = HELD_NOW if left == 0 else left - 1
+    if shown and shown - 1 < bound:
+        bound = shown - 1
+    return bound
+
+
+@njit(cache=True, inline="always")
+def scheduled_leaders(state, params, out):
+    """``out[c]`` = the scheduled leader at check point ``c`` (BU-LEAD-1..3): the first leader,
+    then each trick's winner (found by where its cards lie); -1 where the log cannot tell."""
+    n = params[P_NUM_PLAYERS]
+    last = np.int64(state[TRICKS])
+    out[0] = np.int64(state[FIRST_LEADER])
+    for c in range(1, last + 1):
+        out[c] = -1
+    for card in range(N_CARDS):
+        left = deal_order.order_card(state, LEFT, card)
+        if 0 < left <= last:
+            for seat in range(n):
+                if (state[PILE_UP + seat] | state[PILE_DOWN + seat]) & bit(card):
+                    out[left] = seat
+    if last > 0 and state[LAST_TRICK_TAKER]:
+        out[last] = np.int64(state[LAST_TRICK_TAKER]) - 1
+
+
+@njit(cache=True, inline="always")
+def past_hands_allowed(state, params, leaders, hands):
+    """Rules §5: play went on, so at no check point passed (and at the current one) did a hand
+    hold an enabled Moscow or a bura that wins there (BU-COMBO-1..3; with ``own_lead`` only the
+    scheduled leader's), nor, before the first trick with ``initial_combo_redeal``, any active
+    combination (BU-DEAL-5). The hands at each check point come from the log (layout.py);
+    ``hands`` is a scratch array of at least 4 * (tricks + 1) words."""
     n = params[P_NUM_PLAYERS]
     trump_card = np.int64(state[TRUMP_CARD])
     trumps = SUIT_MASK[suit_of(trump_card)]
-    first_deal = state[TRICKS] == ZERO and params[P_INITIAL_REDEAL] == 1
-    scheduled = np.int64(state[LEADER])   # the scheduled leader of the last check point
-    if state[TRICK_K]:
-        scheduled = (np.int64(state[LAST_TRICK_TAKER]) - 1 if state[LAST_TRICK_TAKER]
-                     else np.int64(state[FIRST_LEADER]))
-    for seat in range(n):
-        hand = state[HAND + seat] | state[TRICK_PLAYED + seat]
-        if first_deal and has_active_combination(hand, trump_card, params):
-            return False
-        if has_moscow(hand, trump_card, params[P_MOSCOW]):
-            return False
-        if has_bura(hand, trumps) and (params[P_BURA_OWN_LEAD] == 0 or seat == scheduled):
-            return False
+    last = np.int64(state[TRICKS])
+    for i in range(4 * (last + 1)):
+        hands[i] = ZERO
+    for card in range(N_CARDS):
+        got = deal_order.order_card(state, GOT, card)
+        if got == 0:
+            continue
+        left = deal_order.order_card(state, LEFT, card)
+        until = last if left == 0 else left - 1
+        for c in range((got - 1) >> 2, until + 1):
+            hands[4 * c + ((got - 1) & 3)] |= bit(card)
+    for c in range(last + 1):
+        for seat in range(n):
+            hand = hands[4 * c + seat]
+            if c == 0 and params[P_INITIAL_REDEAL] == 1 and has_active_combination(
+                    hand, trump_card, params):
+                return False
+            if has_moscow(hand, trump_card, params[P_MOSCOW]):
+                return False
+            if has_bura(hand, trumps) and (params[P_BURA_OWN_LEAD] == 0 or seat == leaders[c]):
+                return False
     return True
+
+
+@njit(cache=True, inline="always")
+def take_cards(cards, used, count):
+    """The next ``count`` cards of the shuffled pool as a mask."""
+    m = ZERO
+    for i in range(used, used + count):
+        m |= bit(cards[i])
+    return m
+
+
+@njit(cache=True, inline="always")
+def set_log(out, cards, got, left):
+    """Write the log bytes of ``cards`` in a sampled world."""
+    while cards:
+        card = lowest_index(cards)
+        deal_order.set_order_card(out, GOT, card, got)
+        deal_order.set_order_card(out, LEFT, card, left)
+        cards &= cards - ONE
+
+
+@njit(cache=True, inline="always")
+def match_receipts(out, seat, slot_cp, n_slots, taken, trump_card, rng):
+    """Rules §5: when each of ``seat``'s cards reached his hand is hidden (only the trump card's
+    draw is public). Give his cards the receipt check points ``slot_cp[:n_slots]`` (sorted; the
+    truth's, public as counts) uniformly among the matchings in which every card was received
+    by the last check point it was surely held at (:func:`held_until`). Taking the cards by
+    that bound, the slots open to a card include those of every earlier card, so the number of
+    choices at each step is fixed and every valid matching is equally likely."""
+    mine = ZERO
+    for card in range(N_CARDS):
+        got = deal_order.order_card(out, GOT, card)
+        if got and (got - 1) & 3 == seat and card != trump_card:
+            mine |= bit(card)
+    for i in range(n_slots):
+        taken[i] = False
+    last = np.int64(out[TRICKS])
+    done = 0
+    for b in range(last + 2):
+        bound = HELD_NOW if b == last + 1 else b
+        open_slots = 0
+        while open_slots < n_slots and slot_cp[open_slots] <= bound:
+            open_slots += 1
+        rest = mine
+        while rest:
+            card = lowest_index(rest)
+            rest &= rest - ONE
+            if held_until(out, card) != bound:
+                continue
+            pick = rng_below(rng, max(open_slots - done, 1))
+            for i in range(n_slots):
+                if not taken[i]:
+                    if pick == 0:
+                        taken[i] = True
+                        deal_order.set_order_card(out, GOT, card, 1 + seat + 4 * slot_cp[i])
+                        break
+                    pick -= 1
+            done += 1
 
 
 @njit(cache=True)
 def determinize(state, params, observer, rng, out):
     """Rules §5: a world consistent with what ``observer`` has seen, uniformly at random.
 
-    Unseen: the other hands (except the trump card, whose holder is public), the stock (except
-    the trump card, its last card, while undrawn) and every card thrown face down by another
-    player. They are shuffled and dealt back to the same places — a face-down card keeps its
-    thrower and where it lies — using only counts of the true hidden cards, never their
-    identities. Worlds in which a hand at the last check point holds a combination that would
-    have ended the deal are rejected and drawn again (at most ``MAX_WORLD_TRIES`` times; the
-    check points before the last one are not checked). The chance stream of later deals is
-    replaced too, so it cannot leak future deals, and the dealt part of the deal order is
-    forgotten (it holds the true hands).
+    Unseen: the other hands, the stock and every card another player threw face down — except
+    the turned trump card (its every move is public) and cards shown at a refused Stop. They
+    are shuffled and dealt back to the same places: a face-down card keeps its thrower, the
+    trick it was played in and the pile it lies in. When each other player received each of
+    his cards is unseen too; it is drawn uniformly among the orders the public draws allow
+    (:func:`match_receipts`). Worlds in which a hand at a check point already passed (or the
+    current one) held a combination that would have ended the deal are rejected and drawn
+    again (at most ``MAX_WORLD_TRIES`` times). Only counts and public labels of the true hidden
+    cards are read, never their identities. The chance stream of later deals is replaced, so
+    it cannot leak future deals, and the dealt part of the deal order (the true hands) is
+    forgotten.
     """
     n = params[P_NUM_PLAYERS]
-    trump = bit(np.int64(state[TRUMP_CARD]))
-    mine = state[THROWN + observer]
-    face_down = ZERO
+    last = np.int64(state[TRICKS])
+    trump_card = np.int64(state[TRUMP_CARD])
+    trump = bit(trump_card)
+    known = trump
+    hidden = state[STOCK]
     for seat in range(n):
-        face_down |= state[THROWN + seat]
-    seen = state[HAND + observer] | trump | mine
-    for seat in range(n):
-        seen |= (state[PILE_UP + seat] | state[TRICK_PLAYED + seat]) & ~face_down
-        seen |= state[REVEALED + seat] & state[HAND + seat]
-    unseen = FULL_DECK & ~seen
+        known |= state[REVEALED + seat]
+        if seat != observer:
+            hidden |= state[HAND + seat] | state[THROWN + seat]
+    hidden &= ~known
     cards = np.empty(N_CARDS, dtype=np.int64)
     k = 0
-    while unseen:
-        cards[k] = lowest_index(unseen)
-        unseen &= unseen - ONE
+    rest = hidden
+    while rest:
+        cards[k] = lowest_index(rest)
+        rest &= rest - ONE
         k += 1
-    hidden_down = face_down & ~mine & ~trump   # the trump card's place is always public
+    played_in = np.zeros(last + 2, dtype=np.uint64)   # played_in[v]: cards with LEFT byte v
+    slot_cp = np.zeros((4, N_CARDS), dtype=np.int64)  # each seat's receipt check points
+    n_slots = np.zeros(4, dtype=np.int64)
+    for card in range(N_CARDS):
+        played_in[deal_order.order_card(state, LEFT, card)] |= bit(card)
+    for c in range(last + 1):
+        for card in range(N_CARDS):
+            got = deal_order.order_card(state, GOT, card)
+            if got and (got - 1) >> 2 == c and card != trump_card:
+                seat = (got - 1) & 3
+                slot_cp[seat, n_slots[seat]] = c
+                n_slots[seat] += 1
+    leaders = np.empty(last + 1, dtype=np.int64)
+    scheduled_leaders(state, params, leaders)
+    hands = np.empty(4 * (last + 1), dtype=np.uint64)
+    taken = np.empty(N_CARDS, dtype=np.bool_)
     for _ in range(MAX_WORLD_TRIES):
         out[:] = state
+        out[STOCK] &= ~hidden
         for seat in range(n):
-            out[PILE_DOWN + seat] &= ~hidden_down
-            out[TRICK_PLAYED + seat] &= ~hidden_down
+            for where in (HAND, PILE_DOWN, TRICK_PLAYED, THROWN):
+                out[where + seat] &= ~hidden
+        set_log(out, hidden, 0, 0)
         rng_shuffle(cards, k, rng)
         used = 0
         for seat in range(n):
             if seat == observer:
                 continue
-            shown = state[HAND + seat] & (trump | state[REVEALED + seat])
-            hand = shown
-            for _ in range(popcount(state[HAND + seat] & ~shown)):
-                hand |= bit(cards[used])
-                used += 1
-            out[HAND + seat] = hand
-            thrown = state[THROWN + seat] & ~trump
-            new_thrown = state[THROWN + seat] & trump
+            m = take_cards(cards, used, popcount(state[HAND + seat] & hidden))
+            used += popcount(m)
+            out[HAND + seat] |= m
+            set_log(out, m, 1 + seat, 0)
+            thrown = state[THROWN + seat] & hidden
             for place in range(n + 1):   # the face-down piles, then the current trick
                 where = TRICK_PLAYED + seat if place == n else PILE_DOWN + place
-                m = ZERO
-                for _ in range(popcount(thrown & state[where])):
-                    m |= bit(cards[used])
-                    used += 1
-                out[where] |= m
-                new_thrown |= m
-            out[THROWN + seat] = new_thrown
+                for v in range(last + 2):
+                    m = take_cards(cards, used, popcount(thrown & state[where] & played_in[v]))
+                    used += popcount(m)
+                    out[where] |= m
+                    out[THROWN + seat] |= m
+                    set_log(out, m, 1 + seat if v else 0, v)   # v = 0: the log is not known
         stock = state[STOCK] & trump
-        last = N_CARDS - 1 if state[STOCK] & trump else N_CARDS
-        for i in range(np.int64(state[NEXT]), last):
+        end = N_CARDS - 1 if state[STOCK] & trump else N_CARDS
+        for i in range(np.int64(state[NEXT]), end):
             deal_order.set_order_card(out, ORDER, i, cards[used])
             stock |= bit(cards[used])
             used += 1
         out[STOCK] = stock
-        if is_terminal(state, params) or deal_was_void_free(out, params):
+        for seat in range(n):
+            if seat != observer:
+                match_receipts(out, seat, slot_cp[seat], n_slots[seat], taken, trump_card, rng)
+        if is_terminal(state, params) or past_hands_allowed(out, params, leaders, hands):
             break
     deal_order.forget_dealt(out, ORDER, NEXT)
     for j in range(4):

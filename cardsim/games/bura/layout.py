@@ -8,6 +8,15 @@ dealt to the hands in rounds from the dealer's left, positions 3n..35 are the st
 order, and position 35 — the last card of the stock — is the turned trump card (BU-DEAL-3).
 ``NEXT`` is the position of the next card to draw.
 
+The deal's log (rules §5: the hands at past check points) keeps a byte per card, read and
+written with the deal-order helpers of :mod:`cardsim.order`: ``GOT`` is ``1 + seat + 4 * c``
+when the card reached that seat's hand at check point ``c`` (0 = dealt, ``j + 1`` = drawn after
+trick ``j``), 0 when no seat has received it (or the position was given without its history);
+``LEFT`` is ``1 + j`` when it was played in trick ``j`` (tricks count from 0), 0 while unplayed;
+``SHOWN`` is ``1 + c`` when the card was shown at a refused Stop at check point ``c``, else 0.
+A card is in its seat's hand at check point ``c`` when it was received at or before ``c`` and
+played in trick ``c`` or later (or not yet).
+
 An action is an int64 ``kind << 40 | card_mask``; sorting the ids sorts by kind, then by mask.
 """
 import numpy as np
@@ -47,8 +56,12 @@ FIRST_LEADER = 47     # the first scheduled leader of this deal
 MODE = 48
 RNG = 49              # 4 words: the chance stream of redeals and later deals
 STOP_ROUND = 53       # STOP_SMALL_MOSCOW or STOP_MOLODKA while Stop calls are asked
-REVEALED = 54         # REVEALED + seat: cards shown to refuse a Stop (public while held)
-STATE_LEN = 58
+REVEALED = 54         # REVEALED + seat: cards shown at a refused Stop (public from then on)
+GOT = 58              # 5 words, a byte per card: who received it this deal and when (below)
+LEFT = 63             # 5 words, a byte per card: in which trick it was played (below)
+SHOWN = 68            # 5 words, a byte per card: at which check point it was revealed (below)
+LOG_WORDS = 5
+STATE_LEN = 73
 
 STOP_SMALL_MOSCOW = 0  # BU-COMBO-6: small-Moscow calls are asked first
 STOP_MOLODKA = 1       # BU-COMBO-5

@@ -13,7 +13,15 @@ Position dict (``to_dict`` output, ``from_dict`` input; keys marked * are option
                         "holder": s},
      "result": None* or {"kind": ..., "winners": [seats], "multiplier": m, "claim_points": p},
      "scores": [per seat]*, "deal_number": 1*, "redeals": 0*, "last_trick_taker": None*,
-     "tricks": 0*, "first_leader": seat*, "rng": [4 uint64]*}
+     "tricks": 0*, "first_leader": seat*, "stop_round": None*, "revealed": [[cards] per seat]*,
+     "revealed_at": {card: check point}*, "history": None* or [per finished trick of this deal
+     {"played": [[cards] per seat], "drawn": [[cards drawn after it] per seat]}],
+     "rng": [4 uint64]*}
+
+``revealed`` holds the cards shown at a refused Stop (the leader's hand and the caller's three
+cards), ``revealed_at`` the check point (0 before the first trick, ``j + 1`` after trick ``j``)
+at which each was first shown. ``history`` tells which cards each seat held at every check point
+so far (rules §5); without it only the current check point is known.
 
 Action dict: ``{"play": ["As", "Ks"], "mode": "lead" | "beat" | "throw_down" | "throw_up"}``,
 ``{"claim": True}``, ``{"claim": False}``, ``{"stop": True, "play": [three cards]}``,
@@ -39,11 +47,12 @@ from .layout import (CARDS_MASK, CLAIM, CLAIM_POINTS, DEAL_NUMBER, DEALER, FIRST
                      PHASE_NAMES, PHASE_STOP, PILE_DOWN, PILE_UP, POINTS, REDEALS, RESULT,
                      RESULT_NAMES, RESULT_NONE, RNG, SCORE, STATE_LEN, STOCK, STOP, THROWN,
                      TO_MOVE, TRICK_HOLDER, TRICK_K, TRICK_PLAYED, TRICK_TOP, TRICKS, TRUMP_CARD,
-                     WINNERS, STOP_ROUND, REVEALED)
+                     WINNERS, STOP_ROUND, REVEALED, GOT, LEFT, SHOWN)
 
 _KEYS = {"game", "rules", "mode", "phase", "dealer", "to_move", "leader", "trump_card", "hands",
          "stock", "piles", "thrown_down", "trick", "result", "scores", "deal_number", "redeals",
-         "last_trick_taker", "tricks", "first_leader", "stop_round", "revealed", "rng"}
+         "last_trick_taker", "tricks", "first_leader", "stop_round", "revealed", "revealed_at",
+         "history", "rng"}
 STOP_ROUNDS = ("small_moscow", "molodka")
 
 
@@ -91,8 +100,32 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
         "first_leader": int(vec[FIRST_LEADER]),
         "stop_round": STOP_ROUNDS[int(vec[STOP_ROUND])] if phase == PHASE_STOP else None,
         "revealed": [names(vec[REVEALED + p]) for p in range(n)],
+        "revealed_at": {BURA.name(c): log_byte(vec, SHOWN, c) - 1 for c in range(N_CARDS)
+                        if log_byte(vec, SHOWN, c)},
+        "history": history(vec, n),
         "rng": [int(x) for x in vec[RNG:RNG + 4]],
     }
+
+
+def log_byte(vec: np.ndarray, offset: int, card: int) -> int:
+    """A card's byte in one of the deal's logs (``GOT``, ``LEFT``, ``SHOWN``: layout.py)."""
+    return int(K.deal_order.order_card(vec, offset, card))
+
+
+def history(vec: np.ndarray, n: int) -> list[dict] | None:
+    """The finished tricks of the deal from its log: who played and who drew what; None when
+    the log does not reach back to the deal's start (a position given without history)."""
+    got = [log_byte(vec, GOT, c) for c in range(N_CARDS)]
+    left = [log_byte(vec, LEFT, c) for c in range(N_CARDS)]
+    if any(not got[c] for c in range(N_CARDS) if not int(vec[STOCK]) >> c & 1):
+        return None
+    tricks = int(vec[TRICKS])
+    return [{"played": [names(sum(1 << c for c in range(N_CARDS)
+                                  if left[c] == j + 1 and (got[c] - 1) & 3 == p))
+                        for p in range(n)],
+             "drawn": [names(sum(1 << c for c in range(N_CARDS) if got[c] == 1 + p + 4 * (j + 1)))
+                       for p in range(n)]}
+            for j in range(tricks)]
 
 
 def _err(msg: str) -> PositionError:
@@ -242,8 +275,105 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
     revealed = _per_seat(d, "revealed", n, [[]] * n)
     for p in range(n):
         vec[REVEALED + p] = _mask(_cards(f"revealed[{p}]", revealed[p]))
+    _set_log(vec, rules, d)
     vec[RNG:RNG + 4] = rng_words(d, "bura")
     return vec
+
+
+def _bits(mask) -> list[int]:
+    return [c for c in range(N_CARDS) if int(mask) >> c & 1]
+
+
+def _set_log(vec: np.ndarray, rules: Any, d: Mapping) -> None:
+    """The deal's log (layout.py) from ``history`` and ``revealed_at``, validated against the
+    hands, piles and trick already in ``vec``."""
+    n = rules.num_players
+    tricks = int(vec[TRICKS])
+    piles = [int(vec[PILE_UP + p]) | int(vec[PILE_DOWN + p]) for p in range(n)]
+    if bool(tricks) != any(piles):
+        raise _err(f"tricks={tricks} with {'no' if tricks else 'some'} cards in the piles")
+    owner: dict[int, int] = {}      # card -> the seat that held it this deal
+    left: dict[int, int] = {}       # card -> the trick it was played in
+    for p in range(n):
+        owner.update((c, p) for c in _bits(vec[HAND + p]))
+        for c in _bits(vec[TRICK_PLAYED + p]):
+            owner[c], left[c] = p, tricks
+    hist = d.get("history")
+    if hist is None:
+        got = {c: (p, tricks) for c, p in owner.items()}
+    else:
+        got = _history(vec, rules, hist, owner, left, piles)
+    for c, (p, cp) in got.items():
+        K.deal_order.set_order_card(vec, GOT, c, 1 + p + 4 * cp)
+    for c, j in left.items():
+        K.deal_order.set_order_card(vec, LEFT, c, 1 + j)
+    shown = d.get("revealed_at", {})
+    if not isinstance(shown, Mapping):
+        raise _err(f"revealed_at={shown!r}: expected {{card: check point}}")
+    revealed = int(sum(int(vec[REVEALED + p]) for p in range(n)))
+    for name, cp in shown.items():
+        card = _cards("revealed_at", [name])[0]
+        if not revealed >> card & 1:
+            raise _err(f"revealed_at: {name} is not a revealed card")
+        K.deal_order.set_order_card(vec, SHOWN, card, 1 + _count({"revealed_at": cp},
+                                                                  "revealed_at", 0, tricks))
+
+
+def _history(vec: np.ndarray, rules: Any, hist: Any, owner: dict, left: dict,
+             piles: list[int]) -> dict[int, tuple[int, int]]:
+    """Check ``history`` (module docstring) and complete ``owner`` and ``left`` from it;
+    returns card -> (seat, check point at which he received it)."""
+    n = rules.num_players
+    tricks = int(vec[TRICKS])
+    if not isinstance(hist, list) or len(hist) != tricks:
+        raise _err(f"history: expected a list of the {tricks} finished tricks, got {hist!r}")
+    drawn_at: dict[int, tuple[int, int]] = {}
+    for j, entry in enumerate(hist):
+        where = f"history[{j}]"
+        if not isinstance(entry, Mapping) or set(entry) != {"played", "drawn"}:
+            raise _err(f"{where}={entry!r}: expected {{'played': [...], 'drawn': [...]}}")
+        played = _per_seat(entry, "played", n, None)
+        drawn = _per_seat(entry, "drawn", n, None)
+        trick = 0
+        sizes = set()
+        for p in range(n):
+            cards = _cards(f"{where}.played[{p}]", played[p])
+            sizes.add(len(cards))
+            for c in cards:
+                if c in owner:
+                    raise _err(f"{where}.played[{p}]: {BURA.name(c)} is held or played twice")
+                owner[c], left[c] = p, j
+                trick |= 1 << c
+            for c in _cards(f"{where}.drawn[{p}]", drawn[p]):
+                if c in drawn_at:
+                    raise _err(f"{where}.drawn[{p}]: {BURA.name(c)} is drawn twice")
+                drawn_at[c] = (p, j + 1)
+        if len(sizes) != 1 or not 1 <= min(sizes) <= HAND_SIZE:
+            raise _err(f"{where}.played: 1 to 3 cards from every seat, the same number")
+        if not any(trick & ~pile == 0 for pile in piles):
+            raise _err(f"{where}: the trick's cards do not lie in one pile")
+    in_piles = [c for pile in piles for c in _bits(pile)]
+    if any(c not in left for c in in_piles):
+        raise _err("history: every card of the piles must be a played card of the history")
+    for c, (p, cp) in drawn_at.items():
+        if owner.get(c) != p or left.get(c, tricks) < cp:
+            raise _err(f"history: {BURA.name(c)}, drawn by seat {p} after trick {cp - 1}, is "
+                       "not in his hand nor played by him later")
+    trump = int(vec[TRUMP_CARD])
+    if trump in drawn_at and any(cp > drawn_at[trump][1] for _, cp in drawn_at.values()):
+        raise _err("history: the turned trump card is the last card drawn")
+    got = {c: drawn_at.get(c, (p, 0)) for c, p in owner.items()}
+    for p in range(n):
+        if sum(1 for q, cp in got.values() if (q, cp) == (p, 0)) != HAND_SIZE:
+            raise _err(f"history: seat {p} must have been dealt {HAND_SIZE} cards")
+        if any(owner.get(c) != p for c in _bits(vec[THROWN + p])):
+            raise _err(f"thrown_down[{p}]: a card seat {p} did not play")
+    for cp in range(tricks + 1):
+        sizes = {sum(1 for c, (q, at) in got.items() if q == p and at <= cp
+                     and left.get(c, tricks) >= cp) for p in range(n)}
+        if len(sizes) != 1:
+            raise _err(f"history: the hands differ in size at check point {cp}")
+    return got
 
 
 def _check_flow(vec: np.ndarray, rules: Any, d: Mapping, phase: int, in_trick: bool) -> None:
@@ -364,13 +494,26 @@ def score_breakdown(vec: np.ndarray, rules: Any) -> dict:
 
 def observation(vec: np.ndarray, rules: Any, player: int) -> dict:
     """What ``player`` sees (rules §5): own hand and own face-down throws, every face-up card,
-    the count of face-down cards in each pile and in the trick, sizes, turn and result."""
+    the count of face-down cards in each pile and in the trick (a face-down card is known when
+    it is the turned trump card or was shown at a refused Stop), sizes, turn and result, and
+    the deal's history as he saw it: each trick's visible cards, and his own draws (of the
+    others' draws only their number and the turned trump card)."""
     n = rules.num_players
     full = to_dict(vec, rules)
     trump = int(vec[TRUMP_CARD])
     holder = next((p for p in range(n) if int(vec[HAND + p]) >> trump & 1), None)
     mine = int(vec[THROWN + player])
-    hidden = int(sum(int(vec[THROWN + p]) for p in range(n))) & ~mine
+    shown = int(sum(int(vec[REVEALED + p]) for p in range(n)))
+    hidden = int(sum(int(vec[THROWN + p]) for p in range(n))) & ~(mine | 1 << trump | shown)
+    secret = set(names(hidden))
+    past = full["history"]
+    if past is not None:
+        past = [{"played": [[c for c in h["played"][p] if c not in secret] for p in range(n)],
+                 "face_down": [sum(c in secret for c in h["played"][p]) for p in range(n)],
+                 "drawn": [h["drawn"][p] if p == player else
+                           [c for c in h["drawn"][p] if c == full["trump_card"]]
+                           for p in range(n)],
+                 "drawn_count": [len(h["drawn"][p]) for p in range(n)]} for h in past]
     trick = None
     if full["trick"] is not None:
         t = full["trick"]
@@ -386,12 +529,12 @@ def observation(vec: np.ndarray, rules: Any, player: int) -> dict:
     return {
         "player": player, "hand": full["hands"][player],
         "trump_card_place": place, "stop_round": full["stop_round"],
-        "revealed": [names(int(vec[REVEALED + p]) & int(vec[HAND + p])) for p in range(n)],
+        "revealed": full["revealed"], "revealed_at": full["revealed_at"], "history": past,
         "hand_sizes": [len(h) for h in full["hands"]],
         "trump_card": full["trump_card"], "trump_card_holder": holder,
         "stock_size": len(full["stock"]),
         "piles": [{"up": full["piles"][p]["up"],
-                   "down": names(int(vec[PILE_DOWN + p]) & mine),
+                   "down": names(int(vec[PILE_DOWN + p]) & ~hidden),
                    "down_unknown": bin(int(vec[PILE_DOWN + p]) & hidden).count("1"),
                    "down_by_thrower": [bin(int(vec[PILE_DOWN + p]) & int(vec[THROWN + q]))
                                        .count("1") for q in range(n)]}

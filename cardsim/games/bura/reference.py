@@ -97,7 +97,10 @@ class ReferenceBura:
     ``trick`` (None or a dict of the trick in progress), ``trump_card``, ``dealer``,
     ``leader`` (scheduled leader, or the trick's leader during a trick), ``to_move``,
     ``phase``, ``stop_round`` ("small_moscow"/"molodka" in phase "stop", else None),
-    ``revealed`` (list of sets: the cards a leader showed to refuse a Stop, this deal),
+    ``revealed`` (list of sets: the cards shown at a refused Stop, this deal),
+    ``revealed_at`` (card -> the check point it was first shown at), ``history`` (the tricks
+    of this deal: per trick ``{"played": [set per seat], "drawn": [set per seat]}`` with the
+    cards drawn after it; None when a position was given without it),
     ``mode`` ("deal"/"match"), ``result`` (None or (kind, winners, multiplier)),
     ``scores``, ``deal_number``, ``redeals``, ``last_trick_taker`` and ``rng`` (a
     :class:`PyRng`, the chance stream of redeals and later deals).
@@ -121,6 +124,8 @@ class ReferenceBura:
         self.trick: dict | None = None
         self.stop_round: str | None = None
         self.revealed: list[set[int]] = [set() for _ in range(self.n)]
+        self.revealed_at: dict[int, int] = {}
+        self.history: list[dict] | None = []
         self.result: tuple[str, list[int], int] | None = None
         self.claim_points = 0
         self.tricks = 0
@@ -192,6 +197,14 @@ class ReferenceBura:
                        "answered": sum(1 for p in played if p) - 1, "played": played}
         g.stop_round = position.get("stop_round")
         g.revealed = [set(names(r)) for r in position.get("revealed", [[]] * g.n)]
+        g.revealed_at = {BURA.index(c): int(v)
+                         for c, v in position.get("revealed_at", {}).items()}
+        history = position.get("history")
+        g.history = None if history is None else [
+            {"played": [set(names(p)) for p in h["played"]],
+             "drawn": [set(names(p)) for p in h["drawn"]]} for h in history]
+        if g.history is None and int(position.get("tricks", 0)) == 0:
+            g.history = []
         r = position.get("result")
         g.result = None if r is None else (r["kind"], [int(w) for w in r["winners"]],
                                            int(r["multiplier"]))
@@ -226,6 +239,9 @@ class ReferenceBura:
         g.claim_points, g.tricks, g.first_leader = self.claim_points, self.tricks, self.first_leader
         g.stop_round = self.stop_round
         g.revealed = [set(r) for r in self.revealed]
+        g.revealed_at = dict(self.revealed_at)
+        g.history = None if self.history is None else [
+            {k: [set(p) for p in v] for k, v in h.items()} for h in self.history]
         g.result = None if self.result is None else (self.result[0], list(self.result[1]),
                                                      self.result[2])
         g.scores = list(self.scores)
@@ -322,6 +338,8 @@ class ReferenceBura:
         self.piles_down = [set() for _ in range(self.n)]
         self.thrown_down = [set() for _ in range(self.n)]
         self.revealed = [set() for _ in range(self.n)]
+        self.revealed_at = {}
+        self.history = []
         self.trick = None
         self.result = None
         self.last_trick_taker = None
@@ -531,9 +549,14 @@ class ReferenceBura:
 
     def call_stop(self, seat: int, cards: set[int]) -> None:
         """BU-COMBO-5..7: the caller leads his three cards instead of the scheduled leader;
-        a refused molodka Stop shows the leader's hand (rules §5) and the leader leads."""
+        a refused molodka Stop shows the leader's hand and the caller's three cards (rules §5:
+        calls show their cards) and the leader leads."""
         if self.leader_refuses():
+            shown = self.hands[self.leader] | cards
             self.revealed[self.leader] |= self.hands[self.leader]
+            self.revealed[seat] |= cards
+            for c in shown:
+                self.revealed_at.setdefault(c, self.tricks)
             self.leader_leads()
             return
         self.stop_round = None
@@ -581,19 +604,25 @@ class ReferenceBura:
         self.piles_down[winner] |= t["down"]
         self.last_trick_taker = winner
         self.tricks += 1
+        drawn = self.draw(winner)
+        if self.history is not None:
+            self.history.append({"played": [set(p) for p in t["played"]], "drawn": drawn})
         self.trick = None
-        self.draw(winner)
         self.check_point(winner)
 
-    def draw(self, winner: int) -> None:
+    def draw(self, winner: int) -> list[set[int]]:
         """BU-DRAW-1..3: from the trick's winner clockwise, one card at a time from the front
         of the stock, until every hand has 3 cards or the stock is empty (the turned trump
-        card, last, is drawn like any card)."""
+        card, last, is drawn like any card). Returns the cards each seat drew."""
+        drawn = [set() for _ in range(self.n)]
         seat = winner
         while self.stock and any(len(h) < HAND_SIZE for h in self.hands):
             if len(self.hands[seat]) < HAND_SIZE:
-                self.hands[seat].add(self.stock.pop(0))
+                card = self.stock.pop(0)
+                self.hands[seat].add(card)
+                drawn[seat].add(card)
             seat = self.next_seat(seat)
+        return drawn
 
     # --- end of a deal -----------------------------------------------------------------------
 
@@ -783,6 +812,10 @@ class ReferenceBura:
             "trick": trick,
             "stop_round": self.stop_round,
             "revealed": [names(r) for r in self.revealed],
+            "revealed_at": {BURA.name(c): self.revealed_at[c] for c in sorted(self.revealed_at)},
+            "history": None if self.history is None else [
+                {"played": [names(p) for p in h["played"]],
+                 "drawn": [names(p) for p in h["drawn"]]} for h in self.history],
             "result": result,
             "scores": list(self.scores),
             "deal_number": self.deal_number,

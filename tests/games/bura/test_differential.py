@@ -115,7 +115,7 @@ def assert_cards_conserved(ref: ReferenceBura, where: str) -> None:
 POSITION_KEYS = {"game", "rules", "mode", "phase", "dealer", "to_move", "leader", "trump_card",
                  "hands", "stock", "piles", "thrown_down", "trick", "result", "scores",
                  "deal_number", "redeals", "last_trick_taker", "tricks", "first_leader",
-                 "stop_round", "revealed", "rng"}
+                 "stop_round", "revealed", "revealed_at", "history", "rng"}
 
 
 def assert_same(state, ref: ReferenceBura, where: str) -> None:

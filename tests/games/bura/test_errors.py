@@ -370,3 +370,87 @@ def test_position_is_not_modified_by_from_dict():
     keep = copy.deepcopy(pos)
     game().from_dict(pos)
     assert pos == keep
+
+
+# --- the deal's history (rules §5) ----------------------------------------------------------
+
+def _after_tricks(n_tricks: int = 4) -> dict:
+    """A real position after ``n_tricks`` tricks of random play, with its history."""
+    import random
+    state = game().new_deal(seed=4)
+    rnd = random.Random(4)
+    while state.to_dict()["tricks"] < n_tricks or state.to_dict()["phase"] != "check":
+        legal = [a for a in state.legal_actions() if a >> 40 != 4]
+        state.apply_action(rnd.choice(legal))
+    return state.to_dict()
+
+
+def _history_error(d: dict, *words: str) -> None:
+    with pytest.raises(PositionError) as err:
+        game().from_dict(d)
+    for w in words:
+        assert w in str(err.value), str(err.value)
+
+
+def test_history_round_trips():
+    d = _after_tricks()
+    assert len(d["history"]) == d["tricks"] == 4
+    assert game().from_dict(d).to_dict() == d
+
+
+def test_history_of_the_wrong_length():
+    d = _after_tricks()
+    d["history"] = d["history"][:-1]
+    _history_error(d, "history", "4 finished tricks")
+
+
+def test_history_entry_with_unknown_keys():
+    d = _after_tricks()
+    d["history"][0]["seen"] = []
+    _history_error(d, "history[0]", "played", "drawn")
+
+
+def test_history_card_played_twice():
+    d = _after_tricks()
+    d["history"][1]["played"][0] = d["history"][0]["played"][0]
+    _history_error(d, "history[1].played[0]", "twice")
+
+
+def test_history_trick_split_between_piles():
+    d = _after_tricks()
+    first = d["history"][0]
+    card = first["played"][0][0]
+    other = next(c for h in d["history"][1:] for p in h["played"] for c in p
+                 if all(c not in pile["up"] + pile["down"] for pile in d["piles"]
+                        if card in pile["up"] + pile["down"]))
+    d["history"][0]["played"][0] = [other]
+    for h in d["history"][1:]:
+        for p in h["played"]:
+            if other in p:
+                p[p.index(other)] = card
+    _history_error(d, "history[0]", "one pile")
+
+
+def test_history_drawn_card_not_held():
+    d = _after_tricks()
+    d["history"][0]["drawn"][0] = [d["stock"][0]]
+    _history_error(d, "history", d["stock"][0])
+
+
+def test_history_card_drawn_twice():
+    d = _after_tricks()
+    d["history"][1]["drawn"][1] = d["history"][1]["drawn"][1] + d["history"][0]["drawn"][1]
+    _history_error(d, "history[1].drawn[1]", "twice")
+
+
+def test_history_missing_for_pile_cards():
+    d = _after_tricks()
+    d["tricks"] = 0
+    d["history"] = []
+    _history_error(d, "tricks=0", "piles")
+
+
+def test_revealed_at_names_a_card_not_revealed():
+    d = _after_tricks()
+    d["revealed_at"] = {d["hands"][0][0]: 0}
+    _history_error(d, "revealed_at", d["hands"][0][0], "not a revealed card")

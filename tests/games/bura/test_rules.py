@@ -12,8 +12,10 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections import Counter
 
 import pytest
+from scipy.stats import chisquare
 
 import cardsim
 from cardsim.errors import IllegalActionError
@@ -769,8 +771,9 @@ def test_bu_combo_5_stop_is_a_choice():
 def test_bu_combo_5_leader_molodka_blocks_stop():
     """BU-COMBO-5: if the scheduled leader holds a molodka himself (9h Jh Kh), the Stop is not
     allowed: the other player's call (legal by his own hand: the leader's hand is hidden) is
-    refused, the leader shows his molodka (public while he holds it) and leads (any 3-card lead
-    of one suit included, BU-COMBO-9)."""
+    refused, the leader shows his molodka and the caller his three cards (rules §5: calls show
+    their cards; both stay known for the rest of the deal, with the check point they were
+    shown at) and the leader leads (any 3-card lead of one suit included, BU-COMBO-9)."""
     s = load(molodka_position("9h Jh Kh", "Kh", lead="6c", throw="8c"), molodka_stop=True)
     play(s, "throw_down 8c", "no_claim")
     d = s.to_dict()
@@ -779,9 +782,11 @@ def test_bu_combo_5_leader_molodka_blocks_stop():
     play(s, "stop 7d+9d+Qd")
     d = s.to_dict()
     assert d["phase"] == "lead" and d["to_move"] == 0 and d["trick"] is None
-    assert d["revealed"] == [["9h", "Jh", "Kh"], []]
+    assert d["revealed"] == [["9h", "Jh", "Kh"], ["7d", "9d", "Qd"]]
+    assert d["revealed_at"] == {c: d["tricks"] for c in ["9d", "Qd", "7d", "9h", "Jh", "Kh"]}
     assert d["hands"][1] == ["7d", "9d", "Qd"]
     assert s.observation(1)["revealed"][0] == ["9h", "Jh", "Kh"]
+    assert s.observation(0)["revealed"][1] == ["7d", "9d", "Qd"]
     assert_legal(s, "lead 9h", "lead Jh", "lead Kh", "lead 9h+Jh", "lead 9h+Kh", "lead Jh+Kh",
                  "lead 9h+Jh+Kh")
 
@@ -1235,3 +1240,137 @@ def test_bu_resp_6_sampled_world_forgets_the_true_deal_order():
     assert dealt == 9
     assert all(order_card(world.vec, layout.ORDER, i) == UNKNOWN for i in range(dealt))
     assert all(order_card(state.vec, layout.ORDER, i) != UNKNOWN for i in range(dealt))
+
+
+# =============================================================================================
+# Rules §5: the deal's history and the check points already passed
+# =============================================================================================
+
+def _played_out(seed, options, until=lambda d: False, claim_p=0.0):
+    """A random playout from a seeded deal, stopped at the first position where ``until``
+    holds (or at the end); no claims, so deals run long."""
+    g = game(**options)
+    s = g.new_deal(seed=seed)
+    rnd = random.Random(seed)
+    while not s.is_terminal() and not until(s.to_dict()):
+        legal = [a for a in s.legal_actions() if a >> 40 != 4 or rnd.random() < claim_p]
+        s.apply_action(rnd.choice(legal or s.legal_actions()))
+    return s
+
+
+def _hands_at(d, seat):
+    """``seat``'s hand at each check point so far, from the position's history."""
+    got = {}
+    for j, h in enumerate(d["history"]):
+        got.update((c, j + 1) for c in h["drawn"][seat])
+    until = {}
+    for j, h in enumerate(d["history"]):
+        until.update((c, j) for c in h["played"][seat])
+    now = d["hands"][seat] + (d["trick"]["played"][seat] if d["trick"] else [])
+    until.update((c, d["tricks"]) for c in now)
+    return [sorted(c for c, u in until.items() if got.get(c, 0) <= cp <= u)
+            for cp in range(d["tricks"] + 1)]
+
+
+def test_rules_5_history_records_every_trick_and_draw():
+    """Rules §5: the position's ``history`` lists, per finished trick, what each seat played and
+    what he drew after it; with the dealt cards it gives every hand at every check point: three
+    cards each while the stock lasts, the led and answered cards among them."""
+    s = _played_out(4, {}, until=lambda d: d["tricks"] >= 6)
+    d = s.to_dict()
+    assert len(d["history"]) == d["tricks"] == 6
+    for seat in range(2):
+        hands = _hands_at(d, seat)
+        for j, h in enumerate(d["history"]):
+            assert set(h["played"][seat]) <= set(hands[j])
+            assert len(hands[j]) == 3
+            assert len(h["drawn"][seat]) == len(h["played"][seat])   # the stock lasts
+    assert game().from_dict(d).to_dict() == d
+
+
+def test_rules_5_observation_shows_own_draws_and_only_counts_of_others():
+    """Rules §5: a player sees which cards he drew after each trick, of the others only how
+    many (and the turned trump card, whose draw is public); face-down cards of others are
+    counted, not named."""
+    s = _played_out(7, {}, until=lambda d: d["tricks"] >= 5 and any(d["thrown_down"]))
+    d = s.to_dict()
+    for player in range(2):
+        seen = s.observation(player)["history"]
+        for h, o in zip(d["history"], seen):
+            other = 1 - player
+            assert o["drawn"][player] == h["drawn"][player]
+            assert o["drawn_count"] == [len(x) for x in h["drawn"]]
+            assert o["drawn"][other] == [c for c in h["drawn"][other] if c == d["trump_card"]]
+            secret = set(d["thrown_down"][other]) - {d["trump_card"]}
+            assert o["played"][other] == [c for c in h["played"][other] if c not in secret]
+            assert o["face_down"][other] == len(secret & set(h["played"][other]))
+            assert o["played"][player] == h["played"][player]
+
+
+def test_rules_5_sampled_worlds_respect_every_check_point_passed():
+    """Rules §5: play went on, so no hand held a bura (or an enabled Moscow) at any check point
+    already passed — not only at the last one. The position (seed 4, 28 random moves without
+    claims; found by a search over seeds) gives seat 1 placements of his unseen cards that the
+    current check point allows but earlier ones rule out, however seat 0 received his cards
+    (the conformance suite's independent count of receipt orders). None is ever sampled; every
+    sampled world passes every check point of its history; the others appear with their
+    posterior weights (chi-square, alpha 1e-4)."""
+    from tests.conformance import test_every_game as conf
+    g = game()
+    s = g.new_deal(seed=4)
+    rnd = random.Random(4)
+    for _ in range(28):
+        legal = [a for a in s.legal_actions() if a >> 40 != 4]
+        s.apply_action(rnd.choice(legal or s.legal_actions()))
+    d, player = s.to_dict(), 1
+    allowed_now, possible = set(), {}
+    for sigma in conf._placements(conf._groups(g, d, player)):
+        w = conf._relabel(g, d, sigma)
+        if conf.bura_world_ok({**w, "history": None}):
+            allowed_now.add(conf._assignment(g, w, player))
+        weight = conf.bura_world_weight(w, player)
+        if weight:
+            possible[conf._assignment(g, w, player)] = weight
+    assert set(possible) < allowed_now, "the position no longer tests an earlier check point"
+    counts = Counter()
+    for seed in range(40 * len(possible)):
+        w = s.sample_world(player, seed=seed).to_dict()
+        assert conf.bura_world_ok(w)
+        counts[conf._assignment(g, w, player)] += 1
+    assert set(counts) == set(possible)
+    cells = sorted(possible)
+    total = sum(possible.values())
+    expected = [sum(counts.values()) * possible[c] / total for c in cells]
+    assert chisquare([counts[c] for c in cells], expected).pvalue > 1e-4
+
+
+def test_rules_5_without_history_only_the_current_check_point_binds():
+    """Rules §5: a position given without ``history`` knows the hands at the current check point
+    only; its sampled worlds respect that one, and say so by having no history either."""
+    s = _played_out(4, {}, until=lambda d: d["tricks"] >= 4)
+    d = s.to_dict()
+    del d["history"]
+    t = game().from_dict(d)
+    assert t.to_dict()["history"] is None
+    assert t.observation(0)["history"] is None
+    for seed in range(20):
+        w = t.sample_world(0, seed=seed).to_dict()
+        assert w["history"] is None
+        hand = w["hands"][1] + (w["trick"]["played"][1] if w["trick"] else [])
+        assert "bura" not in combos(hand, w["trump_card"][1])
+
+
+def test_rules_5_the_trump_cards_draw_is_public_in_every_world():
+    """Rules §5 (and BU-DRAW-2): who drew the turned trump card, and when, is public: every
+    sampled world keeps it."""
+    s = _played_out(2, {}, until=lambda d: not d["stock"] and d["tricks"] >= 14)
+    d = s.to_dict()
+    assert not d["stock"]
+    when = [(j, q) for j, h in enumerate(d["history"]) for q in range(2)
+            if d["trump_card"] in h["drawn"][q]]
+    assert len(when) == 1
+    for player in range(2):
+        for seed in range(10):
+            w = s.sample_world(player, seed=seed).to_dict()
+            j, q = when[0]
+            assert d["trump_card"] in w["history"][j]["drawn"][q]

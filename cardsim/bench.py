@@ -3,7 +3,8 @@
 Measures random-playout deals per second of the compiled engine (its own play loop, one core)
 and of the plain-Python reference engine on the same machine in the same run, and their ratio;
 the cold compile time (a fresh process with an empty numba cache) and the warm start time of
-``cardsim simulate`` (a fresh process with the cache filled). Figures are measurements, never
+``cardsim simulate`` (a fresh process with the cache filled); and ISMCTS iterations per second
+from the opening position of a deal (2 players, random rollouts). Figures are measurements, never
 guesses: report them as printed.
 """
 from __future__ import annotations
@@ -69,6 +70,33 @@ def compiled_deals_per_second(game_name: str, seconds: float) -> tuple[float, fl
     return max(rates), float(np.median(rates))
 
 
+def ismcts_iterations_per_second(game_name: str, seconds: float) -> tuple[float, float]:
+    """(best, median) ISMCTS iterations per second (one core, random rollouts) from the
+    opening position of a seeded deal, in runs of about 0.1 s each."""
+    from solvers import ismcts
+    from solvers.agents import parse_agent, workspace
+    spec = load_game(game_name).spec
+    root = load_game(game_name).new_deal(seed=2024).vec
+    rng = rng_from_seed(7)
+
+    def run(iterations: int) -> float:
+        agent = parse_agent(f"ismcts:iterations={iterations}")
+        ws = workspace(spec, [agent])
+        t = time.perf_counter()
+        ismcts.search(spec.game_id, spec.params, root, agent.params, rng, ws, spec.reward_scale)
+        return iterations / (time.perf_counter() - t)
+
+    run(10)  # compile
+    n = 1000
+    while n / run(n) < 0.1 and n < 10_000_000:
+        n *= 2
+    rates = []
+    t_end = time.perf_counter() + seconds
+    while time.perf_counter() < t_end or len(rates) < 5:
+        rates.append(run(n))
+    return max(rates), float(np.median(rates))
+
+
 def reference_deals_per_second(game_name: str, seconds: float) -> float:
     """Deals per second of the game's plain-Python reference engine, with the same random
     player as the compiled loop."""
@@ -120,4 +148,8 @@ def bench(config: BenchConfig) -> list[tuple[str, str]]:
              ("compiled engine, median run (deals/s)", f"{typical:,.0f}"),
              ("reference engine (deals/s)", f"{slow:,.0f}"),
              ("compiled (best) / reference", f"{fast / slow:,.0f}x")]
+    best, median = ismcts_iterations_per_second(config.game, config.seconds)
+    rows += [("ISMCTS from the opening, best run (iterations/s, 1 core, random rollouts)",
+              f"{best:,.0f}"),
+             ("ISMCTS, median run (iterations/s)", f"{median:,.0f}")]
     return rows

@@ -72,7 +72,59 @@ def cmd_bench(args: argparse.Namespace) -> int:
     config = BenchConfig(game=args.game, seconds=args.seconds, startup=not args.no_startup)
     print(f"cardsim {__version__} bench: {config.game}, random playouts, this machine, one run")
     for figure, value in bench(config):
-        print(f"  {figure:40s} {value:>14s}")
+        print(f"  {figure:72s} {value:>14s}")
+    return 0
+
+
+def _load_position(game_name: str, path: str, options: list[str]):
+    """(game, state) from a position JSON file; the file's ``rules`` are the game's options
+    unless ``--option`` gives others."""
+    import json
+    from .game import load_game
+    definition(game_name)
+    try:
+        with open(path, encoding="utf-8") as f:
+            position = json.load(f)
+    except OSError as e:
+        raise CardsimError(f"cannot read {path}: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise CardsimError(f"{path} is not JSON: {e}") from None
+    if not isinstance(position, dict):
+        raise CardsimError(f"{path}: expected a position object, got {type(position).__name__}")
+    rules = dict(position.get("rules") or {})
+    rules.update(parse_option_pairs(options))
+    game = load_game(game_name, **rules)
+    if options:
+        position = {k: v for k, v in position.items() if k != "rules"}
+    return game, game.from_dict(position)
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    """Every legal action of a position, as the player to move sees it, with its expected
+    return and win probability."""
+    from solvers.analyze import AnalysisConfig, analyze
+    game, state = _load_position(args.game, args.position, args.option)
+    config = AnalysisConfig(player=args.player, agent=args.agent, worlds=args.worlds,
+                            seed=args.seed)
+    table = analyze(state, config)
+    shown = table.copy()
+    for col in shown.columns[1:]:
+        shown[col] = shown[col].map(lambda x: f"{x:.3f}")
+    _print_table(f"{args.game}: player {args.player} to move, {len(table)} legal actions",
+                 shown.set_index("action"))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play a deal (or a match) at the terminal against agents."""
+    from .game import load_game
+    from solvers.interactive import play_interactive
+    game = load_game(args.game, **parse_option_pairs(args.option))
+    if args.seat >= game.num_players:
+        raise CardsimError(f"--seat {args.seat}: expected a seat from 0 to "
+                           f"{game.num_players - 1}")
+    play_interactive(game, args.vs or ["heuristic"], human_seat=args.seat, seed=args.seed,
+                     match=args.match)
     return 0
 
 
@@ -114,6 +166,36 @@ def make_parser() -> argparse.ArgumentParser:
                    "and otherwise picks uniformly among its other actions")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("analyze", help="value every legal action of a position (win "
+                       "probability and expected return, with intervals)")
+    p.add_argument("game", help="a game name (see `cardsim games`)")
+    p.add_argument("position", help="a position JSON file (State.to_dict format); only what "
+                   "the player sees is used: sampled worlds replace the hidden cards")
+    p.add_argument("--player", type=_int_at_least(0, "non-negative"), required=True,
+                   help="the seat to move, as whom the position is seen")
+    p.add_argument("--agent", default="heuristic",
+                   help="the agent that plays every seat after the first move (heuristic; "
+                   "random; ismcts:iterations=N,...)")
+    p.add_argument("--worlds", type=_int_at_least(2, "at least 2"), default=200,
+                   help="sampled worlds per action (200)")
+    p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0, help="seed (0)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rules option (default: the position's rules)")
+    p.set_defaults(func=cmd_analyze)
+
+    p = sub.add_parser("play", help="play a deal (or a match) against agents at the terminal")
+    p.add_argument("game", help="a game name (see `cardsim games`)")
+    p.add_argument("--vs", action="append", default=[], metavar="AGENT",
+                   help="the opponents' agent (heuristic): random, heuristic, "
+                   "ismcts:iterations=2000,c=0.7,...; once for all, or once per other seat")
+    p.add_argument("--seat", type=_int_at_least(0, "non-negative"), default=0,
+                   help="your seat (0)")
+    p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0, help="seed (0)")
+    p.add_argument("--match", action="store_true", help="a whole match instead of one deal")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rules option, repeatable (see `cardsim games`)")
+    p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("bench", help="measure engine speed (compiled vs reference, start-up)")
     p.add_argument("--game", default="scopa", help="game to measure (scopa; or bura)")

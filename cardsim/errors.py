@@ -29,3 +29,7 @@ class PositionError(CardsimError):
 
 class IllegalActionError(CardsimError):
     """An action that is not legal in the current state; the state is left unchanged."""
+
+
+class AgentError(CardsimError):
+    """An agent spec string that names no agent or has a bad parameter."""

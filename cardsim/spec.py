@@ -28,6 +28,10 @@ from typing import Callable
 import numpy as np
 
 
+GAME_IDS = {"scopa": 0, "bura": 1}
+"""Each game's integer id in compiled code (:mod:`cardsim.dispatch`)."""
+
+
 @dataclass(frozen=True, eq=False)
 class GameSpec:
     """Everything a solver may know about a game: names, sizes, packed rules and kernels."""
@@ -49,3 +53,8 @@ class GameSpec:
     determinize: Callable
     play_random_deals: Callable
     record_columns: tuple[str, ...]
+    game_id: int = -1
+    """The game's id in :mod:`cardsim.dispatch` (the protocol inside compiled code)."""
+    reward_scale: float = 1.0
+    """A typical size of a deal's returns: searches divide returns by it, so that one UCT
+    exploration constant suits every game."""

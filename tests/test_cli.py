@@ -121,8 +121,54 @@ def test_bench_prints_every_figure(capsys, monkeypatch):
     for figure in ("cold start incl. compile (s)", "warm start of cardsim simulate (s)",
                    "compiled engine, best run (deals/s, 1 core)",
                    "compiled engine, median run (deals/s)", "reference engine (deals/s)",
-                   "compiled (best) / reference"):
+                   "compiled (best) / reference",
+                   "ISMCTS from the opening, best run (iterations/s, 1 core, random rollouts)",
+                   "ISMCTS, median run (iterations/s)"):
         assert figure in out
     assert "12.50" in out and "1.25" in out
     ratio = re.search(r"compiled \(best\) / reference\s+([\d,]+)x", out)
     assert ratio and int(ratio.group(1).replace(",", "")) > 1
+
+
+def _position_file(tmp_path, game="bura", seed=5):
+    import json
+    import cardsim
+    state = cardsim.load_game(game).new_deal(seed=seed)
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(state.to_dict()))
+    return path, state
+
+
+def test_analyze_prints_every_legal_action_with_intervals(capsys, tmp_path):
+    path, state = _position_file(tmp_path)
+    code, out, err = run(capsys, "analyze", "bura", str(path), "--player",
+                         str(state.current_player()), "--worlds", "40", "--seed", "3")
+    assert code == 0, err
+    for a in state.legal_actions():
+        assert re.search(rf"^{re.escape(state.action_to_string(a))}\s+-?\d+\.\d{{3}}", out,
+                         re.M), state.action_to_string(a)
+    assert re.search(r"^claim\s+-2\.000\s+-2\.000\s+-2\.000\s+0\.000", out, re.M)
+    assert "40 sampled worlds" in out
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["analyze", "bura", "/nonexistent.json", "--player", "0"], "cannot read /nonexistent.json"),
+    (["analyze", "bura", "POS", "--player", "3"], "player 3 is not to move"),
+    (["analyze", "bura", "POS", "--player", "1", "--agent", "deep"], "unknown agent 'deep'"),
+    (["analyze", "bura", "POS", "--player", "1", "--worlds", "1"], "at least 2"),
+    (["analyze", "chess", "POS", "--player", "1"], "unknown game 'chess'"),
+    (["play", "scopa", "--seat", "2"], "--seat 2: expected a seat from 0 to 1"),
+    (["play", "scopa", "--vs", "ismcts:c=x"], "c='x'"),
+])
+def test_analyze_and_play_errors(capsys, tmp_path, argv, needle):
+    path, _ = _position_file(tmp_path)
+    code, out, err = run(capsys, *[str(path) if a == "POS" else a for a in argv])
+    assert code == 2 and needle in err and "Traceback" not in err
+
+
+def test_play_a_deal_from_the_terminal(capsys, monkeypatch):
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("oops\n" + "1\n" * 100))
+    code, out, err = run(capsys, "play", "scopa", "--vs", "random", "--seed", "2")
+    assert code == 0, err
+    assert "not a legal move: 'oops'" in out

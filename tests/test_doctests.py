@@ -4,7 +4,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cardsim", "cardsim.cards", "cardsim.game"]
+MODULES = ["cardsim", "cardsim.cards", "cardsim.game", "solvers.agents"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -10,7 +10,7 @@ void deal); for a match, see :func:`.kernels.returns`.
 """
 from ...cards import BURA
 from ...game import GameDefinition
-from ...spec import GameSpec
+from ...spec import GAME_IDS, GameSpec
 from . import kernels, layout, notation
 from .rules import PRESETS, BuraRules
 from .summary import summarize
@@ -36,7 +36,8 @@ def make_spec(rules: BuraRules) -> GameSpec:
         legal_actions=kernels.legal_actions, apply_action=kernels.apply_action,
         is_terminal=kernels.is_terminal, current_player=kernels.current_player,
         returns=kernels.returns, determinize=kernels.determinize,
-        play_random_deals=kernels.play_random_deals, record_columns=kernels.RECORD_COLUMNS)
+        play_random_deals=kernels.play_random_deals, record_columns=kernels.RECORD_COLUMNS,
+        game_id=GAME_IDS["bura"], reward_scale=1.0)
 
 
 DEFINITION = GameDefinition(

@@ -960,6 +960,21 @@ def determinize(state, params, observer, rng, out):
         out[RNG + j] = rng_next(rng)
 
 
+@njit(cache=True, inline="always")
+def observed_action(state, params, a, observer):
+    """Rules §5, BU-RESP-6: the action ``a`` of the player to move as ``observer`` sees it. A
+    face-down throw by someone else shows only how many cards went down (and the turned trump
+    card, whose every move is public): ``THROW_DOWN << 40 | count << 36 | trump bit``. Every
+    other action is seen whole."""
+    kind = np.int64(np.uint64(a) >> _SHIFT)
+    if kind != THROW_DOWN or np.int64(state[TO_MOVE]) == observer:
+        return a
+    cards = np.uint64(a) & _CARDS
+    shown = cards & bit(np.int64(state[TRUMP_CARD]))
+    return np.int64((np.uint64(THROW_DOWN) << _SHIFT) | (np.uint64(popcount(cards)) << np.uint64(36))
+                    | shown)
+
+
 # --- the engine's own play loop --------------------------------------------------------------
 
 RECORD_COLUMNS = ("result", "winners", "multiplier", "claim_points", "dealer", "first_leader",

@@ -10,7 +10,7 @@ Returns: for a deal, each seat's side's deal points minus the other side's; for 
 """
 from ...cards import SCOPA
 from ...game import GameDefinition
-from ...spec import GameSpec
+from ...spec import GAME_IDS, GameSpec
 from . import kernels, layout, notation
 from .summary import summarize
 from .rules import PRESETS, ScopaRules
@@ -30,7 +30,8 @@ def make_spec(rules: ScopaRules) -> GameSpec:
         legal_actions=kernels.legal_actions, apply_action=kernels.apply_action,
         is_terminal=kernels.is_terminal, current_player=kernels.current_player,
         returns=kernels.returns, determinize=kernels.determinize,
-        play_random_deals=kernels.play_random_deals, record_columns=RECORD_COLUMNS)
+        play_random_deals=kernels.play_random_deals, record_columns=RECORD_COLUMNS,
+        game_id=GAME_IDS["scopa"], reward_scale=4.0)
 
 
 DEFINITION = GameDefinition(

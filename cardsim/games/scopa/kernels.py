@@ -422,6 +422,12 @@ def returns(state, params, out):
         out[seat] = diff if seat & 1 == 0 else 0.0 - diff
 
 
+@njit(cache=True, inline="always")
+def observed_action(state, params, a, observer):
+    """Rules §5: every Scopa move is played face up, so everyone sees it whole."""
+    return a
+
+
 # --- hidden information --------------------------------------------------------------------
 
 @njit(cache=True)

@@ -1,0 +1,180 @@
+"""Agents: named by a short spec string, run inside compiled code, one protocol for every game.
+
+An agent is an integer kind and a float64 parameter vector (DESIGN.md §3), so a whole game
+between compiled agents runs in one numba call (:func:`play_out`) and never returns to Python
+between moves; a Python-level agent (a person at the terminal) plugs into the same game
+through :func:`choose` move by move.
+
+Spec strings, parsed once by :func:`parse_agent` (unknown names or values are refused with
+what is allowed):
+
+- ``random`` — uniform over the legal actions.
+- ``heuristic`` — the game's heuristic player, the documented wisdom of good players
+  (``cardsim/games/<game>/heuristic.py``).
+- ``ismcts[:key=value,...]`` — :mod:`solvers.ismcts` with ``iterations`` (default 1000; 0 =
+  only the time budget), ``seconds`` (a wall-clock budget per move, default 0 = none), ``c``
+  (UCT exploration constant, default 0.7, on returns divided by the game's reward scale),
+  ``final`` (``visits`` | ``sample`` | ``value``), ``worlds`` (a cap on sampled worlds, 0 =
+  a new one every iteration), ``rollout`` (``random`` | ``heuristic``) and ``nodes`` (the
+  tree's capacity, default iterations + 1, or 1,000,000 with a time budget).
+
+>>> parse_agent("ismcts:iterations=200,c=1.2").name
+'ismcts:iterations=200,c=1.2'
+>>> parse_agent("ismcts:iters=5")
+Traceback (most recent call last):
+...
+cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, nodes
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from cardsim import dispatch as G
+from cardsim.errors import AgentError
+from cardsim.rng import rng_below, rng_from_seed
+
+from . import ismcts
+
+RANDOM, HEURISTIC, ISMCTS = range(3)
+KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "ismcts": ISMCTS}
+DEFAULT_NODES_TIMED = 1_000_000
+
+_ISMCTS_PARAMS = {   # name -> (index, default, parser description)
+    "iterations": (ismcts.ITERATIONS, 1000, "an integer >= 0"),
+    "seconds": (ismcts.SECONDS, 0.0, "a number of seconds >= 0"),
+    "c": (ismcts.C, 0.7, "a number >= 0"),
+    "final": (ismcts.FINAL, "visits", "visits, sample or value"),
+    "worlds": (ismcts.WORLDS, 0, "an integer >= 0"),
+    "rollout": (ismcts.ROLLOUT, "random", "random or heuristic"),
+}
+_CHOICES = {"final": ("visits", "sample", "value"), "rollout": ("random", "heuristic")}
+
+
+@dataclass(frozen=True)
+class Agent:
+    """A parsed agent: its spec string, kind, parameter vector and tree capacity."""
+
+    name: str
+    kind: int
+    params: np.ndarray
+    nodes: int = 0
+
+    @property
+    def is_search(self) -> bool:
+        return self.kind == ISMCTS
+
+
+def parse_agent(spec: str) -> Agent:
+    """An :class:`Agent` from its spec string (module docstring)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentError(f"agent {spec!r}: expected one of {', '.join(KINDS)} "
+                         "(with ismcts:key=value,... parameters)")
+    name, _, rest = spec.strip().partition(":")
+    if name not in KINDS:
+        raise AgentError(f"agent {spec!r}: unknown agent {name!r}; expected one of "
+                         + ", ".join(KINDS))
+    params = np.zeros(ismcts.N_PARAMS, dtype=np.float64)
+    if KINDS[name] != ISMCTS:
+        if rest:
+            raise AgentError(f"agent {spec!r}: {name} takes no parameters")
+        return Agent(spec.strip(), KINDS[name], params)
+    values = {k: d for k, (_, d, _) in _ISMCTS_PARAMS.items()}
+    nodes = None
+    for item in filter(None, rest.split(",")):
+        key, eq, text = item.partition("=")
+        key = key.strip()
+        if key == "nodes":
+            nodes = _number(spec, key, text, "an integer >= 2", integer=True, low=2)
+            continue
+        if key not in _ISMCTS_PARAMS or not eq:
+            raise AgentError(f"agent {spec!r}: unknown parameter {key!r}; expected one of "
+                             + ", ".join([*_ISMCTS_PARAMS, "nodes"]) if key not in
+                             _ISMCTS_PARAMS else f"agent {spec!r}: expected {key}=value")
+        _, _, allowed = _ISMCTS_PARAMS[key]
+        if key in _CHOICES:
+            if text.strip() not in _CHOICES[key]:
+                raise AgentError(f"agent {spec!r}: {key}={text!r}; expected {allowed}")
+            values[key] = text.strip()
+        else:
+            values[key] = _number(spec, key, text, allowed,
+                                  integer=key in ("iterations", "worlds"))
+    if values["iterations"] == 0 and values["seconds"] == 0:
+        raise AgentError(f"agent {spec!r}: give iterations > 0 or seconds > 0")
+    for key, (index, _, _) in _ISMCTS_PARAMS.items():
+        v = values[key]
+        params[index] = _CHOICES[key].index(v) if key in _CHOICES else float(v)
+    if nodes is None:
+        nodes = DEFAULT_NODES_TIMED if values["seconds"] else int(values["iterations"]) + 1
+    return Agent(spec.strip(), ISMCTS, params, int(nodes))
+
+
+def _number(spec: str, key: str, text: str, allowed: str, integer: bool = False,
+            low: float = 0) -> float:
+    try:
+        value = int(text) if integer else float(text)
+    except ValueError:
+        raise AgentError(f"agent {spec!r}: {key}={text!r}; expected {allowed}") from None
+    if not value >= low or value != value or value == float("inf"):
+        raise AgentError(f"agent {spec!r}: {key}={text!r}; expected {allowed}")
+    return value
+
+
+def workspace(spec, agents) -> ismcts.Workspace:
+    """One workspace large enough for every searching agent of ``agents``."""
+    nodes = max([a.nodes for a in agents if a.is_search] or [2])
+    worlds = max([int(a.params[ismcts.WORLDS]) for a in agents if a.is_search] or [0])
+    return ismcts.workspace(spec, nodes, worlds)
+
+
+@njit(cache=True)
+def choose_action(game, params, kind, agent_params, state, rng, ws, reward_scale):
+    """The action of the agent (``kind``, ``agent_params``) for the player to move."""
+    n = G.legal_actions(game, state, params, ws.actions)
+    if n == 1:
+        return ws.actions[0]
+    if kind == RANDOM:
+        return ws.actions[rng_below(rng, n)]
+    if kind == HEURISTIC:
+        return ws.actions[G.heuristic(game, state, params, ws.actions, n, rng)]
+    action, _ = ismcts.search(game, params, state, agent_params, rng, ws, reward_scale)
+    return action
+
+
+@njit(cache=True)
+def play_out(game, params, state, kinds, agent_params, rng, ws, reward_scale):
+    """Play ``state`` to its end, seat ``s`` played by agent (``kinds[s]``,
+    ``agent_params[s]``); returns the number of moves."""
+    moves = 0
+    while not G.is_terminal(game, state, params):
+        seat = G.current_player(game, state, params)
+        a = choose_action(game, params, kinds[seat], agent_params[seat], state, rng, ws,
+                          reward_scale)
+        G.apply_action(game, state, params, a)
+        moves += 1
+    return moves
+
+
+def choose(agent: Agent, state, seed=0, ws: ismcts.Workspace | None = None) -> int:
+    """The action ``agent`` plays in ``state`` (a :class:`cardsim.State`), from ``seed``."""
+    spec = state.game.spec
+    ws = workspace(spec, [agent]) if ws is None else ws
+    rng = rng_from_seed(seed)
+    return int(choose_action(spec.game_id, spec.params, agent.kind, agent.params, state.vec,
+                             rng, ws, spec.reward_scale))
+
+
+def play(state, agents, seed=0) -> int:
+    """Play ``state`` to its end in place, seat ``s`` by ``agents[s]`` (parsed agents or spec
+    strings); returns the number of moves."""
+    agents = [a if isinstance(a, Agent) else parse_agent(a) for a in agents]
+    spec = state.game.spec
+    if len(agents) != spec.n_players:
+        raise AgentError(f"expected {spec.n_players} agents, one per seat, got {len(agents)}")
+    kinds = np.array([a.kind for a in agents], dtype=np.int64)
+    params = np.stack([a.params for a in agents])
+    rng = rng_from_seed(seed)
+    return int(play_out(spec.game_id, spec.params, state.vec, kinds, params, rng,
+                        workspace(spec, agents), spec.reward_scale))

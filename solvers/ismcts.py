@@ -1,0 +1,265 @@
+"""Information-Set Monte Carlo Tree Search, one implementation for every game.
+
+Single-Observer ISMCTS (Cowling, Powley and Whitehouse, 2012) with availability counts, for
+the player to move at the root (the *observer*). Each iteration:
+
+1. **Determinize**: sample one world consistent with what the observer has seen, from the
+   game's own ``determinize`` kernel (uniform over the consistent worlds; with
+   ``worlds=K`` > 0, K worlds are sampled once and used in turn — OpenSpiel's
+   ``max_world_samples``).
+2. **Select**: from the root, while every move available in this world already has a child,
+   go to the child with the highest UCB1 value ``mean + c * sqrt(ln(availability) /
+   visits)``, where *availability* counts the iterations in which that move was legal (the
+   SO-ISMCTS correction for moves that are not always possible). Every available child's
+   availability goes up by one.
+3. **Expand** one move without a child (uniformly among them), then **roll out** to the end
+   with the ``random`` or ``heuristic`` player, and **back up** the returns: each node adds
+   the return of the player who made its move, divided by the game's ``reward_scale``.
+
+**Moves the observer only partly sees** (Bura's face-down throws by others) must not leak: a
+node's children are keyed by the game's ``observed_action`` — the move as the observer sees
+it — so the tree holds one child "threw two cards face down" rather than one per card pair
+(SO-ISMCTS + partially observable moves, "POM", of the same paper). When the search follows
+such a child in a world, the concrete move is drawn uniformly among the world's legal moves
+that look the same. This is the cheaper alternative to MO-ISMCTS (one tree per player): the
+opponents' own information sets are not modelled, but no hidden card reaches the observer's
+tree, and in a game where only discards are hidden (Bura) the loss is small. Scopa hides no
+move, so there the search is plain SO-ISMCTS.
+
+The final move is the root child with the most visits (``final=visits``, ties to the higher
+mean), one drawn in proportion to the visits (``final=sample``), or the one with the highest
+mean (``final=value``). The budget is a number of iterations, a wall-clock time, or both
+(whichever ends first). The tree lives in preallocated arrays (:class:`Workspace`); when it
+is full the search goes on without expanding. Every random number comes from the ``rng``
+passed in, so a search is deterministic for a given seed (with a time budget, the number of
+iterations depends on the machine).
+"""
+from __future__ import annotations
+
+import time
+from collections import namedtuple
+
+import numpy as np
+from numba import njit, objmode
+
+from cardsim import dispatch as G
+from cardsim.rng import rng_below, rng_next
+
+# Columns of the int64 tree array and of the float64 statistics array.
+KEY, PLAYER, CHILD, SIBLING, AVAIL = range(5)
+VISITS, TOTAL = range(2)
+
+# The search's parameters (a float64 vector; names as in the agent spec string).
+ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT = range(6)
+N_PARAMS = 6
+FINAL_VISITS, FINAL_SAMPLE, FINAL_VALUE = range(3)
+ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = range(2)
+
+MAX_DEPTH = 1024          # moves from the root to the end of a match
+
+Workspace = namedtuple("Workspace", "tree stats world worlds actions keys seen path rets")
+"""Preallocated arrays of a search: the tree (``int64[max_nodes, 5]``), its statistics
+(``float64[max_nodes, 2]``), the current world, the fixed worlds (``worlds=K``), and
+scratch arrays for legal actions, their observed keys, a flag per action, the path and the
+returns."""
+
+
+def workspace(spec, max_nodes: int, max_worlds: int = 0) -> Workspace:
+    """A :class:`Workspace` for searches of ``spec``'s game with up to ``max_nodes`` nodes."""
+    n_actions = spec.max_actions
+    return Workspace(
+        tree=np.zeros((max(max_nodes, 2), 5), dtype=np.int64),
+        stats=np.zeros((max(max_nodes, 2), 2), dtype=np.float64),
+        world=np.zeros(spec.state_len, dtype=np.uint64),
+        worlds=np.zeros((max(max_worlds, 1), spec.state_len), dtype=np.uint64),
+        actions=np.zeros(n_actions, dtype=np.int64),
+        keys=np.zeros(n_actions, dtype=np.int64),
+        seen=np.zeros(n_actions, dtype=np.bool_),
+        path=np.zeros(MAX_DEPTH, dtype=np.int64),
+        rets=np.zeros(spec.n_players, dtype=np.float64))
+
+
+@njit(cache=True)
+def clock():
+    """Seconds from a monotonic clock (read through Python: a few microseconds)."""
+    with objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@njit(cache=True, inline="always")
+def policy_action(game, state, params, rollout, actions, n, rng):
+    """The rollout player's action: uniform, or the game's heuristic."""
+    if rollout == ROLLOUT_HEURISTIC:
+        return actions[G.heuristic(game, state, params, actions, n, rng)]
+    return actions[rng_below(rng, n)]
+
+
+@njit(cache=True, inline="always")
+def any_with_key(actions, keys, n, key, rng):
+    """A concrete action drawn uniformly among those of ``actions[:n]`` seen as ``key``."""
+    count = 0
+    for i in range(n):
+        if keys[i] == key:
+            count += 1
+    pick = rng_below(rng, count)
+    for i in range(n):
+        if keys[i] == key:
+            if pick == 0:
+                return actions[i]
+            pick -= 1
+    return actions[0]
+
+
+@njit(cache=True, inline="always")
+def ucb(stats, tree, child, c):
+    """UCB1 with the availability count in place of the parent's visits."""
+    visits = stats[child, VISITS]
+    return (stats[child, TOTAL] / visits
+            + c * np.sqrt(np.log(max(tree[child, AVAIL], 1)) / visits))
+
+
+@njit(cache=True)
+def iterate(game, params, observer, search, rng, ws, n_nodes, reward_scale):
+    """One ISMCTS iteration on the world in ``ws.world``; returns the new node count."""
+    tree, stats, world = ws.tree, ws.stats, ws.world
+    actions, keys, seen, path = ws.actions, ws.keys, ws.seen, ws.path
+    c = search[C]
+    rollout = np.int64(search[ROLLOUT])
+    node = 0
+    depth = 0
+    while not G.is_terminal(game, world, params):
+        n = G.legal_actions(game, world, params, actions)
+        for i in range(n):
+            keys[i] = G.observed_action(game, world, params, actions[i], observer)
+            seen[i] = False
+        best = -1
+        best_score = -np.inf
+        child = tree[node, CHILD]
+        while child >= 0:
+            present = False
+            for i in range(n):
+                if keys[i] == tree[child, KEY]:
+                    seen[i] = True
+                    present = True
+            if present:
+                tree[child, AVAIL] += 1
+                score = ucb(stats, tree, child, c)
+                if score > best_score:
+                    best_score = score
+                    best = child
+            child = tree[child, SIBLING]
+        new_keys = 0                      # distinct keys without a child
+        for i in range(n):
+            if not seen[i]:
+                new_keys += 1
+                for j in range(i + 1, n):
+                    if keys[j] == keys[i]:
+                        seen[j] = True
+        if new_keys > 0 and n_nodes < tree.shape[0]:
+            pick = rng_below(rng, new_keys)
+            key = keys[0]
+            for i in range(n):            # the pick-th first occurrence of a new key
+                if not seen[i]:
+                    if pick == 0:
+                        key = keys[i]
+                        break
+                    pick -= 1
+            new = n_nodes
+            n_nodes += 1
+            tree[new, KEY] = key
+            tree[new, PLAYER] = G.current_player(game, world, params)
+            tree[new, CHILD] = -1
+            tree[new, SIBLING] = tree[node, CHILD]
+            tree[new, AVAIL] = 1
+            stats[new, VISITS] = 0.0
+            stats[new, TOTAL] = 0.0
+            tree[node, CHILD] = new
+            depth += 1
+            path[depth] = new
+            G.apply_action(game, world, params, any_with_key(actions, keys, n, key, rng))
+            break
+        if best < 0:
+            break                         # the tree is full: roll out from here
+        depth += 1
+        path[depth] = best
+        node = best
+        G.apply_action(game, world, params,
+                       any_with_key(actions, keys, n, tree[best, KEY], rng))
+    while not G.is_terminal(game, world, params):
+        n = G.legal_actions(game, world, params, actions)
+        G.apply_action(game, world, params,
+                       policy_action(game, world, params, rollout, actions, n, rng))
+    G.returns(game, world, params, ws.rets)
+    stats[0, VISITS] += 1.0
+    for d in range(1, depth + 1):
+        nd = path[d]
+        stats[nd, VISITS] += 1.0
+        stats[nd, TOTAL] += ws.rets[tree[nd, PLAYER]] / reward_scale
+    return n_nodes
+
+
+@njit(cache=True)
+def search(game, params, root, search_params, rng, ws, reward_scale):
+    """ISMCTS from ``root`` for the player to move; returns (action, iterations run). The
+    tree is left in ``ws`` (node 0 is the root)."""
+    observer = G.current_player(game, root, params)
+    iterations = np.int64(search_params[ITERATIONS])
+    seconds = search_params[SECONDS]
+    n_worlds = np.int64(search_params[WORLDS])
+    tree, stats = ws.tree, ws.stats
+    tree[0, KEY] = -1
+    tree[0, PLAYER] = -1
+    tree[0, CHILD] = -1
+    tree[0, SIBLING] = -1
+    tree[0, AVAIL] = 0
+    stats[0, VISITS] = 0.0
+    stats[0, TOTAL] = 0.0
+    n_nodes = 1
+    for w in range(n_worlds):
+        G.determinize(game, root, params, observer, rng, ws.worlds[w])
+    start = clock() if seconds > 0 else 0.0
+    it = 0
+    while (iterations <= 0 or it < iterations) and not (
+            seconds > 0 and it % 16 == 0 and clock() - start >= seconds):
+        if n_worlds > 0:
+            ws.world[:] = ws.worlds[it % n_worlds]
+        else:
+            G.determinize(game, root, params, observer, rng, ws.world)
+        n_nodes = iterate(game, params, observer, search_params, rng, ws, n_nodes,
+                          reward_scale)
+        it += 1
+    return final_action(search_params, rng, ws), it
+
+
+@njit(cache=True)
+def final_action(search_params, rng, ws):
+    """The root child chosen by the final policy (module docstring); its key is the action
+    (the observer's own moves are seen whole)."""
+    tree, stats = ws.tree, ws.stats
+    policy = np.int64(search_params[FINAL])
+    best = -1
+    best_visits = -1.0
+    best_mean = -np.inf
+    child = tree[0, CHILD]
+    total = 0.0
+    while child >= 0:
+        visits = stats[child, VISITS]
+        mean = stats[child, TOTAL] / visits if visits > 0 else -np.inf
+        total += visits
+        if policy == FINAL_VALUE:
+            better = visits > 0 and mean > best_mean
+        else:
+            better = visits > best_visits or (visits == best_visits and mean > best_mean)
+        if better:
+            best, best_visits, best_mean = child, visits, mean
+        child = tree[child, SIBLING]
+    if policy == FINAL_SAMPLE and total > 0:
+        x = (rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+        child = tree[0, CHILD]
+        while child >= 0:
+            x -= stats[child, VISITS]
+            if x < 0:
+                return tree[child, KEY]
+            child = tree[child, SIBLING]
+    return tree[best, KEY]

@@ -1,0 +1,267 @@
+"""Agents (solvers/agents.py), ISMCTS (solvers/ismcts.py), duplicate play and analysis.
+
+ISMCTS must not leak hidden cards: its choice and whole tree are the same for two true states
+that the searching player cannot tell apart (the conformance suite's permuted truths), and in
+Bura an opponent's face-down throw appears in the tree only as "k cards face down".
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import cardsim
+from cardsim.errors import AgentError, CardsimError
+from cardsim.rng import rng_from_seed
+from solvers import ismcts
+from solvers.agents import choose, parse_agent, play, workspace
+from solvers.analyze import AnalysisConfig, analyze
+from solvers.duplicate import margin, play_duplicate
+from tests.conformance.test_every_game import _permuted_truth, world_ok
+
+GAMES = ("scopa", "bura")
+
+
+# --- spec strings ---------------------------------------------------------------------------
+
+def test_parse_agent_defaults_and_values():
+    a = parse_agent("ismcts")
+    assert a.is_search and a.params[ismcts.ITERATIONS] == 1000 and a.nodes == 1001
+    assert a.params[ismcts.C] == pytest.approx(0.7)
+    a = parse_agent("ismcts:iterations=50,c=1.5,final=value,worlds=8,rollout=heuristic")
+    assert a.params[ismcts.ITERATIONS] == 50 and a.params[ismcts.C] == 1.5
+    assert a.params[ismcts.FINAL] == ismcts.FINAL_VALUE
+    assert a.params[ismcts.WORLDS] == 8 and a.params[ismcts.ROLLOUT] == ismcts.ROLLOUT_HEURISTIC
+    a = parse_agent("ismcts:iterations=0,seconds=0.01")
+    assert a.params[ismcts.SECONDS] == 0.01 and a.nodes == 1_000_000
+    assert parse_agent("random").kind != parse_agent("heuristic").kind
+
+
+@pytest.mark.parametrize("spec,words", [
+    ("", ["expected one of random, heuristic, ismcts"]),
+    ("alphazero", ["unknown agent 'alphazero'", "random, heuristic, ismcts"]),
+    ("random:x=1", ["takes no parameters"]),
+    ("ismcts:iters=5", ["unknown parameter 'iters'", "iterations, seconds, c"]),
+    ("ismcts:iterations=ten", ["iterations='ten'", "an integer >= 0"]),
+    ("ismcts:c=-1", ["c='-1'", "a number >= 0"]),
+    ("ismcts:final=best", ["final='best'", "visits, sample or value"]),
+    ("ismcts:iterations=0", ["iterations > 0 or seconds > 0"]),
+    ("ismcts:c", ["expected c=value"]),
+    ("ismcts:nodes=1", ["nodes='1'"]),
+])
+def test_parse_agent_errors_name_the_problem(spec, words):
+    with pytest.raises(AgentError) as err:
+        parse_agent(spec)
+    for w in words:
+        assert w in str(err.value)
+    assert isinstance(err.value, CardsimError)
+
+
+# --- playing ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("agent", ["random", "heuristic", "ismcts:iterations=30",
+                                   "ismcts:iterations=20,worlds=3,final=sample,rollout=heuristic"])
+def test_agents_play_legal_deals_to_the_end(name, agent):
+    game = cardsim.load_game(name)
+    for seed in range(3):
+        state = game.new_deal(seed=seed)
+        moves = play(state, [agent, "random"], seed=seed)
+        assert state.is_terminal() and moves > 0
+        again = game.new_deal(seed=seed)
+        assert play(again, [agent, "random"], seed=seed) == moves
+        assert again.to_dict() == state.to_dict()        # deterministic for a seed
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_agent_move_is_legal(name):
+    """Move by move through the Python API: the chosen action is always legal."""
+    game = cardsim.load_game(name, num_players=3) if name == "bura" else cardsim.load_game(name)
+    agent = parse_agent("ismcts:iterations=40")
+    ws = workspace(game.spec, [agent])
+    state = game.new_match(seed=4)
+    k = 0
+    while not state.is_terminal() and k < 120:
+        a = choose(agent, state, seed=k, ws=ws)
+        assert a in state.legal_actions()
+        state.apply_action(a)
+        k += 1
+
+
+def test_play_needs_one_agent_per_seat():
+    with pytest.raises(AgentError, match="expected 2 agents"):
+        play(cardsim.load_game("scopa").new_deal(seed=1), ["random"])
+
+
+def _scopa_settebello_scopa():
+    """Seat 1 to move with 7sw, Asw, 5sw; the table holds only the 7co: 7sw takes it, a scopa
+    and the settebello."""
+    game = cardsim.load_game("scopa")
+    d = game.new_deal(seed=1).to_dict()
+    d["hands"][1] = ["7sw", "Asw", "5sw"]
+    d["table"] = ["7co"]
+    d["stock"] = [c for c in d["stock"] if c not in ("7sw", "7co")] + ["Cco", "6sw"]
+    d["piles"] = [["2co", "Kcu", "2sw"], []]
+    d["last_capturer"] = 0
+    return game.from_dict(d)
+
+
+@pytest.mark.parametrize("final", ["visits", "value", "sample"])
+def test_ismcts_takes_the_settebello_with_a_scopa(final):
+    state = _scopa_settebello_scopa()
+    agent = parse_agent(f"ismcts:iterations=2000,final={final}")
+    for seed in range(3):
+        assert state.action_to_string(choose(agent, state, seed=seed)) == "7sw>7co"
+
+
+def _search(state, agent, seed):
+    """Run one search; returns (action, the tree's root children as (key, visits, avail))."""
+    spec = state.game.spec
+    ws = workspace(spec, [agent])
+    action, its = ismcts.search(spec.game_id, spec.params, state.vec, agent.params,
+                                rng_from_seed(seed), ws, spec.reward_scale)
+    children = []
+    child = ws.tree[0, ismcts.CHILD]
+    while child >= 0:
+        children.append((int(ws.tree[child, ismcts.KEY]), ws.stats[child, ismcts.VISITS],
+                         int(ws.tree[child, ismcts.AVAIL]), ws.stats[child, ismcts.TOTAL]))
+        child = ws.tree[child, ismcts.SIBLING]
+    return action, its, children, ws
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_ismcts_statistics_add_up(name):
+    """Every iteration visits one root child: the root children's visits add up to the
+    iterations, each child was available at least as often as it was visited, and the keys
+    are the legal actions (the searching player sees his own moves whole)."""
+    state = cardsim.load_game(name).new_deal(seed=6)
+    action, its, children, _ = _search(state, parse_agent("ismcts:iterations=500"), 1)
+    assert its == 500
+    assert sum(v for _, v, _, _ in children) == 500
+    assert all(avail >= v for _, v, avail, _ in children)
+    assert sorted(k for k, *_ in children) == state.legal_actions()
+    assert action in state.legal_actions()
+
+
+def test_ismcts_time_budget_stops():
+    state = cardsim.load_game("scopa").new_deal(seed=2)
+    action, its, children, _ = _search(state, parse_agent("ismcts:iterations=0,seconds=0.05"), 3)
+    assert its > 0 and action in state.legal_actions()
+
+
+def _positions(name, opts, every=5):
+    game = cardsim.load_game(name, **opts)
+    out = []
+    for seed in range(3):
+        state = game.new_deal(seed=seed)
+        rnd = random.Random(seed)
+        k = 0
+        while not state.is_terminal():
+            if k % every == 0 and len(state.legal_actions()) > 1:
+                out.append(state.clone())
+            legal = state.legal_actions()
+            state.apply_action(rnd.choice([a for a in legal if a >> 40 != 4] or legal))
+            k += 1
+    return game, out
+
+
+@pytest.mark.parametrize("name,opts", [("scopa", {}), ("bura", {}),
+                                       ("bura", {"facedown_discards": "choice"})])
+def test_ismcts_ignores_the_hidden_truth(name, opts):
+    """No leak: for two true states that the player to move cannot tell apart, the search
+    gives the same action and the same root statistics for the same seed."""
+    game, positions = _positions(name, opts)
+    rnd = random.Random(5)
+    agent = parse_agent("ismcts:iterations=150")
+    compared = 0
+    for state in positions:
+        player = state.current_player()
+        other = _permuted_truth(game, state.to_dict(), player, rnd)
+        if other.to_dict() == state.to_dict():
+            continue
+        assert other.observation(player) == state.observation(player)
+        a1, _, c1, _ = _search(state, agent, 9)
+        a2, _, c2, _ = _search(other, agent, 9)
+        assert a1 == a2 and c1 == c2
+        compared += 1
+    assert compared >= 5
+
+
+def test_ismcts_sees_a_face_down_throw_only_as_its_size():
+    """Bura, rules §5 / BU-RESP-6: in the searching player's tree, another player's face-down
+    throw is keyed by the number of cards (and the turned trump card, public) only."""
+    from cardsim.games.bura.layout import CARDS_MASK, KIND_SHIFT, THROW_DOWN
+    state = cardsim.load_game("bura").new_deal(seed=3)
+    observer = state.current_player()
+    _, _, _, ws = _search(state, parse_agent("ismcts:iterations=3000"), 2)
+    trump_bit = 1 << cardsim.cards.DECKS["bura"].index(state.to_dict()["trump_card"])
+    down = 0
+    for node in range(1, ws.tree.shape[0]):
+        key, player = int(ws.tree[node, ismcts.KEY]), int(ws.tree[node, ismcts.PLAYER])
+        if key >> KIND_SHIFT == THROW_DOWN and player not in (-1, observer) and \
+                ws.stats[node, ismcts.VISITS] > 0:
+            cards = key & CARDS_MASK
+            assert cards & ((1 << 36) - 1) & ~trump_bit == 0, hex(key)
+            down += 1
+    assert down > 0
+
+
+# --- duplicate play and analysis ------------------------------------------------------------
+
+def test_duplicate_deals_swap_seats_over_the_same_cards():
+    game = cardsim.load_game("bura")
+    table = play_duplicate(game, ["heuristic", "random"], deals=6, seed=2)
+    assert len(table) == 12 and set(table["rotation"]) == {0, 1}
+    # a deal's two seatings are zero-sum between the agents
+    assert np.allclose(table["return_0"] + table["return_1"], 0)
+    again = play_duplicate(game, ["heuristic", "random"], deals=6, seed=2)
+    assert again.equals(table)
+
+
+def test_ismcts_beats_random_on_duplicate_scopa_deals():
+    """A smoke test of strength (the figures are in the closing note): 30 duplicate deals."""
+    game = cardsim.load_game("scopa")
+    table = play_duplicate(game, ["ismcts:iterations=200", "random"], deals=30, seed=7)
+    mean, lo, hi = margin(table)
+    assert lo > 0, (mean, lo, hi)
+
+
+def test_analyze_values_a_false_claim_exactly():
+    """Bura at the first check point: a claim with an empty pile is false and loses double
+    (BU-CLAIM-2) in every world, so its mean return is exactly -2 with a zero-width interval;
+    every legal action has a row; the intervals hold their estimates."""
+    game = cardsim.load_game("bura")
+    state = game.new_deal(seed=5)
+    table = analyze(state, AnalysisConfig(player=state.current_player(), worlds=60, seed=1))
+    assert sorted(table["action"]) == sorted(state.action_to_string(a)
+                                             for a in state.legal_actions())
+    claim = table.set_index("action").loc["claim"]
+    assert claim["mean_return"] == -2 and claim["return_low"] == claim["return_high"] == -2
+    assert claim["win_rate"] == 0
+    assert (table["return_low"] <= table["mean_return"]).all()
+    assert (table["mean_return"] <= table["return_high"]).all()
+    assert (table["win_low"] <= table["win_rate"]).all() and \
+           (table["win_rate"] <= table["win_high"]).all()
+    assert table["mean_return"].is_monotonic_decreasing
+
+
+def test_analyze_finds_the_scopa():
+    state = _scopa_settebello_scopa()
+    table = analyze(state, AnalysisConfig(player=1, worlds=80, seed=2))
+    assert table.iloc[0]["action"] == "7sw>7co"
+    assert table.iloc[0]["return_low"] > table.iloc[1]["return_high"]
+
+
+def test_analyze_refuses_the_wrong_player_and_finished_positions():
+    state = _scopa_settebello_scopa()
+    with pytest.raises(CardsimError, match="player 0 is not to move"):
+        analyze(state, AnalysisConfig(player=0))
+    with pytest.raises(CardsimError, match="worlds=1"):
+        analyze(state, AnalysisConfig(player=1, worlds=1))
+    with pytest.raises(AgentError):
+        analyze(state, AnalysisConfig(player=1, agent="nobody"))
+    done = cardsim.load_game("scopa").new_deal(seed=1)
+    play(done, ["random", "random"])
+    with pytest.raises(CardsimError, match="over"):
+        analyze(done, AnalysisConfig(player=0))

@@ -18,7 +18,7 @@ from solvers import ismcts
 from solvers.agents import choose, parse_agent, play, workspace
 from solvers.analyze import AnalysisConfig, analyze
 from solvers.duplicate import margin, play_duplicate
-from tests.conformance.test_every_game import _permuted_truth, world_ok
+from tests.conformance.test_every_game import _permuted_truth
 
 GAMES = ("scopa", "bura")
 
@@ -265,3 +265,42 @@ def test_analyze_refuses_the_wrong_player_and_finished_positions():
     play(done, ["random", "random"])
     with pytest.raises(CardsimError, match="over"):
         analyze(done, AnalysisConfig(player=0))
+
+
+# --- the heuristic player reads only what its player sees -----------------------------------
+
+@pytest.mark.parametrize("name,opts", [("scopa", {}), ("scopa", {"num_players": 4}),
+                                       ("bura", {}), ("bura", {"num_players": 3}),
+                                       ("bura", {"facedown_discards": "choice"}),
+                                       ("bura", {"molodka_stop": True, "moscow": "three_aces",
+                                                 "small_moscow": "three_sixes_with_trump"})])
+def test_heuristic_same_choice_in_every_sampled_world(name, opts):
+    """Rules §5 of each game: the heuristic's choice depends only on what the player to move
+    sees: on positions of random playouts (claims kept rare) it is the same on the true state
+    and on worlds sampled for that player, with the same rng words."""
+    from cardsim import dispatch
+    game = cardsim.load_game(name, **opts)
+    spec = game.spec
+    checked = 0
+    for deal in range(25):
+        state = game.new_deal(seed=100 + deal)
+        rnd = random.Random(deal)
+        step = 0
+        while not state.is_terminal():
+            player = state.current_player()
+            actions = np.array(state.legal_actions(), dtype=np.int64)
+            words = rng_from_seed(300 + deal * 100 + step)
+            expected = dispatch.heuristic(spec.game_id, state.vec, spec.params, actions,
+                                          len(actions), words.copy())
+            for s in range(2):
+                world = state.sample_world(player, seed=s + 7 * step)
+                assert world.legal_actions() == actions.tolist()
+                got = dispatch.heuristic(spec.game_id, world.vec, spec.params, actions,
+                                         len(actions), words.copy())
+                assert got == expected, (deal, step, state.to_dict())
+                checked += 1
+            others = [a for a in actions.tolist() if a >> 40 != 4 or rnd.random() < 0.05]
+            state.apply_action(rnd.choice(others or actions.tolist()) if deal % 2
+                               else int(actions[expected]))
+            step += 1
+    assert checked > 300

@@ -47,6 +47,7 @@ from .layout import (BEAT, CARDS_MASK, CLAIM, CLAIM_TARGET, FULL_DECK, HAND, KIN
                      NO_CLAIM, PASS, PHASE, PHASE_ANSWER, PHASE_CHECK, PHASE_CLAIM, PHASE_STOP,
                      PILE_DOWN, PILE_UP, POINTS, REVEALED, STOP, SUIT_MASK, THROW_DOWN, THROW_UP,
                      THROWN, TO_MOVE, TRICK_PLAYED, TRUMP_CARD)
+from .kernels import points
 from .rules import P_NUM_PLAYERS
 
 __all__ = ["choose", "RISK", "WORTH_TAKING", "TRUMP_KEEP"]
@@ -64,16 +65,6 @@ _CARDS = np.uint64(CARDS_MASK)
 
 
 # --- what the player to move sees -------------------------------------------------------------
-
-@njit(cache=True, inline="always")
-def _card_points(cards):
-    """BU-END-4: the points of a set of cards."""
-    total = 0
-    while cards:
-        total += POINTS[lowest_index(cards)]
-        cards &= cards - ONE
-    return total
-
 
 @njit(cache=True, inline="always")
 def _trick_face_up(state, params):
@@ -140,7 +131,7 @@ def _sure_points(state, params, me):
     trump = bit(np.int64(state[TRUMP_CARD]))
     down = state[PILE_DOWN + me]
     known = down & (state[THROWN + me] | trump)
-    total = _card_points(state[PILE_UP + me] | known)
+    total = points(state[PILE_UP + me] | known)
     left = popcount(down & ~known)
     pool = _unseen_cards(state, params, me)
     for r in range(9):
@@ -229,7 +220,7 @@ def _choose_stop(state, params, me, actions, n_actions, trumps):
     i = _find_kind(actions, n_actions, STOP)
     if i >= 0:
         cards = _cards_of(actions[i])
-        if (_card_points(cards) < WORTH_TAKING
+        if (points(cards) < WORTH_TAKING
                 or _chance_beaten(state, params, me, cards, trumps) <= RISK):
             return i
     return _find_kind(actions, n_actions, PASS)
@@ -245,7 +236,7 @@ def _choose_lead(state, params, me, actions, n_actions, trumps, rng):
         if _kind_of(actions[i]) != LEAD:
             continue
         cards = _cards_of(actions[i])
-        pts = _card_points(cards)
+        pts = points(cards)
         if cards & trumps or pts < WORTH_TAKING:
             continue
         key = 4 * pts + popcount(cards)
@@ -278,7 +269,7 @@ def _beat_cost(cards, trumps):
     while rest:
         rank_sum += lowest_index(rest) % 9
         rest &= rest - ONE
-    return 10000 * popcount(mine) + 100 * rank_sum + 99 - _card_points(cards)
+    return 10000 * popcount(mine) + 100 * rank_sum + 99 - points(cards)
 
 
 @njit(cache=True, inline="always")
@@ -304,7 +295,7 @@ def _choose_answer(state, params, me, actions, n_actions, trumps):
         return throw
     if throw < 0 or _cards_of(actions[beat]) & trumps == ZERO:
         return beat
-    stake = _card_points(_trick_face_up(state, params) | _cards_of(actions[throw]))
+    stake = points(_trick_face_up(state, params) | _cards_of(actions[throw]))
     return beat if stake >= WORTH_TAKING else throw
 
 

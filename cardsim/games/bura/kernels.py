@@ -12,7 +12,7 @@ from ... import order as deal_order
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...rng import rng_below, rng_next, rng_shuffle
 from .layout import (ACES, BEAT, CARDS_MASK, CLAIM, CLAIM_POINTS, CLAIM_TARGET, DEALER,
-                    DEAL_NUMBER, FIRST_LEADER, FULL_DECK, GOT, HAND, HAND_SIZE, KIND_SHIFT,
+                    DEAL_NUMBER, FIRST_LEADER, GOT, HAND, HAND_SIZE, KIND_SHIFT,
                     LAST_TRICK_TAKER, LEAD, LEADER, LEFT, LOG_WORDS, MODE, MODE_MATCH,
                     MULTIPLIER, NEXT, NO_CLAIM, N_CARDS, ORDER, PASS, PHASE, PHASE_ANSWER,
                     PHASE_CHECK, PHASE_CLAIM, PHASE_DEAL_OVER, PHASE_LEAD, PHASE_MATCH_OVER,

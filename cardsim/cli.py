@@ -115,6 +115,24 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    """Run (or resume) an experiment spec into a results folder and print its tables."""
+    from pathlib import Path
+    from experiments.runner import RunConfig, run, used_rows
+    from experiments.spec import load_spec
+    spec = load_spec(args.spec)
+    out = args.out or str(Path("runs") / Path(args.spec).stem)
+    store = run(spec, RunConfig(out=out, jobs=args.jobs, progress=not args.quiet))
+    rows = used_rows(spec, store.rows())
+    print(f"{spec.game}: {len(rows):,} games in {out}" + (f" — {spec.question}"
+                                                           if spec.question else ""))
+    from experiments.tables import format_table, report_tables
+    for title, table in report_tables(rows, list(spec.agents), spec.sprt).items():
+        if len(table):
+            _print_table(title, format_table(table))
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a deal (or a match) at the terminal against agents."""
     from .game import load_game
@@ -166,6 +184,14 @@ def make_parser() -> argparse.ArgumentParser:
                    "and otherwise picks uniformly among its other actions")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("run", help="run or resume an experiment spec (TOML) into a folder")
+    p.add_argument("spec", help="an experiment spec file (see experiments/spec.py)")
+    p.add_argument("--out", help="results folder (runs/<spec name>); an existing one resumes")
+    p.add_argument("--jobs", type=_int_at_least(1, "positive"), default=1,
+                   help="local worker processes (1)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("analyze", help="value every legal action of a position (win "
                        "probability and expected return, with intervals)")

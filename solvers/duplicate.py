@@ -3,10 +3,18 @@
 With 2 players each deal is played twice, the agents swapping seats; with more, once per
 rotation (seat ``s`` plays ``agents[(s + r) % n]`` in rotation ``r``). Luck of the cards then
 cancels out of the comparison: a deal's *margin* for agent 0 is the mean over rotations of
-its return. Deal ``i`` comes from ``SeedSequence([seed, i])``; each rotation's agents draw
-from their own stream spawned from it, so results do not depend on how deals are split.
+its return. Deal ``i`` comes from ``SeedSequence([*seed, i])``; each rotation's agents draw
+from their own stream spawned from it, so results do not depend on how deals are split into
+batches or workers.
+
+Rows follow the experiment store's format (experiments/README in ``experiments``): ``deal``,
+``rotation``, ``seed``, ``dealer``, ``seat_<s>`` (the agent index at seat s), ``return_<s>``,
+``moves``, ``seconds``, ``cat_<category>_<s>`` (the game's per-seat scoring categories) and
+``end`` (how the deal ended, where the game says).
 """
 from __future__ import annotations
+
+import time
 
 import numpy as np
 import pandas as pd
@@ -17,41 +25,75 @@ from cardsim.stats import mean_interval
 from .agents import parse_agent, play_out, workspace
 
 
-def play_duplicate(game, agents, deals: int, seed: int = 0, match: bool = False,
+def categories(state, n: int) -> dict:
+    """The game's scoring categories per seat from ``score_breakdown``: every list of numbers
+    per seat (or per side: seat s belongs to side s % sides) becomes ``cat_<name>_<s>``; a
+    result kind becomes ``end``."""
+    out = {}
+    for name, value in state.score_breakdown().items():
+        if isinstance(value, list) and value and all(isinstance(v, (int, float)) and
+                                                     not isinstance(v, bool) for v in value):
+            if n % len(value) == 0:
+                for s in range(n):
+                    out[f"cat_{name}_{s}"] = float(value[s % len(value)])
+        elif isinstance(value, dict) and isinstance(value.get("kind"), str):
+            out["end"] = value["kind"]
+    return out
+
+
+def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: bool = True,
                    progress=None) -> pd.DataFrame:
-    """One row per deal and rotation: ``deal``, ``rotation``, ``return_<k>`` for each agent
-    ``k`` (the return of the seat it played) and ``moves``."""
+    """One row per deal and rotation (module docstring). ``deals`` is a count or an iterable
+    of deal indices; ``seed`` an int or a tuple of ints (the deal's entropy prefix); with
+    ``rotate=False`` each deal is played once, seat s by ``agents[s]``."""
     agents = [parse_agent(a) if isinstance(a, str) else a for a in agents]
     spec = game.spec
     n = spec.n_players
     if len(agents) != n:
         raise AgentError(f"expected {n} agents, one per seat, got {len(agents)}")
+    prefix = list(seed) if isinstance(seed, (tuple, list)) else [seed]
     ws = workspace(spec, agents)
     rows = []
-    for i in range(deals):
-        seq = np.random.SeedSequence([seed, i])
+    for i in (range(deals) if isinstance(deals, int) else deals):
+        seq = np.random.SeedSequence([*prefix, i])
         deal_seq, *agent_seqs = seq.spawn(1 + n)
         start = game.new_match(seed=deal_seq) if match else game.new_deal(seed=deal_seq)
-        for r in range(n):
-            seating = [agents[(s + r) % n] for s in range(n)]
+        dealer = int(start.to_dict()["dealer"])
+        for r in range(n if rotate else 1):
+            order = [(s + r) % n for s in range(n)]
             state = start.clone()
-            kinds = np.array([a.kind for a in seating], dtype=np.int64)
-            params = np.stack([a.params for a in seating])
+            kinds = np.array([agents[k].kind for k in order], dtype=np.int64)
+            params = np.stack([agents[k].params for k in order])
             rng = agent_seqs[r].generate_state(4, dtype=np.uint64)
+            t = time.perf_counter()
             moves = play_out(spec.game_id, spec.params, state.vec, kinds, params, rng, ws,
                              spec.reward_scale)
+            seconds = time.perf_counter() - t
+            row = {"deal": i, "rotation": r, "seed": int(seq.entropy[-1]), "dealer": dealer,
+                   "moves": int(moves), "seconds": seconds}
             ret = state.returns()
-            row = {"deal": i, "rotation": r, "moves": int(moves)}
             for s in range(n):
-                row[f"return_{(s + r) % n}"] = ret[s]
+                row[f"seat_{s}"] = order[s]
+                row[f"return_{s}"] = float(ret[s])
+            row.update(categories(state, n))
             rows.append(row)
         if progress is not None:
             progress(1)
     return pd.DataFrame(rows)
 
 
+def agent_returns(table: pd.DataFrame, agent: int) -> pd.Series:
+    """Each row's return of the seat ``agent`` played."""
+    n = sum(1 for c in table.columns if c.startswith("seat_"))
+    out = pd.Series(np.nan, index=table.index)
+    for s in range(n):
+        mine = table[f"seat_{s}"] == agent
+        out[mine] = table.loc[mine, f"return_{s}"]
+    return out
+
+
 def margin(table: pd.DataFrame, agent: int = 0) -> tuple[float, float, float]:
     """Agent ``agent``'s mean return per deal (averaged over rotations first, so the paired
     deals give the standard error) with its 95% interval."""
-    per_deal = table.groupby("deal")[f"return_{agent}"].mean()
+    per_deal = agent_returns(table, agent).groupby(table["deal"]).mean()
     return mean_interval(per_deal.to_numpy())

@@ -14,7 +14,7 @@ import time
 import cardsim
 from cardsim.stats import fmt_interval
 
-from .duplicate import margin, play_duplicate
+from .duplicate import agent_returns, margin, play_duplicate
 
 MATCHUPS = (
     ("heuristic", "random"),
@@ -39,7 +39,7 @@ def main(argv=None) -> None:
         start = time.perf_counter()
         table = play_duplicate(game, [a, b], args.deals, seed=args.seed)
         mean, lo, hi = margin(table)
-        won = (table.groupby("deal")["return_0"].mean() > 0).mean()
+        won = (agent_returns(table, 0).groupby(table["deal"]).mean() > 0).mean()
         print(f"{args.game}: {a} vs {b}: {args.deals} duplicate deals, mean return "
               f"{fmt_interval(mean, lo, hi)} per deal, deals won {won:.3f} "
               f"({time.perf_counter() - start:.0f} s)", flush=True)

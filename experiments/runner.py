@@ -1,0 +1,140 @@
+"""The experiment runner: seeded batches on joblib, appended to the store, resumable.
+
+Deal ``i`` of matchup ``m`` is dealt from ``SeedSequence([root, m, i])`` and its agents draw
+from streams spawned from it (:func:`solvers.duplicate.play_duplicate`), so a deal's rows do
+not depend on the batch size, the number of workers or the order in which batches finish:
+results are bit-identical whatever the parallelism. Batch ``b`` of a matchup holds deals
+``b * batch_size`` up to the next batch.
+
+Stopping: a fixed number of deals, or — sequentially, per matchup — the first batch boundary
+at which the first agent's 95% interval is narrow enough (``half_width``) or the SPRT reaches a
+verdict; batches are checked in order, so the stopping point is the same on any number of
+workers. Batches computed beyond it (one wave at most) stay in the store and are left out of
+the tables (:func:`used_rows`).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import pandas as pd
+from joblib import Parallel, delayed
+from tqdm.auto import tqdm
+
+from .spec import ExperimentSpec, parse_spec
+from .store import Store
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Where to write and how many local worker processes to use."""
+
+    out: str
+    jobs: int = 1
+    progress: bool = True
+
+
+def n_batches(spec: ExperimentSpec) -> int:
+    """Batches per matchup at most."""
+    return -(-spec.limit // spec.batch_size)
+
+
+def run_batch(spec_dict: dict, matchup: int, batch: int) -> pd.DataFrame:
+    """Play one batch (in any process); rows as the store keeps them."""
+    from solvers.duplicate import play_duplicate
+    spec = parse_spec(_toml_form(spec_dict))
+    game = spec.load()
+    seating = spec.matchups[matchup]
+    first = batch * spec.batch_size
+    deals = range(first, min(first + spec.batch_size, spec.limit))
+    rows = play_duplicate(game, [spec.agents[k] for k in seating], deals,
+                          seed=(spec.seed, matchup), match=spec.unit == "match",
+                          rotate=spec.duplicate)
+    for s in range(game.num_players):
+        rows[f"seat_{s}"] = [seating[k] for k in rows[f"seat_{s}"]]
+    rows.insert(0, "batch", batch)
+    rows.insert(0, "matchup", matchup)
+    return rows
+
+
+def _toml_form(d: dict) -> dict:
+    """A spec dict (``ExperimentSpec.to_dict``) back in the TOML spec's shape."""
+    size = {k: d[k] for k in ("deals", "half_width", "max_deals", "sprt") if d.get(k) is not None}
+    keep = ("question", "game", "rules", "agents", "matchups", "unit", "duplicate", "seed",
+            "batch_size")
+    return {**{k: d[k] for k in keep}, "size": size}
+
+
+def stop_batch(spec: ExperimentSpec, rows: pd.DataFrame, matchup: int) -> int | None:
+    """The last batch a matchup needs, given its contiguous finished batches in ``rows``
+    (None: not decided yet)."""
+    if spec.deals is not None:
+        return n_batches(spec) - 1
+    from .sprt import sprt
+    from .tables import half_width
+    if not len(rows):
+        return None
+    mine = rows[rows["matchup"] == matchup]
+    for b in range(n_batches(spec)):
+        part = mine[mine["batch"] <= b]
+        if not len(part) or part["batch"].max() < b:
+            return None                               # batch b is not finished yet
+        if b == n_batches(spec) - 1:
+            return b
+        if spec.half_width is not None:
+            if half_width(part, list(spec.agents), matchup) <= spec.half_width:
+                return b
+        else:
+            s = spec.sprt
+            verdict = sprt(part, list(spec.agents), matchup, kind=s["kind"], lower=s["lower"],
+                           upper=s["upper"], alpha=s["alpha"], beta=s["beta"]).verdict
+            if verdict != "continue":
+                return b
+    return n_batches(spec) - 1
+
+
+def used_rows(spec: ExperimentSpec, rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows the tables use: each matchup up to its stopping batch."""
+    if not len(rows):
+        return rows
+    keep = []
+    for m in range(len(spec.matchups)):
+        last = stop_batch(spec, rows, m)
+        mine = rows[rows["matchup"] == m]
+        keep.append(mine if last is None else mine[mine["batch"] <= last])
+    return pd.concat(keep, ignore_index=True) if keep else rows
+
+
+def run(spec: ExperimentSpec, config: RunConfig) -> Store:
+    """Run (or resume) ``spec`` into ``config.out``; returns the store."""
+    spec_dict = spec.to_dict()
+    store = Store.create_or_resume(config.out, spec_dict)
+    done = store.done()
+    total = len(spec.matchups) * n_batches(spec)
+    bar = tqdm(total=total, initial=len(done), unit="batch", disable=not config.progress,
+               desc=f"{spec.game} experiment")
+    started, deals = time.perf_counter(), 0
+    with Parallel(n_jobs=config.jobs, return_as="generator_unordered") as parallel:
+        while True:
+            rows = store.rows()
+            wave = []
+            for m in range(len(spec.matchups)):
+                last = stop_batch(spec, rows, m)
+                upto = n_batches(spec) - 1 if last is None else last
+                pending = [b for b in range(upto + 1) if (m, b) not in done]
+                if last is None:
+                    pending = pending[:max(config.jobs, 1)]   # sequential: one wave at most
+                wave += [(m, b) for b in pending]
+            if not wave:
+                break
+            for batch_rows in parallel(delayed(run_batch)(spec_dict, m, b) for m, b in wave):
+                m, b = int(batch_rows["matchup"].iloc[0]), int(batch_rows["batch"].iloc[0])
+                store.write_batch(m, b, batch_rows)
+                done.add((m, b))
+                deals += int(batch_rows["deal"].nunique())
+                bar.update(1)
+                bar.set_postfix(deals_per_s=f"{deals / (time.perf_counter() - started):.0f}")
+            if spec.deals is not None:
+                break
+    bar.close()
+    return store

@@ -1,0 +1,219 @@
+"""Experiment specs in TOML: what to play, how much, and from which seed.
+
+```toml
+question = "Does ISMCTS beat the heuristic at Scopa, and by how much?"
+game = "scopa"
+agents = ["heuristic", "random", "ismcts:iterations=1000"]
+matchups = "round_robin"     # or [[0, 1], [0, 2]] (pairs of agent indices), or
+                             # {field = 0} (agent 0 against each other agent)
+unit = "deal"                # or "match"
+duplicate = true             # every deal once per rotation of the seats, same cards
+seed = 1                     # the root seed
+batch_size = 50              # deals per batch
+
+[rules]                      # rules options, as `cardsim games` lists them
+target_score = 11
+
+[size]                       # one of:
+deals = 1000                 #   a fixed number of deals per matchup
+# half_width = 0.1           #   until the 95% interval of the first agent's mean return
+# max_deals = 20000          #   is this narrow (with a cap)
+# sprt = {kind = "elo", lower = 0, upper = 20, alpha = 0.05, beta = 0.05}
+#                            #   a sequential test (kind "elo" or "margin"), with max_deals
+```
+
+Unknown keys and bad values are refused with the key's name and what is allowed
+(:class:`SpecError`). A spec is frozen once parsed; :meth:`ExperimentSpec.to_dict` is what the
+store's manifest keeps and compares on resume.
+"""
+from __future__ import annotations
+
+import itertools
+import tomllib
+from dataclasses import asdict, dataclass, field
+from typing import Any, Mapping
+
+from cardsim.errors import CardsimError
+from cardsim.game import load_game
+from solvers.agents import parse_agent
+
+
+class SpecError(CardsimError):
+    """A bad experiment spec: the message names the key and what is allowed."""
+
+
+_TOP = {"question", "game", "rules", "agents", "matchups", "unit", "duplicate", "seed",
+        "batch_size", "size"}
+_SIZE = {"deals", "half_width", "max_deals", "sprt"}
+_SPRT = {"kind", "lower", "upper", "alpha", "beta"}
+
+
+@dataclass(frozen=True)
+class ExperimentSpec:
+    """A parsed, validated experiment (module docstring)."""
+
+    game: str
+    agents: tuple[str, ...]
+    matchups: tuple[tuple[int, ...], ...]
+    question: str = ""
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    unit: str = "deal"
+    duplicate: bool = True
+    seed: int = 0
+    batch_size: int = 50
+    deals: int | None = None
+    half_width: float | None = None
+    max_deals: int | None = None
+    sprt: Mapping[str, Any] | None = None
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["agents"] = list(self.agents)
+        d["matchups"] = [list(m) for m in self.matchups]
+        d["rules"] = dict(self.rules)
+        d["sprt"] = None if self.sprt is None else dict(self.sprt)
+        return d
+
+    @property
+    def limit(self) -> int:
+        """The most deals any matchup can need."""
+        return self.deals if self.deals is not None else self.max_deals
+
+    def load(self):
+        """The :class:`cardsim.Game` under the spec's rules."""
+        return load_game(self.game, **self.rules)
+
+
+def load_spec(path) -> ExperimentSpec:
+    """Parse a TOML spec file."""
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise SpecError(f"cannot read {path}: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{path} is not valid TOML: {e}") from None
+    return parse_spec(data)
+
+
+def _check(cond: bool, key: str, value: Any, allowed: str) -> None:
+    if not cond:
+        raise SpecError(f"{key}={value!r}: expected {allowed}")
+
+
+def _int(d: Mapping, key: str, default: Any, low: int, name: str | None = None) -> Any:
+    value = d.get(key, default)
+    if value is None:
+        return None
+    _check(isinstance(value, int) and not isinstance(value, bool) and value >= low,
+           name or key, value, f"an integer >= {low}")
+    return value
+
+
+def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
+    """Validate a spec given as a dict (the parsed TOML)."""
+    if not isinstance(data, Mapping):
+        raise SpecError(f"expected a table of keys, got {type(data).__name__}")
+    unknown = sorted(set(data) - _TOP)
+    if unknown:
+        raise SpecError(f"unknown key {unknown[0]!r}: expected one of {', '.join(sorted(_TOP))}")
+    for key in ("game", "agents"):
+        if key not in data:
+            raise SpecError(f"missing key {key!r}")
+    game_name = data["game"]
+    rules = data.get("rules", {})
+    _check(isinstance(rules, Mapping), "rules", rules, "a table of rules options")
+    game = load_game(game_name, **rules)       # unknown game or option: its own clear error
+    agents = data["agents"]
+    _check(isinstance(agents, list) and len(agents) >= 1 and all(isinstance(a, str)
+                                                                 for a in agents),
+           "agents", agents, "a list of agent spec strings")
+    for a in agents:
+        parse_agent(a)
+    n = game.num_players
+    matchups = _matchups(data.get("matchups", "round_robin"), len(agents), n)
+    unit = data.get("unit", "deal")
+    _check(unit in ("deal", "match"), "unit", unit, "'deal' or 'match'")
+    duplicate = data.get("duplicate", True)
+    _check(isinstance(duplicate, bool), "duplicate", duplicate, "true or false")
+    question = data.get("question", "")
+    _check(isinstance(question, str), "question", question, "a string")
+    size = data.get("size", {"deals": 1000})
+    _check(isinstance(size, Mapping), "size", size, "a table with deals, half_width or sprt")
+    unknown = sorted(set(size) - _SIZE)
+    if unknown:
+        raise SpecError(f"unknown key size.{unknown[0]}: expected one of "
+                        + ", ".join(sorted(_SIZE)))
+    rules_given = [k for k in ("deals", "half_width", "sprt") if k in size]
+    if len(rules_given) != 1:
+        raise SpecError(f"size: give exactly one of deals, half_width or sprt, got "
+                        f"{rules_given or 'none'}")
+    deals = _int(size, "deals", None, 1, "size.deals")
+    max_deals = _int(size, "max_deals", None, 1, "size.max_deals")
+    half_width = size.get("half_width")
+    if half_width is not None:
+        _check(isinstance(half_width, (int, float)) and not isinstance(half_width, bool)
+               and half_width > 0, "size.half_width", half_width, "a number > 0")
+    sprt = size.get("sprt")
+    if sprt is not None:
+        sprt = _sprt(sprt, matchups)
+    if deals is None and max_deals is None:
+        raise SpecError("size.max_deals is needed with half_width or sprt (a cap on deals)")
+    if deals is not None and max_deals is not None:
+        raise SpecError("size.max_deals goes with half_width or sprt, not with deals")
+    return ExperimentSpec(
+        game=game_name, agents=tuple(agents), matchups=matchups, question=question,
+        rules=dict(rules), unit=unit, duplicate=duplicate,
+        seed=_int(data, "seed", 0, 0), batch_size=_int(data, "batch_size", 50, 1),
+        deals=deals, half_width=None if half_width is None else float(half_width),
+        max_deals=max_deals, sprt=sprt)
+
+
+def _matchups(value: Any, n_agents: int, n_seats: int) -> tuple[tuple[int, ...], ...]:
+    """Pairs (or seat tuples) of agent indices; with more seats than agents in a pair, the
+    pair's agents alternate round the table."""
+    if value == "round_robin":
+        pairs = list(itertools.combinations(range(n_agents), 2))
+    elif isinstance(value, Mapping) and set(value) == {"field"}:
+        hero = value["field"]
+        _check(isinstance(hero, int) and 0 <= hero < n_agents, "matchups.field", hero,
+               f"an agent index from 0 to {n_agents - 1}")
+        pairs = [(hero, k) for k in range(n_agents) if k != hero]
+    elif isinstance(value, list) and value:
+        pairs = []
+        for m in value:
+            _check(isinstance(m, list) and len(m) in (2, n_seats) and all(
+                isinstance(k, int) and 0 <= k < n_agents for k in m), "matchups", m,
+                f"pairs (or {n_seats}-tuples) of agent indices from 0 to {n_agents - 1}")
+            pairs.append(tuple(m))
+    else:
+        raise SpecError(f"matchups={value!r}: expected 'round_robin', {{field = k}} or a list "
+                        "of pairs of agent indices")
+    if not pairs:
+        raise SpecError("matchups: a round robin needs at least 2 agents")
+    return tuple(tuple(m) if len(m) == n_seats else tuple(m[s % 2] for s in range(n_seats))
+                 for m in pairs)
+
+
+def _sprt(sprt: Any, matchups) -> dict:
+    _check(isinstance(sprt, Mapping), "size.sprt", sprt, "a table with kind, lower, upper")
+    unknown = sorted(set(sprt) - _SPRT)
+    if unknown:
+        raise SpecError(f"unknown key size.sprt.{unknown[0]}: expected one of "
+                        + ", ".join(sorted(_SPRT)))
+    kind = sprt.get("kind", "elo")
+    _check(kind in ("elo", "margin"), "size.sprt.kind", kind, "'elo' or 'margin'")
+    out = {"kind": kind}
+    for key in ("lower", "upper"):
+        value = sprt.get(key)
+        _check(isinstance(value, (int, float)) and not isinstance(value, bool),
+               f"size.sprt.{key}", value, "a number")
+        out[key] = float(value)
+    _check(out["lower"] < out["upper"], "size.sprt.upper", out["upper"],
+           f"a number above lower={out['lower']}")
+    for key in ("alpha", "beta"):
+        value = sprt.get(key, 0.05)
+        _check(isinstance(value, float) and 0 < value < 0.5, f"size.sprt.{key}", value,
+               "a number between 0 and 0.5")
+        out[key] = value
+    return out

@@ -1,0 +1,507 @@
+"""Aggregation of an experiment store's rows into pandas tables (DESIGN.md §4).
+
+Every function takes the rows DataFrame of the store (one row per game; the columns are fixed
+by the store's contract: ``matchup``, ``deal``, ``rotation``, ``seed``, ``dealer``,
+``seat_<s>``, ``return_<s>``, ``moves``, ``seconds``, optional ``cat_<name>_<s>`` and ``end``)
+and, where names are shown, ``agents``: the spec's list of agent spec strings, indexed by the
+``seat_<s>`` values. Every table carries a one-sentence ``table.attrs["note"]``.
+
+Conventions used by all tables:
+
+* **Matchup order.** With duplicate play, seat ``s`` of rotation ``r`` is played by
+  ``matchup[(s + r) % n]``; :func:`matchup_agents` recovers each matchup's seat tuple from the
+  rows, and its first entry is the matchup's *first agent* (the one whose mean return,
+  half-width and SPRT are reported).
+* **An agent's result in a game** is its seat's return (the mean over its seats when it holds
+  more than one, as in a 2x2 partnership matchup ``(0, 1, 0, 1)``); a *win* is a return > 0, a
+  *draw* == 0, a *loss* < 0; the *score* is 1, 1/2, 0.
+* **Paired (duplicate) statistics.** A mean over games is computed per deal first (averaging
+  the rotations of the same cards, so the luck of the cards cancels), then the mean and its
+  95% interval ``mean ± 1.96·sd/√deals`` are taken over deals (:func:`cardsim.stats.
+  mean_interval`). With one rotation per deal this is the plain standard error.
+* **Rates** (win/draw/loss, seat wins, how deals end) use Wilson score intervals over games
+  (:func:`cardsim.stats.wilson_interval`). Duplicate games of one deal are not independent;
+  for an agent's wins they are typically negatively correlated (the cards favour one seat),
+  which makes the Wilson interval conservative.
+* Interval columns are named ``<x>``, ``<x>_lo``, ``<x>_hi``; :func:`format_table` turns each
+  triple into one ``"0.512 [0.498, 0.526]"`` column (:func:`cardsim.stats.fmt_interval`).
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from cardsim.errors import CardsimError
+from cardsim.stats import Z95, fmt_interval, mean_interval, wilson_interval
+
+KEY = ["matchup", "deal", "rotation"]
+_SEAT = re.compile(r"^seat_(\d+)$")
+_CAT = re.compile(r"^cat_(.+)_(\d+)$")
+
+
+class TableError(CardsimError):
+    """Rows that do not follow the store's row format (a missing column, an agent index that
+    ``agents`` does not have, duplicated games, a matchup whose seats disagree)."""
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+def _noted(table: pd.DataFrame, note: str) -> pd.DataFrame:
+    table.attrs["note"] = note
+    return table
+
+
+def n_seats(rows: pd.DataFrame) -> int:
+    """The number of seats: the ``seat_<s>`` columns, which must be ``seat_0 .. seat_{n-1}``."""
+    seats = sorted(int(m.group(1)) for c in rows.columns if (m := _SEAT.match(str(c))))
+    if not seats:
+        raise TableError("rows have no seat_<s> columns: expected seat_0 .. seat_{n-1}")
+    if seats != list(range(len(seats))):
+        raise TableError(f"rows have seat columns {seats}: expected seat_0 .. "
+                         f"seat_{len(seats) - 1}")
+    return len(seats)
+
+
+def _require(rows: pd.DataFrame, columns: Sequence[str]) -> None:
+    missing = [c for c in columns if c not in rows.columns]
+    if missing:
+        raise TableError(f"rows lack column {missing[0]!r}: expected the experiment store's "
+                         "row format (matchup, deal, rotation, dealer, seat_<s>, return_<s>, ...)")
+
+
+class _Games:
+    """The rows as arrays, validated and sorted by (matchup, deal, rotation)."""
+
+    def __init__(self, rows: pd.DataFrame):
+        if not isinstance(rows, pd.DataFrame):
+            raise TableError(f"rows: expected a pandas DataFrame, got {type(rows).__name__}")
+        n = n_seats(rows)
+        _require(rows, KEY + [f"return_{s}" for s in range(n)])
+        keys = [rows[c].to_numpy(dtype=np.int64) for c in KEY]
+        sort = np.lexsort(keys[::-1])
+        self.rows = rows.iloc[sort].reset_index(drop=True)
+        self.n = n
+        self.matchup, self.deal, self.rotation = (k[sort] for k in keys)
+        self.seats = self.rows[[f"seat_{s}" for s in range(n)]].to_numpy(dtype=np.int64)
+        self.returns = self.rows[[f"return_{s}" for s in range(n)]].to_numpy(dtype=np.float64)
+        if len(sort) > 1:
+            same = ((self.matchup[1:] == self.matchup[:-1]) & (self.deal[1:] == self.deal[:-1])
+                    & (self.rotation[1:] == self.rotation[:-1]))
+            if same.any():
+                i = int(np.argmax(same))
+                raise TableError(f"game matchup={self.matchup[i]}, deal={self.deal[i]}, "
+                                 f"rotation={self.rotation[i]} appears more than once in the "
+                                 "rows")
+        if self.seats.size and self.seats.min() < 0:
+            raise TableError(f"agent index {int(self.seats.min())} in the rows: expected "
+                             "indices >= 0")
+        self.order = self._matchup_agents()
+        self._per_agent = None
+
+    def _matchup_agents(self) -> dict[int, tuple[int, ...]]:
+        if not len(self.matchup):
+            return {}
+        n = self.n
+        idx = (np.arange(n)[None, :] - self.rotation[:, None]) % n  # m[j] = seat_{(j - r) % n}
+        tuples = np.take_along_axis(self.seats, idx, axis=1)
+        new = np.ones(len(self.matchup), dtype=bool)
+        new[1:] = self.matchup[1:] != self.matchup[:-1]
+        starts = np.flatnonzero(new)
+        first = tuples[starts][np.cumsum(new) - 1]
+        bad = np.flatnonzero((tuples != first).any(axis=1))
+        if bad.size:
+            m = int(self.matchup[bad[0]])
+            found = [tuple(int(v) for v in t) for t in (first[bad[0]], tuples[bad[0]])]
+            raise TableError(f"matchup {m}: its rows give different seat orders {found} "
+                             "(expected seat s of rotation r to be played by "
+                             "matchup[(s + r) % n])")
+        return {int(self.matchup[i]): tuple(int(v) for v in tuples[i]) for i in starts}
+
+    def per_agent(self, values: np.ndarray | None = None):
+        """For every game and agent in it (sorted by game, then agent): the game's index, the
+        agent, its first seat, its number of seats, and the mean of ``values`` (rows x seats,
+        NaN ignored; the returns by default) over its seats."""
+        if values is None:
+            if self._per_agent is None:
+                self._per_agent = self.per_agent(self.returns)
+            return self._per_agent
+        N, n = self.seats.shape
+        a = int(self.seats.max()) + 1 if N else 1
+        key = (np.arange(N, dtype=np.int64)[:, None] * a + self.seats).ravel()
+        uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        inv = inv.ravel()
+        flat = values.ravel()
+        ok = ~np.isnan(flat)
+        sums = np.bincount(inv, weights=np.where(ok, flat, 0.0), minlength=len(uniq))
+        count = np.bincount(inv, weights=ok.astype(np.float64), minlength=len(uniq))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = sums / count
+        seats = np.bincount(inv, minlength=len(uniq))
+        return uniq // a, uniq % a, first % n, seats, mean
+
+
+def _group(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Group codes of the rows by the given integer columns, numbered in sorted key order,
+    and the index of each group's first row."""
+    shifted = [c.astype(np.int64) - (int(c.min()) if len(c) else 0) for c in columns]
+    sizes = [int(c.max()) + 1 if len(c) else 1 for c in shifted]
+    if math.prod(sizes) < 2 ** 62:
+        key = np.zeros(len(columns[0]), dtype=np.int64)
+        for c, size in zip(shifted, sizes):
+            key = key * size + c
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    else:
+        _, first, inv = np.unique(np.column_stack(shifted), axis=0, return_index=True,
+                                  return_inverse=True)
+    return inv.ravel(), first
+
+
+def _paired(matchup: np.ndarray, agent: np.ndarray, deal: np.ndarray, values: np.ndarray):
+    """Per (matchup, agent) in sorted order: ``(matchup, agent, games, per-deal means in deal
+    order, deal ids, indices of its games)`` — the per-deal mean averages the rotations."""
+    if not len(values):
+        return []
+    code, first = _group(matchup, agent)
+    dcode, dfirst = _group(code, deal)
+    deal_mean = (np.bincount(dcode, weights=values, minlength=len(dfirst))
+                 / np.bincount(dcode, minlength=len(dfirst)))
+    parent = code[dfirst]                      # sorted: each group's deals are contiguous
+    bounds = np.searchsorted(parent, np.arange(len(first) + 1))
+    games = np.argsort(code, kind="stable")
+    gbounds = np.searchsorted(code[games], np.arange(len(first) + 1))
+    return [(int(matchup[first[j]]), int(agent[first[j]]), int(gbounds[j + 1] - gbounds[j]),
+             deal_mean[bounds[j]:bounds[j + 1]], deal[dfirst[bounds[j]:bounds[j + 1]]],
+             games[gbounds[j]:gbounds[j + 1]]) for j in range(len(first))]
+
+
+def matchup_agents(rows: pd.DataFrame) -> dict[int, tuple[int, ...]]:
+    """Each matchup's seat tuple ``m`` (agent indices), recovered from ``seat_s = m[(s + r) % n]``
+    of every row; :class:`TableError` if two rows of a matchup disagree."""
+    return _Games(rows).order
+
+
+def _name(agents: Sequence[str], k: int) -> str:
+    if not 0 <= k < len(agents):
+        raise TableError(f"agent index {k} in the rows: expected 0 to {len(agents) - 1} "
+                         f"(agents={list(agents)!r})")
+    return str(agents[k])
+
+
+def _distinct(seq) -> list[int]:
+    return list(dict.fromkeys(int(k) for k in seq))
+
+
+def _label(agents: Sequence[str], order: Sequence[int]) -> str:
+    return " vs ".join(_name(agents, k) for k in _distinct(order))
+
+
+def _interval(values: np.ndarray) -> tuple[float, float, float, float]:
+    """mean, lo, hi, standard error (``nan`` below 2 values)."""
+    values = np.asarray(values, dtype=np.float64)
+    mean, lo, hi = mean_interval(values)
+    se = float(values.std(ddof=1)) / math.sqrt(values.size) if values.size >= 2 else math.nan
+    return mean, lo, hi, se
+
+
+def _wilson(prefix: str, successes: int, n: int) -> dict:
+    p, lo, hi = wilson_interval(int(successes), int(n))
+    return {prefix: p, f"{prefix}_lo": lo, f"{prefix}_hi": hi}
+
+
+# --- the long form ---------------------------------------------------------------------------
+
+_LONG_COLUMNS = ["matchup", "label", "deal", "rotation", "agent", "name", "seat", "seats",
+                 "opponents", "return", "win", "draw", "loss", "score"]
+
+
+def _long(g: _Games, agents: Sequence[str]) -> pd.DataFrame:
+    row, agent, seat, seats, ret = g.per_agent()
+    long = pd.DataFrame({"matchup": g.matchup[row], "deal": g.deal[row],
+                         "rotation": g.rotation[row], "agent": agent, "seat": seat,
+                         "seats": seats, "return": ret})
+    names = {k: _name(agents, k) for k in np.unique(agent).tolist()}
+    labels = {m: _label(agents, t) for m, t in g.order.items()}
+    opponents = {(m, k): ", ".join(names[j] for j in _distinct(t) if j != k)
+                 for m, t in g.order.items() for k in t}
+    pair, inv = np.unique(np.column_stack([long["matchup"].to_numpy(), agent]), axis=0,
+                          return_inverse=True)
+    long["label"] = long["matchup"].map(labels)
+    long["name"] = long["agent"].map(names)
+    long["opponents"] = np.array([opponents[(int(m), int(k))] for m, k in pair],
+                                 dtype=object)[inv.ravel()]
+    long["win"] = ret > 0
+    long["draw"] = ret == 0
+    long["loss"] = ret < 0
+    long["score"] = _score(ret)
+    return long[_LONG_COLUMNS]
+
+
+def agent_results(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
+    """One row per (matchup, deal, rotation, agent): the agent's return (mean over its seats),
+    its first seat and number of seats, win/draw/loss flags, score (1, 1/2, 0) and the names of
+    its opponents in the matchup."""
+    return _noted(_long(_Games(rows), agents),
+                  "One row per game and agent: the agent's return (mean over its seats), "
+                  "win/draw/loss (return >0, =0, <0) and its opponents.")
+
+
+def deal_means(long: pd.DataFrame, column: str = "return") -> pd.DataFrame:
+    """Paired per-deal values: ``column`` of :func:`agent_results` averaged over the rotations
+    of each (matchup, agent, deal); columns matchup, agent, deal, ``column``."""
+    return long.groupby(["matchup", "agent", "deal"], sort=True)[column].mean().reset_index()
+
+
+def _score(ret: np.ndarray) -> np.ndarray:
+    return np.where(ret > 0, 1.0, np.where(ret == 0, 0.5, 0.0))
+
+
+def _first_agent_deals(g: _Games, matchup: int, column: str) -> np.ndarray:
+    if int(matchup) not in g.order:
+        return np.zeros(0)
+    first = g.order[int(matchup)][0]
+    row, agent, _, _, ret = g.per_agent()
+    mine = (agent == first) & (g.matchup[row] == matchup)
+    values = _score(ret[mine]) if column == "score" else ret[mine]
+    deals, inv = np.unique(g.deal[row[mine]], return_inverse=True)
+    inv = inv.ravel()
+    return (np.bincount(inv, weights=values, minlength=len(deals))
+            / np.bincount(inv, minlength=len(deals)))
+
+
+def first_agent_deals(rows: pd.DataFrame, agents: Sequence[str], matchup: int,
+                      column: str = "return") -> np.ndarray:
+    """The first agent of ``matchup``: its paired per-deal ``column`` (``"return"`` or
+    ``"score"``, win 1, draw 1/2, loss 0), in deal order; empty when the matchup has no rows
+    yet."""
+    if column not in ("return", "score"):
+        raise TableError(f"column={column!r}: expected 'return' or 'score'")
+    return _first_agent_deals(_Games(rows), matchup, column)
+
+
+# --- tables ------------------------------------------------------------------------------------
+
+_MATCHUP_COLUMNS = [
+    "matchup", "label", "agent", "name", "games", "deals", "wins", "draws", "losses",
+    "win_rate", "win_rate_lo", "win_rate_hi", "draw_rate", "draw_rate_lo", "draw_rate_hi",
+    "loss_rate", "loss_rate_lo", "loss_rate_hi", "score",
+    "mean_return", "mean_return_lo", "mean_return_hi", "return_se", "return_se_unpaired",
+    "margin", "margin_lo", "margin_hi", "moves", "ms_per_move"]
+
+
+def matchup_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
+    """Per matchup and agent in it: games, wins/draws/losses with Wilson 95% intervals, score,
+    mean return with its paired 95% interval (``return_se``; ``return_se_unpaired`` treats every
+    game as independent, for comparison), and for a 2-agent matchup the *margin* — half the
+    per-deal difference of the two agents' paired returns, i.e. the first agent's mean return
+    in a zero-sum 2-player game (Scopa: points ahead per deal) — with its interval; ``moves``
+    is the mean number of moves per game and ``ms_per_move`` the compute time per move."""
+    g = _Games(rows)
+    note = ("Per matchup and agent: win/draw/loss rates with Wilson 95% intervals and the mean "
+            "return per game with a 95% interval from the paired (duplicate) standard error, "
+            "plus the margin (half the difference of the two agents' returns) in 2-agent "
+            "matchups.")
+    if not g.order:
+        return _noted(pd.DataFrame(columns=_MATCHUP_COLUMNS), note)
+    row, agent, _, _, ret = g.per_agent()
+    groups = {(m, k): rest for m, k, *rest in _paired(g.matchup[row], agent, g.deal[row], ret)}
+    has_moves = "moves" in g.rows.columns
+    has_seconds = "seconds" in g.rows.columns
+    out = []
+    for m, t in g.order.items():
+        in_matchup = g.matchup == m
+        n_games = int(in_matchup.sum())
+        moves = float(g.rows["moves"].to_numpy()[in_matchup].sum()) if has_moves else math.nan
+        ms = math.nan
+        if has_moves and has_seconds and moves:
+            ms = 1000.0 * float(g.rows["seconds"].to_numpy()[in_matchup].sum()) / moves
+        two = _distinct(t)
+        margin = (math.nan,) * 3
+        if len(two) == 2:
+            (_, da, ia, _), (_, db, ib, _) = (groups[(m, k)] for k in two)
+            _, at, bt = np.intersect1d(ia, ib, assume_unique=True, return_indices=True)
+            margin = mean_interval((da[at] - db[bt]) / 2.0)
+        for k in two:
+            n, deals, _, games = groups[(m, k)]
+            r = ret[games]
+            wins, draws, losses = int((r > 0).sum()), int((r == 0).sum()), int((r < 0).sum())
+            mean, lo, hi, se = _interval(deals)
+            mg = margin if k == two[0] else (-margin[0], -margin[2], -margin[1])
+            out.append({
+                "matchup": m, "label": _label(agents, t), "agent": k, "name": _name(agents, k),
+                "games": n, "deals": len(deals), "wins": wins, "draws": draws,
+                "losses": losses, **_wilson("win_rate", wins, n),
+                **_wilson("draw_rate", draws, n), **_wilson("loss_rate", losses, n),
+                "score": float(_score(r).mean()),
+                "mean_return": mean, "mean_return_lo": lo, "mean_return_hi": hi,
+                "return_se": se,
+                "return_se_unpaired": float(r.std(ddof=1)) / math.sqrt(n) if n >= 2 else math.nan,
+                "margin": mg[0], "margin_lo": mg[1], "margin_hi": mg[2],
+                "moves": moves / n_games if has_moves else math.nan, "ms_per_move": ms})
+    return _noted(pd.DataFrame(out, columns=_MATCHUP_COLUMNS), note)
+
+
+def half_width(rows: pd.DataFrame, agents: Sequence[str], matchup: int) -> float:
+    """The half-width of the 95% interval of the first agent's paired mean return in
+    ``matchup`` (``1.96·sd/√deals`` over deals): the quantity a "stop when the half-width
+    reaches X" rule watches; ``inf`` while the matchup has fewer than 2 deals."""
+    values = first_agent_deals(rows, agents, matchup)
+    if values.size < 2:
+        return math.inf
+    return Z95 * float(values.std(ddof=1)) / math.sqrt(values.size)
+
+
+def _paired_stats(g: _Games, values: np.ndarray, label_key: str, label) -> dict:
+    """Mean of ``values`` (one per game) averaged per (matchup, deal) first, its 95% interval,
+    and the Wilson share of values > 0."""
+    new = np.ones(len(values), dtype=bool)
+    new[1:] = (g.matchup[1:] != g.matchup[:-1]) | (g.deal[1:] != g.deal[:-1])
+    code = np.cumsum(new) - 1
+    per_deal = np.bincount(code, weights=values) / np.bincount(code)
+    mean, lo, hi, se = _interval(per_deal)
+    return {label_key: label, "games": len(values), "deals": len(per_deal),
+            "mean_return": mean, "mean_return_lo": lo, "mean_return_hi": hi, "return_se": se,
+            **_wilson("win_rate", int((values > 0).sum()), len(values))}
+
+
+_SEAT_COLUMNS = ["games", "deals", "mean_return", "mean_return_lo", "mean_return_hi",
+                 "return_se", "win_rate", "win_rate_lo", "win_rate_hi"]
+
+
+def seat_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per seat: mean return (averaged over the rotations of each deal first, so with full
+    duplicate rotation every agent sits at every seat of the deal equally and the agents'
+    strength cancels) with its 95% interval, and the seat's share of wins (Wilson)."""
+    g = _Games(rows)
+    note = ("Mean return and win rate per seat over all games (paired over the rotations of "
+            "each deal, 95% intervals): the seat advantage.")
+    if not g.order:
+        return _noted(pd.DataFrame(columns=["seat"] + _SEAT_COLUMNS), note)
+    out = [_paired_stats(g, g.returns[:, s], "seat", s) for s in range(g.n)]
+    return _noted(pd.DataFrame(out, columns=["seat"] + _SEAT_COLUMNS), note)
+
+
+def dealer_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per position relative to the dealer (``dealer``, ``dealer+1`` — the player after the
+    dealer, who plays first in Scopa and Bura — ...): mean return with its paired 95% interval
+    and win rate; the last row, ``dealer - others``, is the dealer's return minus the mean of
+    the other seats' returns per game (in a zero-sum 2-player game twice the dealer's mean
+    return), with its interval: positive means dealing is an advantage."""
+    g = _Games(rows)
+    _require(rows, ["dealer"])
+    note = ("Mean return per position relative to the dealer, and the dealer's return minus "
+            "the others' mean (paired over rotations, 95% intervals): the dealer's advantage.")
+    if not g.order:
+        return _noted(pd.DataFrame(columns=["position"] + _SEAT_COLUMNS), note)
+    n, ret = g.n, g.returns
+    dealer = g.rows["dealer"].to_numpy(dtype=np.int64)
+    if ((dealer < 0) | (dealer >= n)).any():
+        bad = int(dealer[(dealer < 0) | (dealer >= n)][0])
+        raise TableError(f"dealer={bad} in the rows: expected a seat from 0 to {n - 1}")
+    at = np.arange(len(dealer))
+    out = [_paired_stats(g, ret[at, (dealer + p) % n], "position",
+                         "dealer" if p == 0 else f"dealer+{p}") for p in range(n)]
+    if n > 1:
+        own = ret[at, dealer]
+        diff = own - (ret.sum(axis=1) - own) / (n - 1)
+        row = _paired_stats(g, diff, "position", "dealer - others")
+        row.update(win_rate=math.nan, win_rate_lo=math.nan, win_rate_hi=math.nan)
+        out.append(row)
+    return _noted(pd.DataFrame(out, columns=["position"] + _SEAT_COLUMNS), note)
+
+
+def categories(rows: pd.DataFrame) -> list[str]:
+    """The category names of the ``cat_<name>_<s>`` columns, in column order."""
+    return list(dict.fromkeys(m.group(1) for c in rows.columns if (m := _CAT.match(str(c)))))
+
+
+_CAT_COLUMNS = ["matchup", "label", "agent", "name", "category", "games", "deals", "mean",
+                "mean_lo", "mean_hi", "se"]
+
+
+def category_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
+    """Per matchup, agent and scoring category (every ``cat_<name>_<s>`` column, mapped to the
+    agent of ``seat_s``; the mean over its seats when it holds several): the mean points per
+    game with a paired 95% interval (averaged over rotations within a deal first)."""
+    g = _Games(rows)
+    note = ("Mean points per game in each scoring category for each agent of each matchup "
+            "(paired over rotations, 95% intervals).")
+    out = []
+    for cat in categories(g.rows) if g.order else []:
+        values = np.full(g.returns.shape, np.nan)
+        for s in range(g.n):
+            column = f"cat_{cat}_{s}"
+            if column in g.rows.columns:
+                values[:, s] = pd.to_numeric(g.rows[column], errors="coerce").to_numpy(
+                    np.float64)
+        row, agent, _, _, v = g.per_agent(values)
+        ok = ~np.isnan(v)
+        for m, k, n, deals, _, _ in _paired(g.matchup[row][ok], agent[ok], g.deal[row][ok],
+                                           v[ok]):
+            mean, lo, hi, se = _interval(deals)
+            out.append({"matchup": m, "label": _label(agents, g.order[m]), "agent": k,
+                        "name": _name(agents, k), "category": cat, "games": n,
+                        "deals": len(deals), "mean": mean, "mean_lo": lo, "mean_hi": hi,
+                        "se": se})
+    table = pd.DataFrame(out, columns=_CAT_COLUMNS)
+    if not table.empty:
+        table = table.sort_values(["matchup", "agent"], kind="stable").reset_index(drop=True)
+    return _noted(table, note)
+
+
+_END_COLUMNS = ["matchup", "label", "end", "count", "games", "share", "share_lo", "share_hi"]
+
+
+def end_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
+    """Per matchup: how the games ended (the ``end`` column: Bura's claim_won, claim_lost,
+    bura, moscow, most_points, void), each kind's share of the games with a Wilson 95%
+    interval; empty when the rows have no ``end`` column."""
+    g = _Games(rows)
+    note = "Share of games ending each way (the end column) per matchup, Wilson 95% intervals."
+    if "end" not in rows.columns or not g.order:
+        return _noted(pd.DataFrame(columns=_END_COLUMNS),
+                      note + ("" if "end" in rows.columns else " The rows have no end column."))
+    ends = pd.DataFrame({"matchup": g.matchup, "end": g.rows["end"].astype(str).to_numpy()})
+    counts = ends.groupby(["matchup", "end"]).size()
+    out = []
+    for m, t in g.order.items():
+        games = int((g.matchup == m).sum())
+        for kind, count in counts.loc[m].items():
+            out.append({"matchup": m, "label": _label(agents, t), "end": kind,
+                        "count": int(count), "games": games,
+                        **_wilson("share", int(count), games)})
+    return _noted(pd.DataFrame(out, columns=_END_COLUMNS), note)
+
+
+def report_tables(rows: pd.DataFrame, agents: Sequence[str],
+                  sprt: dict | None = None) -> dict[str, pd.DataFrame]:
+    """All tables of a store: ``matchups``, ``seats``, ``dealer`` (when the rows have a
+    ``dealer`` column), ``categories``, ``ends``, and ``sprt`` when ``sprt`` gives the test
+    (keys kind, lower, upper, alpha, beta, as in the spec's ``size.sprt``)."""
+    out = {"matchups": matchup_table(rows, agents), "seats": seat_table(rows)}
+    if "dealer" in rows.columns:
+        out["dealer"] = dealer_table(rows)
+    out["categories"] = category_table(rows, agents)
+    out["ends"] = end_table(rows, agents)
+    if sprt is not None:
+        from .sprt import sprt_table
+        out["sprt"] = sprt_table(rows, agents, **sprt)
+    return out
+
+
+def format_table(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
+    """A copy for printing: every ``x``, ``x_lo``, ``x_hi`` triple of columns becomes one
+    column ``x`` of ``"0.512 [0.498, 0.526]"`` strings (:func:`cardsim.stats.fmt_interval`)."""
+    out = table.copy()
+    for c in list(table.columns):
+        lo, hi = f"{c}_lo", f"{c}_hi"
+        if lo in table.columns and hi in table.columns:
+            out[c] = [fmt_interval(float(e), float(a), float(b), digits)
+                      if not math.isnan(float(e)) else "" for e, a, b in
+                      zip(table[c], table[lo], table[hi])]
+            out = out.drop(columns=[lo, hi])
+    out.attrs = dict(table.attrs)
+    return out

@@ -1,0 +1,170 @@
+"""Experiment specs, the store and the runner: validation, bit-identical results whatever the
+number of workers, resumption after SIGKILL, refusal of a changed spec."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from experiments.runner import RunConfig, run, used_rows
+from experiments.spec import SpecError, load_spec, parse_spec
+from experiments.store import SCHEMA_VERSION, Store, StoreError
+
+BASE = {"game": "scopa", "agents": ["heuristic", "random"], "seed": 3, "batch_size": 10,
+        "size": {"deals": 30}}
+
+
+def spec(**changes):
+    return parse_spec({**BASE, **changes})
+
+
+# --- specs --------------------------------------------------------------------------------
+
+def test_spec_defaults_and_matchups():
+    s = spec()
+    assert s.matchups == ((0, 1),) and s.unit == "deal" and s.duplicate and s.deals == 30
+    s = spec(agents=["random", "heuristic", "ismcts:iterations=10"])
+    assert s.matchups == ((0, 1), (0, 2), (1, 2))
+    assert spec(agents=["random", "heuristic", "random"], matchups={"field": 1}).matchups == \
+        ((1, 0), (1, 2))
+    assert spec(matchups=[[1, 0]]).matchups == ((1, 0),)
+    four = parse_spec({**BASE, "rules": {"num_players": 4}})
+    assert four.matchups == ((0, 1, 0, 1),)
+    s = spec(size={"sprt": {"kind": "margin", "lower": 0, "upper": 0.5}, "max_deals": 100})
+    assert s.sprt == {"kind": "margin", "lower": 0.0, "upper": 0.5, "alpha": 0.05, "beta": 0.05}
+    assert s.limit == 100
+
+
+@pytest.mark.parametrize("changes,words", [
+    ({"gmae": "scopa"}, ["unknown key 'gmae'", "expected one of"]),
+    ({"game": "chess"}, ["unknown game 'chess'"]),
+    ({"rules": {"target_score": 12}}, ["target_score"]),
+    ({"agents": ["heuristic", "deep"]}, ["unknown agent 'deep'"]),
+    ({"agents": "heuristic"}, ["agents=", "a list of agent spec strings"]),
+    ({"matchups": [[0, 5]]}, ["matchups=[0, 5]", "agent indices from 0 to 1"]),
+    ({"matchups": "swiss"}, ["matchups='swiss'", "round_robin"]),
+    ({"unit": "trick"}, ["unit='trick'", "'deal' or 'match'"]),
+    ({"seed": -1}, ["seed=-1", "an integer >= 0"]),
+    ({"batch_size": 0}, ["batch_size=0"]),
+    ({"size": {"deals": 10, "sprt": {}}}, ["exactly one of deals, half_width or sprt"]),
+    ({"size": {"half_width": 0.1}}, ["size.max_deals is needed"]),
+    ({"size": {"deals": 0}}, ["size.deals=0"]),
+    ({"size": {"dels": 5}}, ["unknown key size.dels"]),
+    ({"size": {"sprt": {"kind": "elo", "lower": 5, "upper": 1}, "max_deals": 9}},
+     ["size.sprt.upper=1.0", "above lower=5.0"]),
+    ({"size": {"sprt": {"lower": 0, "upper": 1, "alpha": 0.7}, "max_deals": 9}},
+     ["size.sprt.alpha=0.7"]),
+])
+def test_spec_errors_name_the_key(changes, words):
+    from cardsim.errors import CardsimError
+    with pytest.raises(CardsimError) as err:
+        spec(**changes)
+    for w in words:
+        assert w in str(err.value), str(err.value)
+
+
+def test_spec_file_errors(tmp_path):
+    with pytest.raises(SpecError, match="cannot read"):
+        load_spec(tmp_path / "missing.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("game = \n")
+    with pytest.raises(SpecError, match="not valid TOML"):
+        load_spec(bad)
+
+
+# --- running --------------------------------------------------------------------------------
+
+def _rows(store):
+    return store.rows().drop(columns="seconds")
+
+
+def test_results_are_identical_whatever_the_workers_and_batch_size(tmp_path):
+    one = run(spec(), RunConfig(str(tmp_path / "one"), jobs=1, progress=False))
+    two = run(spec(), RunConfig(str(tmp_path / "two"), jobs=2, progress=False))
+    assert _rows(one).equals(_rows(two))
+    assert len(_rows(one)) == 60 and sorted(one.done()) == [(0, 0), (0, 1), (0, 2)]
+    wide = run(spec(batch_size=30), RunConfig(str(tmp_path / "wide"), progress=False))
+    cols = [c for c in _rows(one).columns if c != "batch"]
+    assert _rows(wide)[cols].equals(_rows(one)[cols])
+
+
+def test_manifest_and_changed_spec_refused(tmp_path):
+    store = run(spec(), RunConfig(str(tmp_path / "r"), progress=False))
+    manifest = store.manifest()
+    assert manifest["schema_version"] == SCHEMA_VERSION and manifest["root_seed"] == 3
+    assert manifest["spec"] == spec().to_dict() and manifest["package_version"]
+    again = run(spec(), RunConfig(str(tmp_path / "r"), progress=False))     # nothing to do
+    assert _rows(again).equals(_rows(store))
+    with pytest.raises(StoreError, match="holds a different experiment .*seed"):
+        run(spec(seed=4), RunConfig(str(tmp_path / "r"), progress=False))
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "x.txt").write_text("x")
+    with pytest.raises(StoreError, match="not empty"):
+        run(spec(), RunConfig(str(tmp_path / "junk"), progress=False))
+
+
+def test_unknown_schema_version_refused(tmp_path):
+    store = run(spec(size={"deals": 10}), RunConfig(str(tmp_path / "r"), progress=False))
+    path = store.path / "manifest.json"
+    path.write_text(path.read_text().replace(f'"schema_version": {SCHEMA_VERSION}',
+                                             '"schema_version": 99'))
+    with pytest.raises(StoreError, match="schema version 99.*rerun"):
+        Store.open(store.path)
+
+
+def test_a_killed_run_resumes_without_losing_or_repeating_a_batch(tmp_path):
+    """SIGKILL in the middle of a run, then ``cardsim run`` again on the same folder: the
+    result equals an uninterrupted run's; no temporary file is left."""
+    spec_file = tmp_path / "spec.toml"
+    spec_file.write_text('game = "scopa"\nagents = ["ismcts:iterations=60", "random"]\n'
+                         'seed = 5\nbatch_size = 2\n[size]\ndeals = 40\n')
+    out = tmp_path / "killed"
+    argv = [sys.executable, "-m", "cardsim", "run", str(spec_file), "--out", str(out),
+            "--quiet"]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 240
+    while time.time() < deadline:
+        if (out / "batches").exists() and len(list((out / "batches").glob("*.parquet"))) >= 3:
+            break
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    killed_at = len(list((out / "batches").glob("*.parquet")))
+    assert 3 <= killed_at < 20, "the run was not interrupted in the middle"
+    done = subprocess.run(argv, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert not list((out / "batches").glob("*.tmp"))
+    clean = run(load_spec(spec_file), RunConfig(str(tmp_path / "clean"), progress=False))
+    assert _rows(Store.open(out)).equals(_rows(clean))
+
+
+def test_sequential_stop_is_the_same_on_any_number_of_workers(tmp_path):
+    s = spec(size={"half_width": 1.5, "max_deals": 200})
+    one = run(s, RunConfig(str(tmp_path / "one"), jobs=1, progress=False))
+    two = run(s, RunConfig(str(tmp_path / "two"), jobs=2, progress=False))
+    a, b = used_rows(s, one.rows()), used_rows(s, two.rows())
+    assert a.drop(columns="seconds").equals(b.drop(columns="seconds"))
+    assert 0 < a["deal"].nunique() < 200
+    from experiments.tables import half_width
+    assert half_width(a, list(s.agents), 0) <= 1.5
+    fewer = a[a["batch"] < a["batch"].max()]
+    assert half_width(fewer, list(s.agents), 0) > 1.5       # it stopped at the first batch
+
+
+def test_cli_run_prints_the_tables(tmp_path, capsys):
+    from cardsim.cli import main
+    spec_file = tmp_path / "study.toml"
+    spec_file.write_text('question = "Does the heuristic beat random?"\ngame = "bura"\n'
+                         'agents = ["heuristic", "random"]\n[size]\ndeals = 20\n')
+    code = main(["run", str(spec_file), "--out", str(tmp_path / "out"), "--quiet"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "40 games" in out and "Does the heuristic beat random?" in out
+    assert Path(tmp_path / "out" / "manifest.json").exists()
+    code = main(["run", str(tmp_path / "nope.toml")])
+    assert code == 2 and "cannot read" in capsys.readouterr().err

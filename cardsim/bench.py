@@ -32,6 +32,7 @@ class BenchConfig:
     game: str = "scopa"
     seconds: float = 2.0        # time budget of each engine measurement
     startup: bool = True        # also measure cold compile and warm start in fresh processes
+    runner: bool = False        # also measure the experiment runner (1 vs 2 workers, overhead)
 
     def __post_init__(self) -> None:
         if not self.seconds > 0:
@@ -97,6 +98,41 @@ def ismcts_iterations_per_second(game_name: str, seconds: float) -> tuple[float,
     return max(rates), float(np.median(rates))
 
 
+def runner_figures(deals: int = 20_000) -> dict:
+    """The experiment runner on a random-agent Scopa experiment at the default batch size:
+    deals per second with 1 and 2 local worker processes (workers started and warmed up
+    first, as in a long run), and the overhead per batch — the run's wall time beyond the
+    batches' own compute time (scheduling, Parquet writes), relative to that compute."""
+    import shutil
+    from experiments.runner import RunConfig, run, run_batch
+    from experiments.spec import parse_spec
+    spec = parse_spec({"game": "scopa", "agents": ["random", "random"], "seed": 1,
+                       "size": {"deals": deals}})
+    out = {"batch_size": spec.batch_size, "deals": deals}
+    with tempfile.TemporaryDirectory() as tmp:
+        d = spec.to_dict()
+        run_batch(d, 0, 0)                                     # compile / load in-process
+        t = time.perf_counter()
+        for b in range(-(-deals // spec.batch_size)):
+            run_batch(d, 0, b)
+        compute = time.perf_counter() - t
+        for jobs in (1, 2):
+            warm = parse_spec({**_spec_toml(d), "seed": 2, "size": {"deals": 400}})
+            run(warm, RunConfig(f"{tmp}/warm{jobs}", jobs=jobs, progress=False))
+            t = time.perf_counter()
+            run(spec, RunConfig(f"{tmp}/run{jobs}", jobs=jobs, progress=False))
+            out[f"deals_per_s_{jobs}"] = deals / (time.perf_counter() - t)
+            if jobs == 1:
+                out["overhead"] = (deals / out["deals_per_s_1"] - compute) / compute
+            shutil.rmtree(f"{tmp}/run{jobs}")
+    return out
+
+
+def _spec_toml(d: dict) -> dict:
+    from experiments.runner import _toml_form
+    return _toml_form(d)
+
+
 def reference_deals_per_second(game_name: str, seconds: float) -> float:
     """Deals per second of the game's plain-Python reference engine, with the same random
     player as the compiled loop."""
@@ -152,4 +188,12 @@ def bench(config: BenchConfig) -> list[tuple[str, str]]:
     rows += [("ISMCTS from the opening, best run (iterations/s, 1 core, random rollouts)",
               f"{best:,.0f}"),
              ("ISMCTS, median run (iterations/s)", f"{median:,.0f}")]
+    if config.runner:
+        r = runner_figures()
+        rows += [(f"runner, 1 worker (deals/s; random Scopa, batches of {r['batch_size']})",
+                  f"{r['deals_per_s_1']:,.0f}"),
+                 ("runner, 2 workers (deals/s)", f"{r['deals_per_s_2']:,.0f}"),
+                 ("runner, 2 workers / 1 worker", f"{r['deals_per_s_2'] / r['deals_per_s_1']:.2f}x"),
+                 ("runner overhead per batch (of the batch's compute)",
+                  f"{100 * r['overhead']:.1f}%")]
     return rows

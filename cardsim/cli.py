@@ -69,7 +69,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Measure the engines and print the figures."""
     from .bench import BenchConfig, bench
     definition(args.game)
-    config = BenchConfig(game=args.game, seconds=args.seconds, startup=not args.no_startup)
+    config = BenchConfig(game=args.game, seconds=args.seconds, startup=not args.no_startup,
+                         runner=args.runner)
     print(f"cardsim {__version__} bench: {config.game}, random playouts, this machine, one run")
     for figure, value in bench(config):
         print(f"  {figure:72s} {value:>14s}")
@@ -118,11 +119,29 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     """Run (or resume) an experiment spec into a results folder and print its tables."""
     from pathlib import Path
-    from experiments.runner import RunConfig, run, used_rows
     from experiments.spec import load_spec
     spec = load_spec(args.spec)
     out = args.out or str(Path("runs") / Path(args.spec).stem)
-    store = run(spec, RunConfig(out=out, jobs=args.jobs, progress=not args.quiet))
+    return _run_and_print(spec, out, args.jobs, not args.quiet, args.dask)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """The built-in study (experiments/specs/demo.toml) on 2 local processes."""
+    from pathlib import Path
+    from experiments.runner import warm_up
+    from experiments.spec import load_spec
+    spec = load_spec(Path(__file__).resolve().parent.parent / "experiments" / "specs"
+                     / "demo.toml")
+    print(f"cardsim demo: {spec.question}")
+    print(f"  {len(spec.matchups)} matchups x {spec.deals} duplicate deals, seed {spec.seed}, "
+          f"into {args.out}; compiling the engines first (about a minute on a fresh machine)")
+    warm_up(spec)
+    return _run_and_print(spec, args.out, args.jobs, not args.quiet, None)
+
+
+def _run_and_print(spec, out: str, jobs: int, progress: bool, dask: str | None) -> int:
+    from experiments.runner import RunConfig, run, used_rows
+    store = run(spec, RunConfig(out=out, jobs=jobs, progress=progress, dask=dask))
     rows = used_rows(spec, store.rows())
     print(f"{spec.game}: {len(rows):,} games in {out}" + (f" — {spec.question}"
                                                            if spec.question else ""))
@@ -190,8 +209,19 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="results folder (runs/<spec name>); an existing one resumes")
     p.add_argument("--jobs", type=_int_at_least(1, "positive"), default=1,
                    help="local worker processes (1)")
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="run the batches on the Dask cluster whose scheduler is at ADDRESS "
+                   "(tcp://host:8786) instead of local processes")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("demo", help="a built-in study: Scopa's random, heuristic and ISMCTS "
+                       "players on duplicate deals (about two minutes on 2 cores)")
+    p.add_argument("--out", default="runs/demo", help="results folder (runs/demo)")
+    p.add_argument("--jobs", type=_int_at_least(1, "positive"), default=2,
+                   help="local worker processes (2)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("analyze", help="value every legal action of a position (win "
                        "probability and expected return, with intervals)")
@@ -228,6 +258,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=2.0, help="budget per measurement (2)")
     p.add_argument("--no-startup", action="store_true",
                    help="skip the cold-compile and warm-start measurements")
+    p.add_argument("--runner", action="store_true",
+                   help="also measure the experiment runner: deals/s with 1 and 2 worker "
+                   "processes and its overhead per batch (random-agent Scopa)")
     p.set_defaults(func=cmd_bench)
     return parser
 

@@ -55,6 +55,8 @@ class GameSpec:
     record_columns: tuple[str, ...]
     game_id: int = -1
     """The game's id in :mod:`cardsim.dispatch` (the protocol inside compiled code)."""
+    dealer_word: int = -1
+    """The state word holding the dealer's seat (-1: the game has no dealer)."""
     reward_scale: float = 1.0
     """A typical size of a deal's returns: searches divide returns by it, so that one UCT
     exploration constant suits every game."""

@@ -21,17 +21,72 @@ import pandas as pd
 from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
+from cardsim.errors import CardsimError
+from cardsim.stats import fmt_interval
+
 from .spec import ExperimentSpec, parse_spec
 from .store import Store
 
 
 @dataclass(frozen=True)
 class RunConfig:
-    """Where to write and how many local worker processes to use."""
+    """Where to write, and where to compute: ``jobs`` local worker processes (joblib), or the
+    Dask cluster whose scheduler is at ``dask`` (``tcp://host:8786``)."""
 
     out: str
     jobs: int = 1
     progress: bool = True
+    dask: str | None = None
+
+
+class _Workers:
+    """Runs batches and yields their rows as they finish: joblib's local processes, or a
+    ``dask.distributed`` cluster."""
+
+    def __init__(self, config: RunConfig) -> None:
+        self.config = config
+        self.client = None
+        self.parallel = None
+
+    def __enter__(self) -> "_Workers":
+        if self.config.dask:
+            try:
+                from distributed import Client
+            except ImportError:
+                raise CardsimError("--dask needs dask.distributed: pip install "
+                                   "'cardsim[dask]'") from None
+            try:
+                self.client = Client(self.config.dask, timeout="10s")
+            except (OSError, TimeoutError) as e:
+                raise CardsimError(f"cannot reach the Dask scheduler at {self.config.dask}: "
+                                   f"{e}") from None
+        else:
+            self.parallel = Parallel(n_jobs=self.config.jobs, return_as="generator_unordered")
+            self.parallel.__enter__()
+        return self
+
+    @property
+    def width(self) -> int:
+        """How many batches run at once."""
+        if self.client is not None:
+            return max(1, sum(self.client.nthreads().values()))
+        return self.config.jobs
+
+    def map(self, spec_dict: dict, wave: list[tuple[int, int]]):
+        if self.client is None:
+            yield from self.parallel(delayed(run_batch)(spec_dict, m, b) for m, b in wave)
+            return
+        from distributed import as_completed
+        futures = [self.client.submit(run_batch, spec_dict, m, b, pure=False)
+                   for m, b in wave]
+        for future in as_completed(futures):
+            yield future.result()
+
+    def __exit__(self, *exc) -> None:
+        if self.client is not None:
+            self.client.close()
+        if self.parallel is not None:
+            self.parallel.__exit__(*exc)
 
 
 def n_batches(spec: ExperimentSpec) -> int:
@@ -55,6 +110,17 @@ def run_batch(spec_dict: dict, matchup: int, batch: int) -> pd.DataFrame:
     rows.insert(0, "batch", batch)
     rows.insert(0, "matchup", matchup)
     return rows
+
+
+def warm_up(spec: ExperimentSpec) -> None:
+    """Compile (or load) every kernel a batch needs in this process before the workers start,
+    so that they find the compiled code in the cache instead of compiling it at once each."""
+    from solvers.agents import play
+    game = spec.load()
+    state = game.new_deal(seed=0)
+    play(state, [spec.agents[k] if "ismcts" not in spec.agents[k] else "ismcts:iterations=2"
+                 for k in spec.matchups[0]], seed=0)
+    state.score_breakdown()
 
 
 def _toml_form(d: dict) -> dict:
@@ -113,8 +179,9 @@ def run(spec: ExperimentSpec, config: RunConfig) -> Store:
     total = len(spec.matchups) * n_batches(spec)
     bar = tqdm(total=total, initial=len(done), unit="batch", disable=not config.progress,
                desc=f"{spec.game} experiment")
-    started, deals = time.perf_counter(), 0
-    with Parallel(n_jobs=config.jobs, return_as="generator_unordered") as parallel:
+    started, deals, shown = time.perf_counter(), 0, 0.0
+    first = [store.rows()]           # the first matchup's rows, for the running estimate
+    with _Workers(config) as workers:
         while True:
             rows = store.rows()
             wave = []
@@ -123,18 +190,41 @@ def run(spec: ExperimentSpec, config: RunConfig) -> Store:
                 upto = n_batches(spec) - 1 if last is None else last
                 pending = [b for b in range(upto + 1) if (m, b) not in done]
                 if last is None:
-                    pending = pending[:max(config.jobs, 1)]   # sequential: one wave at most
+                    pending = pending[:workers.width]   # sequential: one wave at most
                 wave += [(m, b) for b in pending]
             if not wave:
                 break
-            for batch_rows in parallel(delayed(run_batch)(spec_dict, m, b) for m, b in wave):
+            for batch_rows in workers.map(spec_dict, wave):
                 m, b = int(batch_rows["matchup"].iloc[0]), int(batch_rows["batch"].iloc[0])
                 store.write_batch(m, b, batch_rows)
                 done.add((m, b))
                 deals += int(batch_rows["deal"].nunique())
                 bar.update(1)
-                bar.set_postfix(deals_per_s=f"{deals / (time.perf_counter() - started):.0f}")
+                if m == 0:
+                    first.append(batch_rows)
+                now = time.perf_counter()
+                if config.progress and now - shown > 1.0:
+                    shown = now
+                    bar.set_postfix_str(_status(spec, first, deals / (now - started)))
             if spec.deals is not None:
                 break
     bar.close()
     return store
+
+
+def _status(spec: ExperimentSpec, first: list, rate: float) -> str:
+    """The progress bar's note: deals per second and the running estimate of the first
+    matchup (its first agent's mean return per deal, 95% interval)."""
+    from .tables import first_agent_deals
+    text = f"{rate:,.0f} deals/s"
+    rows = pd.concat([f for f in first if len(f)], ignore_index=True) if any(
+        len(f) for f in first) else pd.DataFrame()
+    rows = rows[rows["matchup"] == 0] if len(rows) else rows
+    try:
+        values = first_agent_deals(rows, list(spec.agents), 0)
+    except CardsimError:
+        return text
+    if len(values) >= 2:
+        from cardsim.stats import mean_interval
+        text += f", {spec.agents[spec.matchups[0][0]]}: {fmt_interval(*mean_interval(values))}"
+    return text

@@ -9,7 +9,7 @@ matchups = "round_robin"     # or [[0, 1], [0, 2]] (pairs of agent indices), or
 unit = "deal"                # or "match"
 duplicate = true             # every deal once per rotation of the seats, same cards
 seed = 1                     # the root seed
-batch_size = 50              # deals per batch
+batch_size = 500             # deals per batch (a batch is the unit of work and of resumption)
 
 [rules]                      # rules options, as `cardsim games` lists them
 target_score = 11
@@ -60,7 +60,7 @@ class ExperimentSpec:
     unit: str = "deal"
     duplicate: bool = True
     seed: int = 0
-    batch_size: int = 50
+    batch_size: int = 500
     deals: int | None = None
     half_width: float | None = None
     max_deals: int | None = None
@@ -164,7 +164,7 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
     return ExperimentSpec(
         game=game_name, agents=tuple(agents), matchups=matchups, question=question,
         rules=dict(rules), unit=unit, duplicate=duplicate,
-        seed=_int(data, "seed", 0, 0), batch_size=_int(data, "batch_size", 50, 1),
+        seed=_int(data, "seed", 0, 0), batch_size=_int(data, "batch_size", 500, 1),
         deals=deals, half_width=None if half_width is None else float(half_width),
         max_deals=max_deals, sprt=sprt)
 

@@ -58,7 +58,7 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
         seq = np.random.SeedSequence([*prefix, i])
         deal_seq, *agent_seqs = seq.spawn(1 + n)
         start = game.new_match(seed=deal_seq) if match else game.new_deal(seed=deal_seq)
-        dealer = int(start.to_dict()["dealer"])
+        dealer = int(start.vec[spec.dealer_word]) if spec.dealer_word >= 0 else -1
         for r in range(n if rotate else 1):
             order = [(s + r) % n for s in range(n)]
             state = start.clone()

@@ -172,3 +172,30 @@ def test_play_a_deal_from_the_terminal(capsys, monkeypatch):
     code, out, err = run(capsys, "play", "scopa", "--vs", "random", "--seed", "2")
     assert code == 0, err
     assert "not a legal move: 'oops'" in out
+
+
+def test_bench_runner_figures(capsys, monkeypatch):
+    import cardsim.bench as bench
+    monkeypatch.setattr(bench, "startup_times", lambda game: (12.5, 1.25))
+    monkeypatch.setattr(bench, "runner_figures", lambda: {
+        "batch_size": 500, "deals": 10, "deals_per_s_1": 1000.0, "deals_per_s_2": 1900.0,
+        "overhead": 0.031})
+    code, out, _ = run(capsys, "bench", "--seconds", "0.1", "--no-startup", "--runner")
+    assert code == 0
+    assert re.search(r"runner, 2 workers / 1 worker\s+1\.90x", out)
+    assert re.search(r"runner overhead per batch \(of the batch's compute\)\s+3\.1%", out)
+
+
+def test_demo_runs_the_built_in_study(capsys, tmp_path, monkeypatch):
+    """``cardsim demo``: the built-in Scopa study (experiments/specs/demo.toml) into a folder,
+    then its tables; run again, it resumes (nothing left to do) and prints the same."""
+    out = tmp_path / "demo"
+    code = main(["demo", "--out", str(out), "--quiet", "--jobs", "1"])
+    first, err = capsys.readouterr()
+    assert code == 0, err
+    assert "Who plays Scopa better" in first and "900 games" in first
+    for agent in ("heuristic", "random", "ismcts:iterations=500"):
+        assert agent in first
+    assert (out / "manifest.json").exists() and len(list((out / "batches").iterdir())) == 18
+    code = main(["demo", "--out", str(out), "--quiet", "--jobs", "1"])
+    assert code == 0 and capsys.readouterr()[0] == first

@@ -168,3 +168,28 @@ def test_cli_run_prints_the_tables(tmp_path, capsys):
     assert Path(tmp_path / "out" / "manifest.json").exists()
     code = main(["run", str(tmp_path / "nope.toml")])
     assert code == 2 and "cannot read" in capsys.readouterr().err
+
+
+def test_a_dask_cluster_gives_the_same_results(tmp_path):
+    """A real dask.distributed cluster (a local one with 2 worker processes): the same rows as
+    one local process, bit for bit."""
+    distributed = pytest.importorskip("distributed")
+    local = run(spec(), RunConfig(str(tmp_path / "local"), progress=False))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = run(spec(), RunConfig(str(tmp_path / "dask"), progress=False,
+                                       dask=cluster.scheduler_address))
+        seq = spec(size={"half_width": 1.5, "max_deals": 200})
+        remote_seq = run(seq, RunConfig(str(tmp_path / "dask_seq"), progress=False,
+                                        dask=cluster.scheduler_address))
+    assert _rows(remote).equals(_rows(local))
+    local_seq = run(seq, RunConfig(str(tmp_path / "local_seq"), progress=False))
+    assert used_rows(seq, remote_seq.rows()).drop(columns="seconds").equals(
+        used_rows(seq, local_seq.rows()).drop(columns="seconds"))
+
+
+def test_an_unreachable_dask_scheduler_is_one_clear_error(tmp_path):
+    pytest.importorskip("distributed")
+    from cardsim.errors import CardsimError
+    with pytest.raises(CardsimError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+        run(spec(), RunConfig(str(tmp_path / "x"), progress=False, dask="tcp://127.0.0.1:9"))

@@ -841,14 +841,14 @@ def test_sample_world_bad_player(name):
 
 def _small_positions(name) -> list:
     """Positions met by random play, over the game's option sets, where some player has 6..120
-    possible worlds (placements of his hidden cards that pass ``world_ok``; at most 5000
+    possible worlds (placements of his hidden cards that pass ``world_ok``; at most 1500
     placements are enumerated): the first one, the first where some placements are impossible
     and the first with hidden cards in three kinds of place (hand, stock, face down), when
     there are such. Items: (game, state, player, the possible worlds as assignments)."""
     wanted = {"any": None, "impossible": None, "kinds": None}
     if "world_ok" not in _entry(name):
         wanted = {"any": None}
-    most = 5000 if "world_ok" in _entry(name) else 120
+    most = 1500 if "world_ok" in _entry(name) else 120
     for opts in _entry(name)["options"]:
         game = cardsim.load_game(name, **opts)
         for seed in range(40):

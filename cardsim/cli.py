@@ -146,9 +146,14 @@ def _run_and_print(spec, out: str, jobs: int, progress: bool, dask: str | None) 
     print(f"{spec.game}: {len(rows):,} games in {out}" + (f" — {spec.question}"
                                                            if spec.question else ""))
     from experiments.tables import format_table, report_tables
+    shown = {"matchups": ["label", "name", "games", "win_rate", "draw_rate", "loss_rate",
+                          "mean_return", "margin", "ms_per_move"],
+             "categories": ["label", "name", "category", "mean"]}
     for title, table in report_tables(rows, list(spec.agents), spec.sprt).items():
         if len(table):
-            _print_table(title, format_table(table))
+            table = format_table(table)
+            keep = [c for c in shown.get(title, table.columns) if c in table.columns]
+            _print_table(title, table[keep].rename(columns={"label": "matchup"}))
     return 0
 
 

@@ -89,10 +89,11 @@ def parse_agent(spec: str) -> Agent:
         if key == "nodes":
             nodes = _number(spec, key, text, "an integer >= 2", integer=True, low=2)
             continue
-        if key not in _ISMCTS_PARAMS or not eq:
+        if key not in _ISMCTS_PARAMS:
             raise AgentError(f"agent {spec!r}: unknown parameter {key!r}; expected one of "
-                             + ", ".join([*_ISMCTS_PARAMS, "nodes"]) if key not in
-                             _ISMCTS_PARAMS else f"agent {spec!r}: expected {key}=value")
+                             + ", ".join([*_ISMCTS_PARAMS, "nodes"]))
+        if not eq:
+            raise AgentError(f"agent {spec!r}: expected {key}=value")
         _, _, allowed = _ISMCTS_PARAMS[key]
         if key in _CHOICES:
             if text.strip() not in _CHOICES[key]:

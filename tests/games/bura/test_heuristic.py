@@ -24,6 +24,7 @@ import cardsim
 from cardsim.games.bura.heuristic import choose
 from cardsim.rng import PyRng, rng_from_seed
 from cardsim.stats import mean_interval, wilson_interval
+from tests.heuristic_helpers import assert_choice, heuristic_choice
 
 try:  # tests/ as a package, or the project root on sys.path
     from tests.games.bura.positions import action_id, play, position
@@ -58,16 +59,6 @@ def game(**options):
     return _game(tuple(sorted(options.items())))
 
 
-def heuristic_choice(state, seed: int = 0) -> str:
-    """The heuristic's action in ``state``, as text."""
-    actions = np.array(state.legal_actions(), dtype=np.int64)
-    i = choose(state.vec, state.game.spec.params, actions, len(actions), rng_from_seed(seed))
-    return state.action_to_string(int(actions[i]))
-
-
-def assert_choice(state, expected: str) -> None:
-    """The heuristic plays ``expected`` whatever its tie-break stream."""
-    assert {heuristic_choice(state, seed) for seed in range(5)} == {expected}
 
 
 def random_choice(actions, n: int, rng: PyRng) -> int:

@@ -22,6 +22,7 @@ import cardsim
 from cardsim.games.scopa.heuristic import choose
 from cardsim.rng import PyRng, rng_from_seed
 from cardsim.stats import mean_interval
+from tests.heuristic_helpers import assert_choice
 
 try:  # tests/ as a package, or the project root on sys.path
     from tests.games.scopa.positions import position
@@ -53,16 +54,6 @@ KNIGHTS_IN_STOCK = ["Cco", "Ccu", "Csw", "Cba", "2sw", "3sw"]
 PLAIN_STOCK = ["2sw", "3sw", "4sw", "2cu", "3cu", "4cu"]
 
 
-def heuristic_choice(state, seed: int = 0) -> str:
-    """The heuristic's action in ``state``, as text."""
-    actions = np.array(state.legal_actions(), dtype=np.int64)
-    i = choose(state.vec, state.game.spec.params, actions, len(actions), rng_from_seed(seed))
-    return state.action_to_string(int(actions[i]))
-
-
-def assert_choice(state, expected: str) -> None:
-    """The heuristic plays ``expected`` whatever its tie-break stream."""
-    assert {heuristic_choice(state, seed) for seed in range(5)} == {expected}
 
 
 # --- 1. strength ---------------------------------------------------------------------------

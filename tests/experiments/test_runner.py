@@ -193,3 +193,13 @@ def test_an_unreachable_dask_scheduler_is_one_clear_error(tmp_path):
     from cardsim.errors import CardsimError
     with pytest.raises(CardsimError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         run(spec(), RunConfig(str(tmp_path / "x"), progress=False, dask="tcp://127.0.0.1:9"))
+
+
+def test_unit_match_plays_whole_matches(tmp_path):
+    """``unit = "match"``: each row is a whole match (Scopa to 11: +1 / -1 per side)."""
+    s = spec(unit="match", size={"deals": 4}, batch_size=2)
+    rows = run(s, RunConfig(str(tmp_path / "m"), progress=False)).rows()
+    assert len(rows) == 8
+    assert set(rows["return_0"]) <= {-1.0, 1.0}
+    assert (rows["return_0"] == -rows["return_1"]).all()
+    assert ((rows[["cat_match_scores_0", "cat_match_scores_1"]].max(axis=1)) >= 11).all()

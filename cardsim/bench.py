@@ -106,8 +106,9 @@ def runner_figures(deals: int = 20_000) -> dict:
     import shutil
     from experiments.runner import RunConfig, run, run_batch
     from experiments.spec import parse_spec
-    spec = parse_spec({"game": "scopa", "agents": ["random", "random"], "seed": 1,
-                       "size": {"deals": deals}})
+    study = {"game": "scopa", "agents": ["random", "random"], "seed": 1,
+             "size": {"deals": deals}}
+    spec = parse_spec(study)
     out = {"batch_size": spec.batch_size, "deals": deals}
     with tempfile.TemporaryDirectory() as tmp:
         d = spec.to_dict()
@@ -117,7 +118,7 @@ def runner_figures(deals: int = 20_000) -> dict:
             run_batch(d, 0, b)
         compute = time.perf_counter() - t
         for jobs in (1, 2):
-            warm = parse_spec({**_spec_toml(d), "seed": 2, "size": {"deals": 400}})
+            warm = parse_spec({**study, "seed": 2, "size": {"deals": 400}})
             run(warm, RunConfig(f"{tmp}/warm{jobs}", jobs=jobs, progress=False))
             t = time.perf_counter()
             run(spec, RunConfig(f"{tmp}/run{jobs}", jobs=jobs, progress=False))
@@ -126,11 +127,6 @@ def runner_figures(deals: int = 20_000) -> dict:
                 out["overhead"] = (deals / out["deals_per_s_1"] - compute) / compute
             shutil.rmtree(f"{tmp}/run{jobs}")
     return out
-
-
-def _spec_toml(d: dict) -> dict:
-    from experiments.runner import _toml_form
-    return _toml_form(d)
 
 
 def reference_deals_per_second(game_name: str, seconds: float) -> float:
@@ -193,7 +189,8 @@ def bench(config: BenchConfig) -> list[tuple[str, str]]:
         rows += [(f"runner, 1 worker (deals/s; random Scopa, batches of {r['batch_size']})",
                   f"{r['deals_per_s_1']:,.0f}"),
                  ("runner, 2 workers (deals/s)", f"{r['deals_per_s_2']:,.0f}"),
-                 ("runner, 2 workers / 1 worker", f"{r['deals_per_s_2'] / r['deals_per_s_1']:.2f}x"),
+                 ("runner, 2 workers / 1 worker",
+                  f"{r['deals_per_s_2'] / r['deals_per_s_1']:.2f}x"),
                  ("runner overhead per batch (of the batch's compute)",
                   f"{100 * r['overhead']:.1f}%")]
     return rows

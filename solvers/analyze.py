@@ -18,7 +18,7 @@ import pandas as pd
 from numba import njit
 
 from cardsim import dispatch as G
-from cardsim.errors import AgentError, CardsimError
+from cardsim.errors import CardsimError
 from cardsim.rng import rng_from_seed
 from cardsim.stats import mean_interval, wilson_interval
 
@@ -90,4 +90,4 @@ def analyze(state, config: AnalysisConfig) -> pd.DataFrame:
     return table.reset_index(drop=True)
 
 
-__all__ = ["AnalysisConfig", "analyze", "AgentError"]
+__all__ = ["AnalysisConfig", "analyze"]

@@ -37,6 +37,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardsim
+from tests.conformance.test_every_game import _bura_combos as combos
 from tests.conformance.test_every_game import bura_world_ok
 
 SETTINGS = dict(deadline=None, database=None,
@@ -67,25 +68,6 @@ def points(cards) -> int:
 
 def pile(d: dict, seat: int) -> list[str]:
     return d["piles"][seat]["up"] + d["piles"][seat]["down"]
-
-
-def combos(hand: list[str], d: dict) -> set[str]:
-    """The combinations (BU-COMBO-*) in a hand of at most 3 cards, as the rules enable them."""
-    rules, trump = d["rules"], d["trump_card"]
-    suits = Counter(c[1] for c in hand)
-    ranks = Counter(c[0] for c in hand)
-    found = set()
-    if len(hand) == 3 and suits[trump[1]] == 3:
-        found.add("bura")
-    if len(hand) == 3 and len(suits) == 1 and trump[1] not in suits and rules["molodka_stop"]:
-        found.add("molodka")
-    if ranks["A"] == 3 and (rules["moscow"] == "three_aces" or (
-            rules["moscow"] == "three_aces_with_trump" and "A" + trump[1] in hand)):
-        found.add("moscow")
-    small = {"three_sixes_with_trump": "6", "three_tens_with_trump": "T"}.get(rules["small_moscow"])
-    if small and ranks[small] == 3 and small + trump[1] in hand:
-        found.add("small_moscow")
-    return found
 
 
 def may_stop(d: dict, seat: int) -> bool:

@@ -47,7 +47,7 @@ from .layout import (CARDS_MASK, CLAIM, CLAIM_POINTS, DEAL_NUMBER, DEALER, FIRST
                      PHASE_NAMES, PHASE_STOP, PILE_DOWN, PILE_UP, POINTS, REDEALS, RESULT,
                      RESULT_NAMES, RESULT_NONE, RNG, SCORE, STATE_LEN, STOCK, STOP, THROWN,
                      TO_MOVE, TRICK_HOLDER, TRICK_K, TRICK_PLAYED, TRICK_TOP, TRICKS, TRUMP_CARD,
-                     WINNERS, STOP_ROUND, REVEALED, GOT, LEFT, SHOWN)
+                     WINNERS, STOP_ROUND, REVEALED, GOT, LEFT, LOG_WORDS, SHOWN)
 
 _KEYS = {"game", "rules", "mode", "phase", "dealer", "to_move", "leader", "trump_card", "hands",
          "stock", "piles", "thrown_down", "trick", "result", "scores", "deal_number", "redeals",
@@ -100,32 +100,37 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
         "first_leader": int(vec[FIRST_LEADER]),
         "stop_round": STOP_ROUNDS[int(vec[STOP_ROUND])] if phase == PHASE_STOP else None,
         "revealed": [names(vec[REVEALED + p]) for p in range(n)],
-        "revealed_at": {BURA.name(c): log_byte(vec, SHOWN, c) - 1 for c in range(N_CARDS)
-                        if log_byte(vec, SHOWN, c)},
+        "revealed_at": {BURA.name(c): shown - 1
+                        for c, shown in enumerate(log_bytes(vec, SHOWN)) if shown},
         "history": history(vec, n),
         "rng": [int(x) for x in vec[RNG:RNG + 4]],
     }
 
 
-def log_byte(vec: np.ndarray, offset: int, card: int) -> int:
-    """A card's byte in one of the deal's logs (``GOT``, ``LEFT``, ``SHOWN``: layout.py)."""
-    return int(K.deal_order.order_card(vec, offset, card))
+def log_bytes(vec: np.ndarray, offset: int) -> list[int]:
+    """Every card's byte in one of the deal's logs (``GOT``, ``LEFT``, ``SHOWN``: layout.py)."""
+    return vec[offset:offset + LOG_WORDS].view(np.uint8)[:N_CARDS].tolist()
 
 
 def history(vec: np.ndarray, n: int) -> list[dict] | None:
     """The finished tricks of the deal from its log: who played and who drew what; None when
     the log does not reach back to the deal's start (a position given without history)."""
-    got = [log_byte(vec, GOT, c) for c in range(N_CARDS)]
-    left = [log_byte(vec, LEFT, c) for c in range(N_CARDS)]
-    if any(not got[c] for c in range(N_CARDS) if not int(vec[STOCK]) >> c & 1):
+    got, left = log_bytes(vec, GOT), log_bytes(vec, LEFT)
+    stock = int(vec[STOCK])
+    if any(not got[c] for c in range(N_CARDS) if not stock >> c & 1):
         return None
     tricks = int(vec[TRICKS])
-    return [{"played": [names(sum(1 << c for c in range(N_CARDS)
-                                  if left[c] == j + 1 and (got[c] - 1) & 3 == p))
-                        for p in range(n)],
-             "drawn": [names(sum(1 << c for c in range(N_CARDS) if got[c] == 1 + p + 4 * (j + 1)))
-                       for p in range(n)]}
-            for j in range(tricks)]
+    out = [{"played": [[] for _ in range(n)], "drawn": [[] for _ in range(n)]}
+           for _ in range(tricks)]
+    for c in range(N_CARDS):           # in index order: every list comes out sorted
+        if not got[c]:
+            continue
+        seat, at = (got[c] - 1) & 3, (got[c] - 1) >> 2
+        if 0 < left[c] <= tricks:
+            out[left[c] - 1]["played"][seat].append(BURA.name(c))
+        if 0 < at <= tricks:
+            out[at - 1]["drawn"][seat].append(BURA.name(c))
+    return out
 
 
 def _err(msg: str) -> PositionError:

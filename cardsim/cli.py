@@ -136,7 +136,31 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"  {len(spec.matchups)} matchups x {spec.deals} duplicate deals, seed {spec.seed}, "
           f"into {args.out}; compiling the engines first (about a minute on a fresh machine)")
     warm_up(spec)
-    return _run_and_print(spec, args.out, args.jobs, not args.quiet, None)
+    status = _run_and_print(spec, args.out, args.jobs, not args.quiet, None)
+    return status or _write_report(args.out, None, "both")
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Write a run's report (HTML, Markdown, CSV) from its store alone."""
+    return _write_report(args.run, args.out, args.format)
+
+
+def _write_report(run: str, out: str | None, fmt: str) -> int:
+    from reports import build_report
+    files = build_report(run, out=out, fmt=fmt)
+    shown = [str(p) for p in (files.html, files.markdown) if p is not None]
+    print(f"\nreport: {' and '.join(shown)} ({len(files.plots) or 'embedded'} plots, "
+          f"{len(files.tables)} tables as CSV in {files.folder / 'tables'})")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Two runs of the same game side by side."""
+    from reports.compare import compare_runs, format_comparison
+    with pd.option_context("display.width", 120, "display.max_columns", 20,
+                           "display.max_colwidth", 40):
+        print(format_comparison(compare_runs(args.run_a, args.run_b)))
+    return 0
 
 
 def _run_and_print(spec, out: str, jobs: int, progress: bool, dask: str | None) -> int:
@@ -221,12 +245,27 @@ def make_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("demo", help="a built-in study: Scopa's random, heuristic and ISMCTS "
-                       "players on duplicate deals (about two minutes on 2 cores)")
+                       "players on duplicate deals (about two minutes on 2 cores), ending with "
+                       "its report in OUT/report")
     p.add_argument("--out", default="runs/demo", help="results folder (runs/demo)")
     p.add_argument("--jobs", type=_int_at_least(1, "positive"), default=2,
                    help="local worker processes (2)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("report", help="write a run's report (HTML with embedded plots, "
+                       "Markdown with PNG plots, tables as CSV) from its results store alone")
+    p.add_argument("run", help="a results folder written by `cardsim run` or `cardsim demo`")
+    p.add_argument("--format", choices=["html", "md", "both"], default="both",
+                   help="report.html, report.md or both (both)")
+    p.add_argument("--out", help="report folder (RUN/report); rewritten whole on every build")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("compare", help="two runs of the same game side by side: spec "
+                       "differences, results and their differences with 95%% intervals")
+    p.add_argument("run_a", metavar="RUN_A", help="a results folder")
+    p.add_argument("run_b", metavar="RUN_B", help="another results folder of the same game")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("analyze", help="value every legal action of a position (win "
                        "probability and expected return, with intervals)")

@@ -61,6 +61,10 @@ class GameDefinition:
     choose_random: Callable[[list, Any, Any], int] | None = None
     """The same random player in Python: ``(legal_actions, policy, random.Random) -> action``
     (default: uniform), for the reference engine's playouts in ``cardsim bench``."""
+    return_unit: str = "points"
+    """What a deal's return counts (Scopa's points, Bura's stakes), for tables and plots."""
+    categories: tuple = ()
+    """The scoring categories of ``score_breakdown`` that reports show, in order."""
 
 
 def list_games() -> list[str]:

@@ -24,7 +24,7 @@ from tqdm.auto import tqdm
 from cardsim.errors import CardsimError
 from cardsim.stats import fmt_interval
 
-from .spec import ExperimentSpec, parse_spec
+from .spec import ExperimentSpec, spec_from_dict
 from .store import Store
 
 
@@ -97,7 +97,7 @@ def n_batches(spec: ExperimentSpec) -> int:
 def run_batch(spec_dict: dict, matchup: int, batch: int) -> pd.DataFrame:
     """Play one batch (in any process); rows as the store keeps them."""
     from solvers.duplicate import play_duplicate
-    spec = parse_spec(_toml_form(spec_dict))
+    spec = spec_from_dict(spec_dict)
     game = spec.load()
     seating = spec.matchups[matchup]
     first = batch * spec.batch_size
@@ -121,14 +121,6 @@ def warm_up(spec: ExperimentSpec) -> None:
     play(state, [spec.agents[k] if "ismcts" not in spec.agents[k] else "ismcts:iterations=2"
                  for k in spec.matchups[0]], seed=0)
     state.score_breakdown()
-
-
-def _toml_form(d: dict) -> dict:
-    """A spec dict (``ExperimentSpec.to_dict``) back in the TOML spec's shape."""
-    size = {k: d[k] for k in ("deals", "half_width", "max_deals", "sprt") if d.get(k) is not None}
-    keep = ("question", "game", "rules", "agents", "matchups", "unit", "duplicate", "seed",
-            "batch_size")
-    return {**{k: d[k] for k in keep}, "size": size}
 
 
 def stop_batch(spec: ExperimentSpec, rows: pd.DataFrame, matchup: int) -> int | None:

@@ -96,6 +96,15 @@ def load_spec(path) -> ExperimentSpec:
     return parse_spec(data)
 
 
+def spec_from_dict(d: Mapping[str, Any]) -> ExperimentSpec:
+    """The spec a store's manifest keeps (:meth:`ExperimentSpec.to_dict`), parsed and
+    validated again."""
+    if not isinstance(d, Mapping):
+        raise SpecError(f"expected a spec dict, got {type(d).__name__}")
+    size = {k: d[k] for k in ("deals", "half_width", "max_deals", "sprt") if d.get(k) is not None}
+    return parse_spec({**{k: v for k, v in d.items() if k in _TOP}, "size": size})
+
+
 def _check(cond: bool, key: str, value: Any, allowed: str) -> None:
     if not cond:
         raise SpecError(f"{key}={value!r}: expected {allowed}")

@@ -66,7 +66,7 @@ import pandas as pd
 
 from cardsim.errors import CardsimError
 
-from .tables import _first_agent_deals, _Games, _label, _name
+from .tables import _first_agent_deals, _Games, _name, matchup_label
 
 KINDS = ("elo", "margin")
 MIN_DEALS = 30
@@ -322,7 +322,7 @@ def sprt_table(rows: pd.DataFrame, agents: Sequence[str], kind: str = "elo",
         res = sprt_values(_deal_values(g, m, kind), kind, lower, upper, alpha, beta,
                           min_deals)
         first = order[m][0]
-        out.append({"matchup": m, "label": _label(agents, order[m]), "agent": first,
+        out.append({"matchup": m, "label": matchup_label(agents, order[m]), "agent": first,
                     "name": _name(agents, first), "kind": kind, "lower": lower, "upper": upper,
                     "alpha": alpha, "beta": beta, "n": res.n, "estimate": res.estimate,
                     "elo": res.elo, "llr": res.llr, "lower_bound": res.lower_bound,

@@ -191,12 +191,14 @@ def _name(agents: Sequence[str], k: int) -> str:
     return str(agents[k])
 
 
-def _distinct(seq) -> list[int]:
+def distinct_agents(seq) -> list[int]:
+    """The agent indices of a seat tuple, each once, in seat order."""
     return list(dict.fromkeys(int(k) for k in seq))
 
 
-def _label(agents: Sequence[str], order: Sequence[int]) -> str:
-    return " vs ".join(_name(agents, k) for k in _distinct(order))
+def matchup_label(agents: Sequence[str], order: Sequence[int]) -> str:
+    """A matchup's name: its agents' spec strings joined by " vs ", first agent first."""
+    return " vs ".join(_name(agents, k) for k in distinct_agents(order))
 
 
 def _interval(values: np.ndarray) -> tuple[float, float, float, float]:
@@ -224,8 +226,8 @@ def _long(g: _Games, agents: Sequence[str]) -> pd.DataFrame:
                          "rotation": g.rotation[row], "agent": agent, "seat": seat,
                          "seats": seats, "return": ret})
     names = {k: _name(agents, k) for k in np.unique(agent).tolist()}
-    labels = {m: _label(agents, t) for m, t in g.order.items()}
-    opponents = {(m, k): ", ".join(names[j] for j in _distinct(t) if j != k)
+    labels = {m: matchup_label(agents, t) for m, t in g.order.items()}
+    opponents = {(m, k): ", ".join(names[j] for j in distinct_agents(t) if j != k)
                  for m, t in g.order.items() for k in t}
     pair, inv = np.unique(np.column_stack([long["matchup"].to_numpy(), agent]), axis=0,
                           return_inverse=True)
@@ -318,7 +320,7 @@ def matchup_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
         ms = math.nan
         if has_moves and has_seconds and moves:
             ms = 1000.0 * float(g.rows["seconds"].to_numpy()[in_matchup].sum()) / moves
-        two = _distinct(t)
+        two = distinct_agents(t)
         margin = (math.nan,) * 3
         if len(two) == 2:
             (_, da, ia, _), (_, db, ib, _) = (groups[(m, k)] for k in two)
@@ -331,7 +333,7 @@ def matchup_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
             mean, lo, hi, se = _interval(deals)
             mg = margin if k == two[0] else (-margin[0], -margin[2], -margin[1])
             out.append({
-                "matchup": m, "label": _label(agents, t), "agent": k, "name": _name(agents, k),
+                "matchup": m, "label": matchup_label(agents, t), "agent": k, "name": _name(agents, k),
                 "games": n, "deals": len(deals), "wins": wins, "draws": draws,
                 "losses": losses, **_wilson("win_rate", wins, n),
                 **_wilson("draw_rate", draws, n), **_wilson("loss_rate", losses, n),
@@ -442,7 +444,7 @@ def category_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
         for m, k, n, deals, _, _ in _paired(g.matchup[row][ok], agent[ok], g.deal[row][ok],
                                            v[ok]):
             mean, lo, hi, se = _interval(deals)
-            out.append({"matchup": m, "label": _label(agents, g.order[m]), "agent": k,
+            out.append({"matchup": m, "label": matchup_label(agents, g.order[m]), "agent": k,
                         "name": _name(agents, k), "category": cat, "games": n,
                         "deals": len(deals), "mean": mean, "mean_lo": lo, "mean_hi": hi,
                         "se": se})
@@ -470,7 +472,7 @@ def end_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     for m, t in g.order.items():
         games = int((g.matchup == m).sum())
         for kind, count in counts.loc[m].items():
-            out.append({"matchup": m, "label": _label(agents, t), "end": kind,
+            out.append({"matchup": m, "label": matchup_label(agents, t), "end": kind,
                         "count": int(count), "games": games,
                         **_wilson("share", int(count), games)})
     return _noted(pd.DataFrame(out, columns=_END_COLUMNS), note)

@@ -112,6 +112,20 @@ def parse_agent(spec: str) -> Agent:
     return Agent(spec.strip(), ISMCTS, params, int(nodes))
 
 
+def search_budget(agent: Agent) -> tuple[str, float, tuple] | None:
+    """For a searching agent: what ends its search (``"iterations"``, or ``"seconds"`` when a
+    time budget is given), how much, and the rest of its settings as a key (two agents with the
+    same key differ only in that budget); None for an agent that does not search."""
+    if not agent.is_search:
+        return None
+    p = agent.params.copy()
+    kind, index = (("seconds", ismcts.SECONDS) if p[ismcts.SECONDS] > 0
+                   else ("iterations", ismcts.ITERATIONS))
+    value = float(p[index])
+    p[index] = 0.0
+    return kind, value, (agent.kind, kind, *p.tolist())
+
+
 def _number(spec: str, key: str, text: str, allowed: str, integer: bool = False,
             low: float = 0) -> float:
     try:

@@ -188,7 +188,8 @@ def test_bench_runner_figures(capsys, monkeypatch):
 
 def test_demo_runs_the_built_in_study(capsys, tmp_path, monkeypatch):
     """``cardsim demo``: the built-in Scopa study (experiments/specs/demo.toml) into a folder,
-    then its tables; run again, it resumes (nothing left to do) and prints the same."""
+    then its tables and its report; run again, it resumes (nothing left to do) and prints the
+    same."""
     out = tmp_path / "demo"
     code = main(["demo", "--out", str(out), "--quiet", "--jobs", "1"])
     first, err = capsys.readouterr()
@@ -197,5 +198,10 @@ def test_demo_runs_the_built_in_study(capsys, tmp_path, monkeypatch):
     for agent in ("heuristic", "random", "ismcts:iterations=500"):
         assert agent in first
     assert (out / "manifest.json").exists() and len(list((out / "batches").iterdir())) == 18
+    report = out / "report"
+    assert f"report: {report / 'report.html'} and {report / 'report.md'}" in first
+    html = (report / "report.html").read_text()
+    assert "Who plays Scopa better" in html and "Strength against search budget" not in html
+    assert len(list((report / "plots").glob("*.png"))) == 7
     code = main(["demo", "--out", str(out), "--quiet", "--jobs", "1"])
     assert code == 0 and capsys.readouterr()[0] == first

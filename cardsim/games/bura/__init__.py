@@ -47,6 +47,7 @@ DEFINITION = GameDefinition(
     random_player=(("claim_probability", 0.1,
                     "chance to claim 31 at each check point where a claim is legal; "
                     "otherwise a uniformly random other action"),),
-    choose_random=choose_random)
+    choose_random=choose_random, return_unit="stakes",
+    categories=("points_up", "points_down", "points"))
 
 __all__ = ["DEFINITION", "PRESETS", "BuraRules", "make_spec"]

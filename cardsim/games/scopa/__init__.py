@@ -37,6 +37,7 @@ def make_spec(rules: ScopaRules) -> GameSpec:
 DEFINITION = GameDefinition(
     name="scopa", rules_type=ScopaRules, deck=SCOPA, make_spec=make_spec, codec=notation,
     summary="Italian fishing game: 40 cards, captures by equal card or sum, 2 players or 2x2",
-    summarize=summarize)
+    summarize=summarize,
+    categories=("cards", "coins", "settebello", "primiera", "scopas"))
 
 __all__ = ["DEFINITION", "PRESETS", "ScopaRules", "make_spec"]

@@ -1,0 +1,115 @@
+"""``cardsim report``: a run's report written from its store alone.
+
+The report folder (``<run>/report`` unless told otherwise) holds:
+
+- ``report.html``: one self-contained file, the figures embedded as PNG data, no script and no
+  link to anything outside it;
+- ``report.md`` with the figures beside it in ``plots/*.png``;
+- ``tables/*.csv``: every table in full (every column, intervals as ``x``, ``x_lo``, ``x_hi``).
+
+The folder is rewritten whole on every build (it is first built beside it, then swapped in), and
+the same store gives byte-identical files: delete the report and rebuild it at any time.
+"""
+from __future__ import annotations
+
+import base64
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+import pandas as pd
+
+from cardsim import __version__
+
+from . import plots
+from .content import sections
+from .run import ReportError, Run, load_run
+
+FORMATS = ("html", "md", "both")
+_OWNED = {"report.html", "report.md", "plots", "tables"}
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    """What a build wrote: the folder, the report files, the figures and tables."""
+
+    folder: Path
+    html: Path | None
+    markdown: Path | None
+    plots: tuple[Path, ...]
+    tables: tuple[Path, ...]
+
+
+def markdown_table(table: pd.DataFrame) -> str:
+    """A pipe table (GitHub-flavoured Markdown); ``|`` in a cell is escaped."""
+    def cell(v) -> str:
+        return str(v).replace("|", "\\|").replace("\n", " ")
+    head = "| " + " | ".join(cell(c) for c in table.columns) + " |"
+    rule = "|" + "|".join("---" for _ in table.columns) + "|"
+    body = ["| " + " | ".join(cell(v) for v in row) + " |"
+            for row in table.itertuples(index=False)]
+    return "\n".join([head, rule, *body])
+
+
+def _environment(html: bool) -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.PackageLoader("reports", "templates"),
+                             autoescape=html, undefined=jinja2.StrictUndefined,
+                             keep_trailing_newline=True)
+    env.filters["markdown_table"] = markdown_table
+    return env
+
+
+def _check_out(out: Path) -> None:
+    if out.exists() and (not out.is_dir() or set(p.name for p in out.iterdir()) - _OWNED):
+        raise ReportError(f"{out} exists and holds other files than a report's (report.html, "
+                          "report.md, plots/, tables/): choose another --out folder")
+
+
+def build_report(run, out=None, fmt: str = "both") -> ReportFiles:
+    """Write the report of the run at ``run`` (a folder or a :class:`~reports.run.Run`) into
+    ``out`` (default ``<run>/report``) in format ``"html"``, ``"md"`` or ``"both"``."""
+    if fmt not in FORMATS:
+        raise ReportError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    run = run if isinstance(run, Run) else load_run(run)
+    out = Path(out) if out is not None else run.path / "report"
+    _check_out(out)
+    parts = sections(run)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".report-", dir=out.parent))
+    tmp.chmod(0o755)
+    try:
+        _write(run, parts, tmp, fmt)
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.rename(out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return ReportFiles(
+        folder=out, html=out / "report.html" if fmt != "md" else None,
+        markdown=out / "report.md" if fmt != "html" else None,
+        plots=tuple(sorted((out / "plots").glob("*.png"))),
+        tables=tuple(sorted((out / "tables").glob("*.csv"))))
+
+
+def _write(run: Run, parts, folder: Path, fmt: str) -> None:
+    (folder / "tables").mkdir()
+    for s in parts:
+        for t in s.tables:
+            t.data.to_csv(folder / "tables" / f"{t.name}.csv", index=False)
+    images = {p.name: plots.png(p.figure) for s in parts for p in s.plots}
+    context = {"title": f"{run.spec.game.capitalize()} experiment {run.name}",
+               "run_name": run.name, "game": run.spec.game, "games": f"{len(run.rows):,}",
+               "version": __version__, "sections": parts}
+    if fmt in ("md", "both"):
+        (folder / "plots").mkdir()
+        for name, data in images.items():
+            (folder / "plots" / f"{name}.png").write_bytes(data)
+        text = _environment(False).get_template("report.md.j2").render(**context)
+        (folder / "report.md").write_text(text, encoding="utf-8")
+    if fmt in ("html", "both"):
+        encoded = {k: base64.b64encode(v).decode("ascii") for k, v in images.items()}
+        text = _environment(True).get_template("report.html.j2").render(images=encoded,
+                                                                      **context)
+        (folder / "report.html").write_text(text, encoding="utf-8")

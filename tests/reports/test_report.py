@@ -1,0 +1,355 @@
+"""``cardsim report``: reports built from the example stores in tests/data (no game is played
+here; tests/data/make_stores.py wrote the stores)."""
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.container import BarContainer, ErrorbarContainer
+
+from cardsim.cli import main
+from cardsim.stats import fmt_interval, mean_interval
+from experiments.store import StoreError
+from experiments.tables import report_tables
+from reports import ReportError, build_report, load_run
+from reports.content import agents_base, sections
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+SCOPA, BURA = DATA / "scopa_budget", DATA / "bura_ends"
+PNG = b"\x89PNG\r\n\x1a\n"
+SCOPA_SECTIONS = ["study", "summary", "results", "distributions", "categories", "seats",
+                  "budget", "timing"]
+BURA_SECTIONS = ["study", "summary", "results", "distributions", "categories", "ends", "seats",
+                 "timing"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """Both example reports, built once: {name: (run, files)}."""
+    root = tmp_path_factory.mktemp("reports")
+    return {store.name: (load_run(store), build_report(store, out=root / store.name))
+            for store in (SCOPA, BURA)}
+
+
+@pytest.fixture(scope="module")
+def parts():
+    return {store.name: {s.key: s for s in sections(load_run(store))} for store in (SCOPA, BURA)}
+
+
+def _csv(files, name: str) -> pd.DataFrame:
+    return pd.read_csv(files.folder / "tables" / f"{name}.csv")
+
+
+# --- what the report holds ------------------------------------------------------------------
+
+@pytest.mark.parametrize("store, expected", [(SCOPA, SCOPA_SECTIONS), (BURA, BURA_SECTIONS)])
+def test_sections_are_chosen_by_what_the_run_holds(parts, store, expected):
+    """Scopa's budget run has a budget section and no endings; Bura's has endings (with the
+    points at the claim) and no budget section; every section has text and a table."""
+    got = parts[store.name]
+    assert list(got) == expected
+    for s in got.values():
+        assert s.title and s.text and s.tables, s.key
+        assert all(t.caption for t in s.tables)
+
+
+@pytest.mark.parametrize("store", [SCOPA, BURA])
+def test_csv_tables_are_the_experiment_tables(built, store):
+    """matchups, seats, dealer, categories (and sprt) are exactly experiments.tables' tables of
+    the rows the run used."""
+    run, files = built[store.name]
+    expected = report_tables(run.rows, run.agents, run.spec.sprt)
+    for name in ("matchups", "seats", "dealer", "categories") + (
+            ("sprt",) if run.spec.sprt else ()):
+        got = _csv(files, name)
+        want = expected[name].reset_index(drop=True)
+        assert list(got.columns) == list(want.columns), name
+        pd.testing.assert_frame_equal(got, want, check_dtype=False, check_exact=False,
+                                      rtol=1e-12, obj=name)
+
+
+def test_spec_section_states_the_question_and_non_default_rules(built):
+    run, files = built[BURA.name]
+    spec = dict(_csv(files, "spec").values)
+    assert spec["game"] == "bura"
+    assert spec["rules"] == "false_claim_penalty=single, moscow=three_aces"
+    assert spec["agents"] == "0: heuristic; 1: random"
+    assert spec["seed"] == 3 or spec["seed"] == "3"
+    assert spec["run by"] == "cardsim " + run.manifest["package_version"]
+    assert spec["games"] == f"{len(run.rows)} used ({run.stored_games} stored)"
+    text = (files.folder / "report.md").read_text()
+    assert f"*{run.spec.question}*" in text
+    scopa_spec = dict(_csv(built[SCOPA.name][1], "spec").values)
+    assert scopa_spec["rules"] == "defaults"
+    assert "SPRT on the margin (0 against 1" in scopa_spec["size"]
+
+
+def test_summary_says_who_is_better_with_the_interval_and_the_sprt_verdict(built, parts):
+    """Each sentence names the better agent with the paired 95% interval of its margin, from
+    the matchups table; the SPRT verdict comes from the sprt table."""
+    run, files = built[SCOPA.name]
+    tables = report_tables(run.rows, run.agents, run.spec.sprt)
+    first = tables["matchups"].drop_duplicates("matchup")
+    text = parts[SCOPA.name]["summary"].text
+    assert len(text) == len(first) == 3
+    for line, (_, r), (_, t) in zip(text, first.iterrows(), tables["sprt"].iterrows()):
+        est, lo, hi = r["mean_return"], r["mean_return_lo"], r["mean_return_hi"]
+        if hi < 0:
+            assert line.startswith(f"heuristic beats {r['name']} by "
+                                   f"{fmt_interval(-est, -hi, -lo)} points per deal")
+        else:
+            assert f"{fmt_interval(est, lo, hi)} points per deal" in line
+        assert f"over {int(r['deals'])} deals" in line
+        assert t["verdict"] == "H0" and "SPRT: accepts H0 (margin 0)" in line
+    summary = _csv(files, "summary")
+    assert list(summary["verdict"]) == ["worse" if v < 0 else "no clear difference"
+                                        for v in first["mean_return_hi"]]
+    bura = parts[BURA.name]["summary"].text[0]
+    assert bura.startswith("heuristic beats random by ") and "stakes per deal" in bura
+
+
+def test_distributions_are_the_first_agents_games_and_paired_deals(built):
+    run, files = built[SCOPA.name]
+    table = _csv(files, "distributions")
+    rows = run.rows[run.rows["matchup"] == 1]            # ismcts:iterations=10 vs heuristic
+    seat = np.where(rows["seat_0"] == 2, 0, 1)
+    mine = rows[["return_0", "return_1"]].to_numpy()[np.arange(len(rows)), seat]
+    per_deal = pd.Series(mine).groupby(rows["deal"].to_numpy()).mean().to_numpy()
+    games = table[(table["agent"] == "ismcts:iterations=10") & (table["value"] == "return per game")]
+    deals = table[(table["agent"] == "ismcts:iterations=10") & (table["value"] == "margin per deal")]
+    assert games["n"].item() == len(mine) and deals["n"].item() == len(per_deal)
+    assert games["max"].item() == mine.max() and games["median"].item() == np.median(mine)
+    assert deals["mean_lo"].item() == pytest.approx(mean_interval(per_deal)[1])
+    assert deals["mean"].item() == pytest.approx(mine.mean())
+
+
+def test_categories_show_the_games_categories_in_order(parts):
+    scopa = parts[SCOPA.name]["categories"].tables[0].shown
+    assert list(dict.fromkeys(scopa["category"])) == ["cards", "coins", "settebello",
+                                                      "primiera", "scopas"]
+    bura = parts[BURA.name]["categories"].tables[0].shown
+    assert list(dict.fromkeys(bura["category"])) == ["points_up", "points_down", "points"]
+
+
+def test_bura_ends_and_points_at_the_claim(built):
+    """Shares of each ending; the claimant's points are the winner's pile points after a
+    true claim (always >= 31) and the loser's after a false one (always < 31)."""
+    run, files = built[BURA.name]
+    ends = _csv(files, "ends")
+    counts = run.rows["end"].value_counts()
+    assert dict(zip(ends["end"], ends["count"])) == counts.to_dict()
+    claims = _csv(files, "claim_points")
+    assert claims["claims"].sum() == counts[["claim_won", "claim_lost"]].sum()
+    won, lost = claims[claims["end"] == "claim_won"], claims[claims["end"] == "claim_lost"]
+    assert (won["min"] >= 31).all() and (lost["max"] < 31).all()
+    rows = run.rows[run.rows["end"] == "claim_lost"]
+    loser = np.argmin(rows[["return_0", "return_1"]].to_numpy(), axis=1)
+    points = rows[["cat_points_0", "cat_points_1"]].to_numpy()[np.arange(len(rows)), loser]
+    assert lost["claims"].sum() == len(points) and lost["min"].min() == points.min()
+
+
+def test_budget_section_follows_the_search_budget(built):
+    run, files = built[SCOPA.name]
+    budget = _csv(files, "budget")
+    assert list(budget["budget"]) == [10, 40]
+    assert set(budget["series"]) == {"ismcts vs heuristic"}
+    matchups = _csv(files, "matchups")
+    for _, b in budget.iterrows():
+        m = matchups[matchups["name"] == b["agent"]]
+        assert b["mean_return"] == pytest.approx(m["mean_return"].item())
+        assert b["mean_return_lo"] == pytest.approx(m["mean_return_lo"].item())
+    assert agents_base("ismcts:iterations=40,c=1") == "ismcts:c=1"
+
+
+def test_timing_counts_every_game(built):
+    run, files = built[SCOPA.name]
+    timing = _csv(files, "timing")
+    assert timing["games"].sum() == len(run.rows)
+    ms = 1000 * run.rows["seconds"] / run.rows["moves"]
+    first = run.rows["matchup"] == 0
+    assert timing["ms_per_move"][0] == pytest.approx(ms[first].mean())
+    assert timing["seconds"].sum() == pytest.approx(run.rows["seconds"].sum())
+
+
+# --- figures --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("store", [SCOPA, BURA])
+def test_every_plot_is_labelled_with_intervals_and_readable_in_black_and_white(parts, store):
+    """Every figure: a title, labelled axes, intervals drawn (error bars) except the box plot
+    of move times, and bar series told apart by hatch or grey level, not colour alone."""
+    names = []
+    for s in parts[store.name].values():
+        for p in s.plots:
+            names.append(p.name)
+            fig = p.figure
+            assert p.caption
+            axes = fig.axes
+            assert any(ax.get_title() for ax in axes) or fig._suptitle is not None
+            assert axes[-1].get_xlabel() or any(ax.get_xlabel() for ax in axes), p.name
+            assert all(ax.get_ylabel() or ax.get_yticklabels() for ax in axes), p.name
+            if p.name != "move_times":
+                bars = [c for ax in axes for c in ax.containers if isinstance(c, BarContainer)]
+                errs = [c for ax in axes for c in ax.containers
+                        if isinstance(c, ErrorbarContainer)]
+                assert errs or any(b.errorbar is not None for b in bars), p.name
+            for ax in axes:
+                series = [c for c in ax.containers if isinstance(c, BarContainer)]
+                looks = {(c.patches[0].get_hatch(), tuple(c.patches[0].get_facecolor()))
+                         for c in series if c.patches}
+                assert len(looks) == len(series), p.name
+    expected = {"mean_return", "win_draw_loss", "returns", "margins", "categories", "seats",
+                "move_times"} | ({"budget"} if store == SCOPA else {"ends", "claim_points"})
+    assert set(names) == expected
+
+
+# --- files ----------------------------------------------------------------------------------
+
+class _Page(HTMLParser):
+    VOID = {"meta", "img", "br", "hr", "link", "input"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.tags, self.images, self.ids, self.urls = [], [], [], set(), []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append(tag)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        for key in ("src", "href"):
+            if key in attrs:
+                self.urls.append(attrs[key])
+        if tag == "img":
+            self.images.append(attrs)
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, (tag, self.stack[-5:])
+        self.stack.pop()
+
+
+@pytest.mark.parametrize("store", [SCOPA, BURA])
+def test_html_parses_is_self_contained_and_embeds_every_plot(built, parts, store):
+    _, files = built[store.name]
+    text = files.html.read_text(encoding="utf-8")
+    page = _Page()
+    page.feed(text)
+    page.close()
+    assert page.stack == [], "unclosed tags"
+    assert not {"script", "link", "iframe", "object", "embed"} & set(page.tags)
+    assert not re.search(r"url\(|@import|https?://", text)
+    for url in page.urls:
+        assert url.startswith(("#", "data:image/png;base64,")), url
+    plots = [p for s in parts[store.name].values() for p in s.plots]
+    assert len(page.images) == len(plots)
+    for img, p in zip(page.images, plots):
+        assert img["alt"] == p.caption
+        assert base64.b64decode(img["src"].split(",", 1)[1]).startswith(PNG)
+    assert {f"plot-{p.name}" for p in plots} <= page.ids
+    assert set(parts[store.name]) <= page.ids
+    for s in parts[store.name].values():
+        for t in s.tables:
+            assert f"table-{t.name}" in page.ids
+
+
+@pytest.mark.parametrize("store", [SCOPA, BURA])
+def test_markdown_links_its_png_plots_and_holds_every_table(built, parts, store):
+    _, files = built[store.name]
+    text = files.markdown.read_text(encoding="utf-8")
+    links = re.findall(r"!\[[^\]]+\]\((plots/[a-z_]+\.png)\)", text)
+    assert sorted(links) == sorted(f"plots/{p.name}.png" for s in parts[store.name].values()
+                                   for p in s.plots)
+    for link in links:
+        assert (files.folder / link).read_bytes().startswith(PNG)
+    assert sorted(files.plots) == sorted(files.folder / link for link in links)
+    for s in parts[store.name].values():
+        assert f"## {s.title}" in text
+        for t in s.tables:
+            header = "| " + " | ".join(map(str, t.shown.columns)) + " |"
+            assert header in text, (s.key, t.name)
+            assert f"`tables/{t.name}.csv`" in text
+
+
+def test_rebuilding_gives_the_same_files(built, tmp_path):
+    """Delete the report and rebuild it: byte-identical files (no time stamps anywhere)."""
+    _, files = built[SCOPA.name]
+    out = tmp_path / "again"
+    build_report(SCOPA, out=out)
+    old = sorted(p.relative_to(files.folder) for p in files.folder.rglob("*") if p.is_file())
+    new = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
+    assert old == new
+    for rel in old:
+        assert (files.folder / rel).read_bytes() == (out / rel).read_bytes(), rel
+    build_report(SCOPA, out=out)                      # over an existing report: rewritten
+    assert sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file()) == new
+
+
+def test_formats_and_the_default_folder(tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(BURA, run)
+    files = build_report(run, fmt="html")
+    assert files.folder == run / "report" and files.markdown is None and not files.plots
+    assert sorted(p.name for p in (run / "report").iterdir()) == ["report.html", "tables"]
+    files = build_report(run, fmt="md")
+    assert sorted(p.name for p in (run / "report").iterdir()) == ["plots", "report.md",
+                                                                  "tables"]
+    assert files.html is None and files.plots
+    with pytest.raises(ReportError, match="format 'pdf'"):
+        build_report(run, fmt="pdf")
+
+
+# --- refusals -------------------------------------------------------------------------------
+
+def test_unknown_schema_version_is_refused_with_what_to_do(capsys):
+    with pytest.raises(StoreError, match=r"schema version 99.*reads version 1: rerun"):
+        build_report(DATA / "future_schema")
+    assert main(["report", str(DATA / "future_schema")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "schema version 99" in err
+
+
+def test_other_bad_runs_get_one_clear_line(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    shutil.copytree(BURA, empty)
+    for f in (empty / "batches").iterdir():
+        f.unlink()
+    with pytest.raises(ReportError, match="no finished batch yet: run"):
+        build_report(empty)
+    odd = tmp_path / "odd"
+    shutil.copytree(BURA, odd)
+    manifest = json.loads((odd / "manifest.json").read_text())
+    manifest["spec"]["agents"] = ["heuristic", "pimc:worlds=5"]
+    (odd / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ReportError, match="spec this cardsim cannot read.*0.1"):
+        build_report(odd)
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "notes.txt").write_text("mine")
+    with pytest.raises(ReportError, match="holds other files"):
+        build_report(BURA, out=busy)
+    assert (busy / "notes.txt").exists()
+    for argv in (["report", str(tmp_path / "missing")], ["report", str(empty)],
+                 ["report", str(BURA), "--format", "pdf"]):
+        assert main(argv) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_report_and_compare_commands(capsys, tmp_path):
+    out = tmp_path / "r"
+    assert main(["report", str(SCOPA), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert f"{out / 'report.html'} and {out / 'report.md'}" in printed
+    assert "8 plots" in printed and (out / "report.html").exists()
+    assert main(["compare", str(SCOPA), str(DATA / "scopa_variant")]) == 0
+    printed = capsys.readouterr().out
+    assert "A: scopa_budget" in printed and "B: scopa_variant" in printed
+    assert main(["compare", str(SCOPA), str(BURA)]) == 2
+    assert "same game" in capsys.readouterr().err

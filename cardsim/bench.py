@@ -3,8 +3,10 @@
 Measures random-playout deals per second of the compiled engine (its own play loop, one core)
 and of the plain-Python reference engine on the same machine in the same run, and their ratio;
 the cold compile time (a fresh process with an empty numba cache) and the warm start time of
-``cardsim simulate`` (a fresh process with the cache filled); and ISMCTS iterations per second
-from the opening position of a deal (2 players, random rollouts). Figures are measurements, never
+``cardsim simulate`` (a fresh process with the cache filled); ISMCTS iterations per second
+from the opening position of a deal (2 players, random rollouts); and the exact solver's time
+per deal over a fixed set of seeded deals (median, 99th percentile, nodes per second) with
+PIMC's time per decision. Figures are measurements, never
 guesses: report them as printed.
 """
 from __future__ import annotations
@@ -33,6 +35,7 @@ class BenchConfig:
     seconds: float = 2.0        # time budget of each engine measurement
     startup: bool = True        # also measure cold compile and warm start in fresh processes
     runner: bool = False        # also measure the experiment runner (1 vs 2 workers, overhead)
+    solver: bool = True         # also measure the exact solver and PIMC
 
     def __post_init__(self) -> None:
         if not self.seconds > 0:
@@ -84,7 +87,8 @@ def ismcts_iterations_per_second(game_name: str, seconds: float) -> tuple[float,
         agent = parse_agent(f"ismcts:iterations={iterations}")
         ws = workspace(spec, [agent])
         t = time.perf_counter()
-        ismcts.search(spec.game_id, spec.params, root, agent.params, rng, ws, spec.reward_scale)
+        ismcts.search(spec.game_id, spec.params, root, agent.params, rng, ws.search,
+                      spec.reward_scale)
         return iterations / (time.perf_counter() - t)
 
     run(10)  # compile
@@ -96,6 +100,59 @@ def ismcts_iterations_per_second(game_name: str, seconds: float) -> tuple[float,
     while time.perf_counter() < t_end or len(rates) < 5:
         rates.append(run(n))
     return max(rates), float(np.median(rates))
+
+
+SOLVER_POSITIONS = 40
+"""Seeded deals whose first position the solver benchmark solves (deals 0..39)."""
+
+
+def solver_figures(game_name: str, positions: int = SOLVER_POSITIONS, pimc_deals: int = 2,
+                   pimc_worlds: int = 50) -> dict:
+    """The exact solver on ``positions`` seeded deals, each from its first move to the deal's
+    end with an empty table: median and 99th-percentile seconds, nodes per second over all;
+    and PIMC with ``pimc_worlds`` worlds: its mean seconds per decision over ``pimc_deals``
+    whole deals (every decision of seat 0 with a choice, against the heuristic). Empty when
+    the solver does not cover the game."""
+    from solvers import exact, pimc
+    from solvers.agents import choose, parse_agent, workspace
+    game = load_game(game_name)
+    spec = game.spec
+    if exact.unsupported(spec):
+        return {}
+    ws = exact.workspace(spec)
+    exact.solve(game.new_deal(seed=10_000), ws)                      # compile / load
+    times, nodes = [], 0
+    for seed in range(positions):
+        state = game.new_deal(seed=seed)
+        exact.clear(ws)
+        t = time.perf_counter()
+        exact.solve(state, ws)
+        times.append(time.perf_counter() - t)
+        nodes += int(ws.stats[exact.NODES])
+    out = {"median": float(np.median(times)), "p99": float(np.quantile(times, 0.99)),
+           "nodes_per_s": nodes / sum(times), "positions": positions,
+           "pimc_worlds": pimc_worlds}
+    agent = parse_agent(f"pimc:worlds={pimc_worlds}")
+    heuristic = parse_agent("heuristic")
+    aws = workspace(spec, [agent])
+    rng = rng_from_seed(3)
+    spent = []
+    for seed in range(pimc_deals):
+        state = game.new_deal(seed=seed)
+        while not state.is_terminal():
+            actions = np.array(state.legal_actions(), dtype=np.int64)
+            if state.current_player() != 0 or len(actions) == 1:
+                state.apply_action(choose(heuristic, state, seed=len(spent), ws=aws))
+                continue
+            t = time.perf_counter()
+            best, _ = pimc.search(spec.game_id, spec.params, state.vec, agent.params, rng,
+                                  actions, len(actions), aws.world, aws.totals, aws.values,
+                                  aws.exact)
+            spent.append(time.perf_counter() - t)
+            state.apply_action(int(actions[best]))
+    out["pimc_decision"] = float(np.mean(spent)) if spent else float("nan")
+    out["pimc_decisions"] = len(spent)
+    return out
 
 
 def runner_figures(deals: int = 20_000) -> dict:
@@ -184,6 +241,16 @@ def bench(config: BenchConfig) -> list[tuple[str, str]]:
     rows += [("ISMCTS from the opening, best run (iterations/s, 1 core, random rollouts)",
               f"{best:,.0f}"),
              ("ISMCTS, median run (iterations/s)", f"{median:,.0f}")]
+    if config.solver:
+        f = solver_figures(config.game)
+        if f:
+            rows += [(f"exact solver, a deal from its first move, median of {f['positions']} "
+                      "(ms, 1 core)", f"{1000 * f['median']:,.1f}"),
+                     ("exact solver, 99th percentile (ms)", f"{1000 * f['p99']:,.1f}"),
+                     ("exact solver (nodes/s)", f"{f['nodes_per_s']:,.0f}"),
+                     (f"PIMC {f['pimc_worlds']} worlds, mean decision over "
+                      f"{f['pimc_decisions']} decisions (s)",
+                      f"{f['pimc_decision']:.3f}")]
     if config.runner:
         r = runner_figures()
         rows += [(f"runner, 1 worker (deals/s; random Scopa, batches of {r['batch_size']})",

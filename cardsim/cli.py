@@ -70,7 +70,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import BenchConfig, bench
     definition(args.game)
     config = BenchConfig(game=args.game, seconds=args.seconds, startup=not args.no_startup,
-                         runner=args.runner)
+                         runner=args.runner, solver=not args.no_solver)
     print(f"cardsim {__version__} bench: {config.game}, random playouts, this machine, one run")
     for figure, value in bench(config):
         print(f"  {figure:72s} {value:>14s}")
@@ -113,6 +113,53 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         shown[col] = shown[col].map(lambda x: f"{x:.3f}")
     _print_table(f"{args.game}: player {args.player} to move, {len(table)} legal actions",
                  shown.set_index("action"))
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """Every legal action of a fully known position with its exact value, and the line of best
+    play (solvers/exact.py)."""
+    import time
+    import numpy as np
+    from solvers import exact
+    game, state = _load_position(args.game, args.position, args.option)
+    if state.is_terminal():
+        raise CardsimError(f"{args.position}: the deal is over; nothing to solve")
+    reason = exact.unsupported(game.spec)
+    if reason:
+        raise CardsimError(reason)
+    ws = exact.workspace(game.spec)
+    none = np.zeros(1, dtype=np.int64)           # load the compiled solver before timing it
+    exact.solve_children(game.spec.game_id, game.spec.params, state.vec, ws, none, 0, none,
+                         False)
+    start = time.perf_counter()
+    actions, values = exact.solve_actions(state, ws)
+    seconds = time.perf_counter() - start
+    nodes, hits, cuts = (int(ws.stats[k]) for k in (exact.NODES, exact.HITS, exact.CUTS))
+    side = exact.side_to_move(state)
+    sign = 1 if side == 0 else -1
+    line = exact.principal_line(state, ws)
+    unit = ("points of the deal's difference" if game.name == "scopa" else
+            "256 x the deal's result + the card-point margin")
+    mover = state.current_player()
+    print(f"{game.name}: seat {mover} to move (side {side}); exact values for the mover's side "
+          f"({unit}), every card known, to the end of the deal")
+    best = max(sign * int(v) for v in values)
+    rows = [{"action": state.action_to_string(int(a)), "value": sign * int(v),
+             "best": "*" if sign * int(v) == best else ""} for a, v in zip(actions, values)]
+    table = pd.DataFrame(rows).sort_values("value", ascending=False, kind="stable")
+    print(table.to_string(index=False))
+    print(f"\nvalue of the position: {best}")
+    s = state.clone()
+    steps = []
+    for a in line:
+        steps.append(f"{s.current_player()}:{s.action_to_string(a)}")
+        s.apply_action(a)
+    print("principal line: " + " ".join(steps))
+    if args.stats:
+        print(f"stats (the action values): {nodes:,} nodes, {hits:,} table hits, {cuts:,} "
+              f"cut-offs by bounds, {seconds:.3f} s ({nodes / max(seconds, 1e-9):,.0f} "
+              f"nodes/s), table of {ws.keys.size:,} entries")
     return 0
 
 
@@ -276,13 +323,24 @@ def make_parser() -> argparse.ArgumentParser:
                    help="the seat to move, as whom the position is seen")
     p.add_argument("--agent", default="heuristic",
                    help="the agent that plays every seat after the first move (heuristic; "
-                   "random; ismcts:iterations=N,...)")
+                   "random; ismcts:iterations=N,...; pimc:worlds=N)")
     p.add_argument("--worlds", type=_int_at_least(2, "at least 2"), default=200,
                    help="sampled worlds per action (200)")
     p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0, help="seed (0)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a rules option (default: the position's rules)")
     p.set_defaults(func=cmd_analyze)
+
+    p = sub.add_parser("solve", help="exact values of every legal action of a fully known "
+                       "position (all hands and the stock order), and the line of best play")
+    p.add_argument("game", help="a game name (see `cardsim games`)")
+    p.add_argument("position", help="a position JSON file (State.to_dict format) with every "
+                   "card known")
+    p.add_argument("--stats", action="store_true",
+                   help="also print nodes searched, table hits, cut-offs and time")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rules option (default: the position's rules)")
+    p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("play", help="play a deal (or a match) against agents at the terminal")
     p.add_argument("game", help="a game name (see `cardsim games`)")
@@ -302,6 +360,8 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=2.0, help="budget per measurement (2)")
     p.add_argument("--no-startup", action="store_true",
                    help="skip the cold-compile and warm-start measurements")
+    p.add_argument("--no-solver", action="store_true",
+                   help="skip the exact solver and PIMC measurements")
     p.add_argument("--runner", action="store_true",
                    help="also measure the experiment runner: deals/s with 1 and 2 worker "
                    "processes and its overhead per batch (random-agent Scopa)")

@@ -20,12 +20,19 @@ passed as arguments do not. A new game adds one branch to each function here and
 ``heuristic``          ``(game, state, params, actions, n, rng) -> index`` the game's
                        heuristic player (``cardsim/games/<game>/heuristic.py``)
 ``new_deal``           ``(game, params, rng, out)``
+``exact_*``            the exact solver's hooks (``cardsim/games/<game>/exact.py``):
+                       ``single_deal`` (solve to the deal's end), ``side`` of a seat,
+                       ``value`` of a finished deal for side 0 (int64), ``features`` (the words
+                       that identify a position up to equivalence), ``bounds`` on the value,
+                       ``order`` (a guess of each move's worth)
 =====================  =====================================================================
 """
 from numba import njit
 
+from .games.bura import exact as bura_exact
 from .games.bura import heuristic as bura_heuristic
 from .games.bura import kernels as bura
+from .games.scopa import exact as scopa_exact
 from .games.scopa import heuristic as scopa_heuristic
 from .games.scopa import kernels as scopa
 from .spec import GAME_IDS
@@ -99,3 +106,49 @@ def new_deal(game, params, rng, out):
         scopa.new_deal(params, rng, out)
     else:
         bura.new_deal(params, rng, out)
+
+
+# --- the exact solver's hooks (cardsim/games/<game>/exact.py, solvers/exact.py) ---------------
+
+@njit(cache=True, inline="always")
+def exact_single_deal(game, state, params):
+    if game == SCOPA:
+        scopa_exact.single_deal(state, params)
+    else:
+        bura_exact.single_deal(state, params)
+
+
+@njit(cache=True, inline="always")
+def exact_side(game, state, params, seat):
+    if game == SCOPA:
+        return scopa_exact.side_of(state, params, seat)
+    return bura_exact.side_of(state, params, seat)
+
+
+@njit(cache=True, inline="always")
+def exact_value(game, state, params):
+    if game == SCOPA:
+        return scopa_exact.deal_value(state, params)
+    return bura_exact.deal_value(state, params)
+
+
+@njit(cache=True, inline="always")
+def exact_features(game, state, params, out):
+    if game == SCOPA:
+        return scopa_exact.features(state, params, out)
+    return bura_exact.features(state, params, out)
+
+
+@njit(cache=True, inline="always")
+def exact_bounds(game, state, params):
+    if game == SCOPA:
+        return scopa_exact.bounds(state, params)
+    return bura_exact.bounds(state, params)
+
+
+@njit(cache=True, inline="always")
+def exact_order(game, state, params, actions, n, scores):
+    if game == SCOPA:
+        scopa_exact.move_order(state, params, actions, n, scores)
+    else:
+        bura_exact.move_order(state, params, actions, n, scores)

@@ -60,3 +60,5 @@ class GameSpec:
     reward_scale: float = 1.0
     """A typical size of a deal's returns: searches divide returns by it, so that one UCT
     exploration constant suits every game."""
+    max_deal_moves: int = 0
+    """The most moves one deal can take (the exact solver's stack depth)."""

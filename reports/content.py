@@ -478,10 +478,11 @@ def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
 
 
 def agents_base(agent: str) -> str:
-    """An agent string without its budget: ``ismcts:iterations=40,c=1`` -> ``ismcts:c=1``."""
+    """An agent string without its budget: ``ismcts:iterations=40,c=1`` -> ``ismcts:c=1``,
+    ``pimc:worlds=20`` -> ``pimc``."""
     kind, _, rest = agent.partition(":")
-    keep = [p for p in rest.split(",") if p and p.split("=")[0].strip() not in
-            ("iterations", "seconds")]
+    budget = ("seconds", "worlds") if kind == "pimc" else ("iterations", "seconds")
+    keep = [p for p in rest.split(",") if p and p.split("=")[0].strip() not in budget]
     return kind + (":" + ",".join(keep) if keep else "")
 
 

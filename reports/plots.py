@@ -161,9 +161,8 @@ def budget_curves(table: pd.DataFrame, ylabel: str, title: str) -> Figure:
     ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
     ax.minorticks_off()
     kinds = set(table["budget_kind"])
-    ax.set_xlabel("search budget: " + " / ".join(
-        "iterations per move" if k == "iterations" else "seconds per move" for k in sorted(kinds))
-        + " (log scale)")
+    ax.set_xlabel("search budget: " + " / ".join(f"{k} per move" for k in sorted(kinds))
+                  + " (log scale)")
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8, loc="best")

@@ -11,6 +11,12 @@ what is allowed):
 - ``random`` — uniform over the legal actions.
 - ``heuristic`` — the game's heuristic player, the documented wisdom of good players
   (``cardsim/games/<game>/heuristic.py``).
+- ``pimc[:worlds=N,seconds=S]`` — :mod:`solvers.pimc`: ``worlds`` sampled worlds (default
+  50), each solved exactly by :mod:`solvers.exact`, the best average action played; or a
+  wall-clock budget ``seconds`` per move (then the worlds are not capped unless ``worlds`` is
+  given too).
+- ``oracle`` — **sees every card** (it cheats): plays an action of best exact value on the
+  true state (:mod:`solvers.exact`). Against PIMC it measures what seeing all cards is worth.
 - ``ismcts[:key=value,...]`` — :mod:`solvers.ismcts` with ``iterations`` (default 1000; 0 =
   only the time budget), ``seconds`` (a wall-clock budget per move, default 0 = none), ``c``
   (UCT exploration constant, default 0.7, on returns divided by the game's reward scale),
@@ -27,6 +33,7 @@ cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; ex
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,10 +43,11 @@ from cardsim import dispatch as G
 from cardsim.errors import AgentError
 from cardsim.rng import rng_below, rng_from_seed
 
-from . import ismcts
+from . import exact, ismcts, pimc
 
-RANDOM, HEURISTIC, ISMCTS = range(3)
-KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "ismcts": ISMCTS}
+RANDOM, HEURISTIC, ISMCTS, PIMC, ORACLE = range(5)
+KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "ismcts": ISMCTS, "pimc": PIMC,
+         "oracle": ORACLE}
 DEFAULT_NODES_TIMED = 1_000_000
 
 _ISMCTS_PARAMS = {   # name -> (index, default, parser description)
@@ -64,7 +72,13 @@ class Agent:
 
     @property
     def is_search(self) -> bool:
+        """An ISMCTS agent (it needs a search tree)."""
         return self.kind == ISMCTS
+
+    @property
+    def is_exact(self) -> bool:
+        """An agent that uses the exact solver (PIMC, the oracle)."""
+        return self.kind == PIMC or self.kind == ORACLE
 
 
 def parse_agent(spec: str) -> Agent:
@@ -77,6 +91,8 @@ def parse_agent(spec: str) -> Agent:
         raise AgentError(f"agent {spec!r}: unknown agent {name!r}; expected one of "
                          + ", ".join(KINDS))
     params = np.zeros(ismcts.N_PARAMS, dtype=np.float64)
+    if KINDS[name] == PIMC:
+        return _parse_pimc(spec, rest, params)
     if KINDS[name] != ISMCTS:
         if rest:
             raise AgentError(f"agent {spec!r}: {name} takes no parameters")
@@ -112,14 +128,38 @@ def parse_agent(spec: str) -> Agent:
     return Agent(spec.strip(), ISMCTS, params, int(nodes))
 
 
+def _parse_pimc(spec: str, rest: str, params: np.ndarray) -> Agent:
+    """``pimc:worlds=N,seconds=S`` (module docstring)."""
+    given = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, text = item.partition("=")
+        key = key.strip()
+        if key not in ("worlds", "seconds"):
+            raise AgentError(f"agent {spec!r}: unknown parameter {key!r}; expected one of "
+                             "worlds, seconds")
+        if not eq:
+            raise AgentError(f"agent {spec!r}: expected {key}=value")
+        given[key] = (_number(spec, key, text, "an integer >= 0", integer=True)
+                      if key == "worlds" else
+                      _number(spec, key, text, "a number of seconds >= 0"))
+    seconds = given.get("seconds", 0.0)
+    worlds = given.get("worlds", 0 if seconds else 50)
+    if worlds == 0 and seconds == 0:
+        raise AgentError(f"agent {spec!r}: give worlds > 0 or seconds > 0")
+    params[ismcts.WORLDS] = worlds
+    params[ismcts.SECONDS] = seconds
+    return Agent(spec.strip(), PIMC, params)
+
+
 def search_budget(agent: Agent) -> tuple[str, float, tuple] | None:
-    """For a searching agent: what ends its search (``"iterations"``, or ``"seconds"`` when a
-    time budget is given), how much, and the rest of its settings as a key (two agents with the
+    """For a searching agent: what ends its search (``"iterations"`` for ISMCTS, ``"worlds"``
+    for PIMC, or ``"seconds"`` when a time budget is given), how much, and the rest of its settings as a key (two agents with the
     same key differ only in that budget); None for an agent that does not search."""
-    if not agent.is_search:
+    if not (agent.is_search or agent.is_exact):
         return None
     p = agent.params.copy()
     kind, index = (("seconds", ismcts.SECONDS) if p[ismcts.SECONDS] > 0
+                   else ("worlds", ismcts.WORLDS) if agent.is_exact
                    else ("iterations", ismcts.ITERATIONS))
     value = float(p[index])
     p[index] = 0.0
@@ -137,24 +177,48 @@ def _number(spec: str, key: str, text: str, allowed: str, integer: bool = False,
     return value
 
 
-def workspace(spec, agents) -> ismcts.Workspace:
-    """One workspace large enough for every searching agent of ``agents``."""
+Workspace = namedtuple("Workspace", "search exact world totals values")
+"""What the agents of a game need: the ISMCTS workspace (:mod:`solvers.ismcts`), the exact
+solver's (:mod:`solvers.exact`, full-size only when a PIMC agent plays) and PIMC's scratch
+arrays."""
+
+
+def workspace(spec, agents) -> Workspace:
+    """One workspace large enough for every agent of ``agents``."""
+    agents = [parse_agent(a) if isinstance(a, str) else a for a in agents]
     nodes = max([a.nodes for a in agents if a.is_search] or [2])
     worlds = max([int(a.params[ismcts.WORLDS]) for a in agents if a.is_search] or [0])
-    return ismcts.workspace(spec, nodes, worlds)
+    solving = any(a.is_exact for a in agents)
+    reason = exact.unsupported(spec) if solving else None
+    if reason:
+        raise AgentError(f"pimc and oracle: {reason}")
+    return Workspace(
+        search=ismcts.workspace(spec, nodes, worlds),
+        exact=(exact.workspace(spec) if solving
+               else exact.workspace(spec, table_bits=1, plies=2)),
+        world=np.zeros(spec.state_len, dtype=np.uint64),
+        totals=np.zeros(spec.max_actions, dtype=np.int64),
+        values=np.zeros(spec.max_actions, dtype=np.int64))
 
 
 @njit(cache=True)
 def choose_action(game, params, kind, agent_params, state, rng, ws, reward_scale):
     """The action of the agent (``kind``, ``agent_params``) for the player to move."""
-    n = G.legal_actions(game, state, params, ws.actions)
+    actions = ws.search.actions
+    n = G.legal_actions(game, state, params, actions)
     if n == 1:
-        return ws.actions[0]
+        return actions[0]
     if kind == RANDOM:
-        return ws.actions[rng_below(rng, n)]
+        return actions[rng_below(rng, n)]
     if kind == HEURISTIC:
-        return ws.actions[G.heuristic(game, state, params, ws.actions, n, rng)]
-    action, _ = ismcts.search(game, params, state, agent_params, rng, ws, reward_scale)
+        return actions[G.heuristic(game, state, params, actions, n, rng)]
+    if kind == PIMC:
+        best, _ = pimc.search(game, params, state, agent_params, rng, actions, n, ws.world,
+                              ws.totals, ws.values, ws.exact)
+        return actions[best]
+    if kind == ORACLE:
+        return actions[pimc.oracle(game, params, state, actions, n, ws.values, ws.exact)]
+    action, _ = ismcts.search(game, params, state, agent_params, rng, ws.search, reward_scale)
     return action
 
 
@@ -172,7 +236,7 @@ def play_out(game, params, state, kinds, agent_params, rng, ws, reward_scale):
     return moves
 
 
-def choose(agent: Agent, state, seed=0, ws: ismcts.Workspace | None = None) -> int:
+def choose(agent: Agent, state, seed=0, ws: Workspace | None = None) -> int:
     """The action ``agent`` plays in ``state`` (a :class:`cardsim.State`), from ``seed``."""
     spec = state.game.spec
     ws = workspace(spec, [agent]) if ws is None else ws

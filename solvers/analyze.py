@@ -50,8 +50,8 @@ def _evaluate(game, params, root, player, actions, n_actions, n_worlds, kinds, a
             rng[:] = seeds                # the same stream after every action
             G.apply_action(game, state, params, actions[i])
             play_out(game, params, state, kinds, agent_params, rng, ws, reward_scale)
-            G.returns(game, state, params, ws.rets)
-            out[i, w] = ws.rets[player]
+            G.returns(game, state, params, ws.search.rets)
+            out[i, w] = ws.search.rets[player]
 
 
 def analyze(state, config: AnalysisConfig) -> pd.DataFrame:

@@ -116,6 +116,9 @@ def test_player_and_bench_errors(capsys, argv, needle):
 def test_bench_prints_every_figure(capsys, monkeypatch):
     import cardsim.bench as bench
     monkeypatch.setattr(bench, "startup_times", lambda game: (12.5, 1.25))
+    real = bench.solver_figures
+    monkeypatch.setattr(bench, "solver_figures", lambda game: real(
+        game, positions=3, pimc_deals=1, pimc_worlds=2))
     code, out, _ = run(capsys, "bench", "--seconds", "0.2")
     assert code == 0
     for figure in ("cold start incl. compile (s)", "warm start of cardsim simulate (s)",
@@ -128,6 +131,11 @@ def test_bench_prints_every_figure(capsys, monkeypatch):
     assert "12.50" in out and "1.25" in out
     ratio = re.search(r"compiled \(best\) / reference\s+([\d,]+)x", out)
     assert ratio and int(ratio.group(1).replace(",", "")) > 1
+    median = re.search(r"exact solver, a deal from its first move, median of 3 \(ms, 1 core\)"
+                       r"\s+([\d.,]+)", out)
+    assert median and float(median.group(1).replace(",", "")) > 0
+    assert re.search(r"exact solver \(nodes/s\)\s+[\d,]+", out)
+    assert re.search(r"PIMC 2 worlds, mean decision over \d+ decisions \(s\)\s+\d", out)
 
 
 def _position_file(tmp_path, game="bura", seed=5):

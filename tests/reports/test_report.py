@@ -326,7 +326,7 @@ def test_other_bad_runs_get_one_clear_line(tmp_path, capsys):
     odd = tmp_path / "odd"
     shutil.copytree(BURA, odd)
     manifest = json.loads((odd / "manifest.json").read_text())
-    manifest["spec"]["agents"] = ["heuristic", "pimc:worlds=5"]
+    manifest["spec"]["agents"] = ["heuristic", "alphazero:worlds=5"]
     (odd / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(ReportError, match="spec this cardsim cannot read.*0.1"):
         build_report(odd)

@@ -118,7 +118,7 @@ def test_ismcts_takes_the_settebello_with_a_scopa(final):
 def _search(state, agent, seed):
     """Run one search; returns (action, the tree's root children as (key, visits, avail))."""
     spec = state.game.spec
-    ws = workspace(spec, [agent])
+    ws = workspace(spec, [agent]).search
     action, its = ismcts.search(spec.game_id, spec.params, state.vec, agent.params,
                                 rng_from_seed(seed), ws, spec.reward_scale)
     children = []

@@ -37,7 +37,8 @@ def make_spec(rules: BuraRules) -> GameSpec:
         is_terminal=kernels.is_terminal, current_player=kernels.current_player,
         returns=kernels.returns, determinize=kernels.determinize,
         play_random_deals=kernels.play_random_deals, record_columns=kernels.RECORD_COLUMNS,
-        game_id=GAME_IDS["bura"], dealer_word=layout.DEALER, reward_scale=1.0)
+        game_id=GAME_IDS["bura"], dealer_word=layout.DEALER,
+        max_deal_moves=layout.MAX_DEAL_MOVES, reward_scale=1.0)
 
 
 DEFINITION = GameDefinition(

@@ -96,6 +96,9 @@ CARDS_MASK = (1 << 40) - 1
 LEAD, BEAT, THROW_DOWN, THROW_UP, CLAIM, NO_CLAIM, STOP, PASS = range(8)
 KIND_NAMES = ("lead", "beat", "throw_down", "throw_up", "claim", "no_claim", "stop", "pass")
 MAX_ACTIONS = 16      # leads: 3 + 3 + 1 and a claim; answers: 3 subsets x 3 modes
+MAX_DEAL_MOVES = 128  # a deal's moves, bounded: at most 36 / n tricks, each a check point, a
+                      # lead, n - 1 answers and two Stop rounds of n - 1 calls (99 for 4
+                      # players, 90 for 2), and a last claim decision
 
 # Card tables (rules/bura.md §1): index = suit * 9 + r, r in strength order 6..A.
 FULL_DECK = np.uint64((1 << N_CARDS) - 1)

@@ -31,7 +31,8 @@ def make_spec(rules: ScopaRules) -> GameSpec:
         is_terminal=kernels.is_terminal, current_player=kernels.current_player,
         returns=kernels.returns, determinize=kernels.determinize,
         play_random_deals=kernels.play_random_deals, record_columns=RECORD_COLUMNS,
-        game_id=GAME_IDS["scopa"], dealer_word=layout.DEALER, reward_scale=4.0)
+        game_id=GAME_IDS["scopa"], dealer_word=layout.DEALER,
+        max_deal_moves=layout.MAX_DEAL_MOVES, reward_scale=4.0)
 
 
 DEFINITION = GameDefinition(

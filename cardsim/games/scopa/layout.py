@@ -80,3 +80,4 @@ N_CATEGORIES = 5
 # tests/games/scopa/test_layout.py recomputes both figures.
 MAX_ACTIONS_3 = 3 * 1702
 MAX_ACTIONS_9 = 4 * 1702 + 4 * 1024 + 601
+MAX_DEAL_MOVES = 36   # every card but the first four table cards is played once

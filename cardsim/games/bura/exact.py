@@ -1,0 +1,118 @@
+"""What the exact (double-dummy) solver needs to know of Bura (:mod:`solvers.exact`), 2 players:
+the value of a finished deal, what makes two positions equivalent, bounds and a move order.
+
+A value is one integer from seat 0's point of view that orders outcomes first by the deal's
+result and then by the card points: ``OUTCOME * result + margin``, where ``result`` is seat 0's
+return (+1 or -1 times the multiplier, 0 for a void deal; BU-END-1, BU-CLAIM-1..2) and
+``margin`` the difference of the two piles' card points when the deal ends (BU-END-4). A claim
+or a face-down throw is a move like any other.
+"""
+import numpy as np
+from numba import njit
+
+from ...bits import ZERO, popcount
+from .kernels import points
+from .layout import (BEAT, CLAIM, CLAIM_TARGET, HAND, KIND_SHIFT, LEAD, LEADER, MODE,
+                     MODE_DEAL, MULTIPLIER, NEXT, NO_CLAIM, PHASE, PHASE_CHECK, PHASE_CLAIM,
+                     PILE_DOWN, PILE_UP, RESULT, RESULT_VOID, STOP_ROUND, TO_MOVE, TRICKS,
+                     TRICK_HOLDER, TRICK_K, TRICK_PLAYED, TRICK_TOP, TRUMP_CARD, WINNERS)
+from .rules import P_FALSE_CLAIM_MULT
+
+OUTCOME = 256
+"""A deal's result outweighs any margin of card points (at most 120)."""
+N_FEATURES = 7
+_SHIFT = np.uint64(KIND_SHIFT)
+_CARDS = np.uint64((1 << 40) - 1)
+
+
+@njit(cache=True, inline="always")
+def single_deal(state, params):
+    """The solver values the current deal: a match position is solved as a lone deal."""
+    state[MODE] = MODE_DEAL
+
+
+@njit(cache=True, inline="always")
+def side_of(state, params, seat):
+    """Two players, each for himself."""
+    return seat
+
+
+@njit(cache=True, inline="always")
+def pile_points(state, seat):
+    """BU-END-4: the card points in ``seat``'s piles, face-down cards included."""
+    return points(state[PILE_UP + seat] | state[PILE_DOWN + seat])
+
+
+@njit(cache=True, inline="always")
+def deal_value(state, params):
+    """BU-END-1..4: seat 0's result (``OUTCOME`` times its return) plus the card-point margin."""
+    margin = np.int64(pile_points(state, 0) - pile_points(state, 1))
+    if state[RESULT] == RESULT_VOID:
+        return margin
+    stake = np.int64(state[MULTIPLIER])
+    won = state[WINNERS] & np.uint64(1)
+    return (OUTCOME * stake if won else -OUTCOME * stake) + margin
+
+
+@njit(cache=True, inline="always")
+def features(state, params, out):
+    """The words that identify a position up to equivalence: hands, pile points (not the pile
+    cards, nor which were thrown face down: only their points count from here on), the cards
+    of the current trick, how far the stock is drawn (its order is fixed within the deal),
+    the trump card and the phase, leader, player to move and trick state."""
+    out[0] = state[HAND]
+    out[1] = state[HAND + 1]
+    out[2] = np.uint64(pile_points(state, 0)) | np.uint64(pile_points(state, 1)) << np.uint64(8)
+    out[3] = state[TRICK_PLAYED]
+    out[4] = state[TRICK_PLAYED + 1]
+    out[5] = state[TRICK_TOP]
+    out[6] = (state[NEXT] | state[TRUMP_CARD] << np.uint64(8) | state[LEADER] << np.uint64(16)
+              | state[TO_MOVE] << np.uint64(20) | state[PHASE] << np.uint64(24)
+              | state[TRICK_K] << np.uint64(32) | state[TRICK_HOLDER] << np.uint64(36)
+              | state[STOP_ROUND] << np.uint64(40) | state[TRICKS] << np.uint64(44))
+    return N_FEATURES
+
+
+@njit(cache=True, inline="always")
+def bounds(state, params):
+    """Bounds on the value: any result, and a margin within what the cards still out can
+    change (120 points in the deck); a leader with 31 at his check point can claim and win
+    now (BU-CLAIM-1), so his side gets at least that."""
+    p0 = pile_points(state, 0)
+    p1 = pile_points(state, 1)
+    free = 120 - p0 - p1
+    worst = OUTCOME * max(2, params[P_FALSE_CLAIM_MULT])
+    lo = np.int64(-worst + p0 - p1 - free)
+    hi = np.int64(worst + p0 - p1 + free)
+    phase = state[PHASE]
+    if phase == PHASE_CHECK or phase == PHASE_CLAIM:
+        leader = np.int64(state[LEADER])
+        if pile_points(state, leader) >= CLAIM_TARGET:
+            if leader == 0:
+                lo = max(lo, np.int64(OUTCOME + p0 - p1))
+            else:
+                hi = min(hi, np.int64(-OUTCOME + p0 - p1))
+    return lo, hi
+
+
+@njit(cache=True, inline="always")
+def move_order(state, params, actions, n, scores):
+    """A guess of each move's worth, best first: a claim with 31 in the piles, then beating
+    with the fewest points spent, leads of high cards; a claim without 31 last."""
+    seat = np.int64(state[TO_MOVE])
+    mine = pile_points(state, seat)
+    for i in range(n):
+        a = np.uint64(actions[i])
+        kind = np.int64(a >> _SHIFT)
+        cards = a & _CARDS
+        if kind == CLAIM:
+            s = 1000 if mine >= CLAIM_TARGET else -1000
+        elif kind == NO_CLAIM:
+            s = 0
+        elif kind == BEAT:
+            s = 300 - points(cards)
+        elif kind == LEAD:
+            s = 100 + 10 * popcount(cards) + points(cards)
+        else:
+            s = -points(cards) - (1 if cards == ZERO else 0)
+        scores[i] = s

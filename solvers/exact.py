@@ -1,0 +1,364 @@
+"""The exact (perfect-information, "double-dummy") solver: the value of a deal whose every card
+is known — all hands and the stock's order — under best play by both sides, from any point to
+the deal's end. One search for every game, through the GameSpec hooks of
+:mod:`cardsim.dispatch` (``exact_*``, written per game in ``cardsim/games/<game>/exact.py``).
+
+**Values** are integers from side 0's point of view (Scopa: the deal's point difference; Bura:
+the result weighted above the card-point margin). Side 0 maximizes, side 1 minimizes; in a 2x2
+game partners share a side.
+
+**The search** (as in DDS and open-hand Skat solvers, adapted to these games):
+
+- alpha-beta, fail-soft, over the compiled game kernels; the state of each ply in a
+  preallocated stack (no allocation in the search);
+- a transposition table of lower and upper bounds, keyed by **Zobrist (tabulation) hashing** of
+  the game's *features*: the words that identify a position of the deal up to equivalence —
+  e.g. Scopa's piles enter only through what scores (card and coin counts, the settebello, the
+  best primiera card per suit), so positions whose piles differ in cards that can no longer
+  be told apart share an entry. What is fixed within a deal (the stock's order) is left out:
+  entries carry the deal's *age*, and a new deal (a new world of PIMC) ages the table at once.
+  Two entries per bucket: one kept for the shallowest position, one always replaced. 64-bit
+  keys; a false match needs two positions of one deal with the same 64-bit key;
+- **cheap bounds before deep search**: each game bounds the final value from the position
+  (Scopa: categories decided or still open, at most one scopa per remaining move), which cuts
+  a node off before its moves are generated;
+- **move ordering**: the table's best move first, then the game's guess of each move's worth;
+- **MTD(f)**: the exact value by a sequence of null-window searches that share the table,
+  starting from the table's or the bounds' guess.
+
+:func:`solve` gives the value of a position, :func:`solve_actions` the exact value of every
+legal action, :func:`principal_line` the line of best play. The compiled code is cached.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from cardsim import dispatch as G
+
+INF = np.int64(1 << 40)
+NODES, HITS, CUTS, AGE = range(4)
+# Columns of the search's ply stack ``frame``: the window as given (narrowed by the bounds),
+# the current window, the node's bounds and key, its moves (count, next), side, best so far.
+A0, B0, A, B, LO, HI, KEY, N, K, MAXIMIZE, BEST, MOVE = range(12)
+MAX_FEATURES = 16
+DEFAULT_TABLE_BITS = 20
+
+Workspace = namedtuple("Workspace", "keys lower upper best depth age zobrist features states "
+                                    "actions scores order frame stats")
+"""The solver's preallocated arrays: the transposition table (``keys``, ``lower``, ``upper``,
+``best`` move, ``depth`` = ply of the stored position, ``age`` = the deal it belongs to), the
+Zobrist table, a features buffer, the state, legal-action, score, order and frame stacks (one
+row per ply) and the counters ``stats[NODES, HITS, CUTS, AGE]`` (nodes searched, table hits, cut-offs
+by bounds, the current deal's age)."""
+
+
+def workspace(spec, table_bits: int = DEFAULT_TABLE_BITS, plies: int | None = None) -> Workspace:
+    """A :class:`Workspace` for ``spec``'s game with a table of ``2**table_bits`` entries
+    (24 bytes each) and a stack for a whole deal (or ``plies`` moves)."""
+    size = 1 << table_bits
+    plies = spec.max_deal_moves + 2 if plies is None else plies
+    zobrist = np.random.default_rng(20261129).integers(
+        0, np.iinfo(np.uint64).max, size=MAX_FEATURES * 8 * 256, dtype=np.uint64,
+        endpoint=True)
+    return Workspace(
+        keys=np.zeros(size, dtype=np.uint64), lower=np.zeros(size, dtype=np.int32),
+        upper=np.zeros(size, dtype=np.int32), best=np.zeros(size, dtype=np.int64),
+        depth=np.zeros(size, dtype=np.int16), age=np.zeros(size, dtype=np.int64),
+        zobrist=zobrist,
+        features=np.zeros(MAX_FEATURES, dtype=np.uint64),
+        states=np.zeros((plies, spec.state_len), dtype=np.uint64),
+        actions=np.zeros((plies, spec.max_actions), dtype=np.int64),
+        scores=np.zeros((plies, spec.max_actions), dtype=np.int64),
+        order=np.zeros((plies, spec.max_actions), dtype=np.int64),
+        frame=np.zeros((plies, 12), dtype=np.int64),
+        stats=np.zeros(4, dtype=np.int64))
+
+
+@njit(cache=True)
+def clear(ws):
+    """Empty the transposition table and the counters."""
+    ws.keys[:] = 0
+    ws.age[:] = 0
+    ws.stats[:] = 0
+
+
+@njit(cache=True, inline="always")
+def new_deal(ws):
+    """Forget the table's entries at once (they belong to another deal): the features leave
+    out what is fixed within one deal, such as the order of the stock."""
+    ws.stats[AGE] += 1
+
+
+@njit(cache=True, inline="always")
+def position_key(game, state, params, ws):
+    """Zobrist (tabulation) hash of the position's features: one random word per (feature
+    word, byte, byte value), XORed; never 0 (0 marks an empty table entry)."""
+    n = G.exact_features(game, state, params, ws.features)
+    h = np.uint64(0)
+    for i in range(n):
+        w = ws.features[i]
+        for b in range(8):
+            h ^= ws.zobrist[(i * 8 + b) * 256 + np.int64((w >> np.uint64(8 * b)) & np.uint64(255))]
+    return h if h != 0 else np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def probe(ws, key):
+    """The table slot holding ``key``, or -1."""
+    mask = np.uint64(ws.keys.size - 1)
+    slot = np.int64(key & mask & ~np.uint64(1))
+    age = ws.stats[AGE]
+    if ws.keys[slot] == key and ws.age[slot] == age:
+        return slot
+    if ws.keys[slot + 1] == key and ws.age[slot + 1] == age:
+        return slot + 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def store(ws, key, ply, lower, upper, best):
+    """Keep the bounds of ``key``: in its own slot if present, else in the bucket's first slot
+    when this position is shallower than the one there, else in the second."""
+    slot = probe(ws, key)
+    if slot < 0:
+        mask = np.uint64(ws.keys.size - 1)
+        slot = np.int64(key & mask & ~np.uint64(1))
+        if ws.age[slot] == ws.stats[AGE] and ws.depth[slot] < ply:
+            slot += 1
+    ws.keys[slot] = key
+    ws.age[slot] = ws.stats[AGE]
+    ws.lower[slot] = lower
+    ws.upper[slot] = upper
+    ws.best[slot] = best
+    ws.depth[slot] = ply
+
+
+@njit(cache=True, inline="always")
+def enter(game, params, ply, ws):
+    """Open the node ``ws.states[ply]`` with window ``frame[ply, A0:B0]`` (set by the caller):
+    returns (True, value) when it is decided at once — a finished deal, or bounds (the game's
+    or the table's) that fall outside the window; otherwise its moves are generated and
+    ordered and (False, 0) is returned."""
+    state = ws.states[ply]
+    f = ws.frame[ply]
+    ws.stats[NODES] += 1
+    if G.is_terminal(game, state, params):
+        return True, G.exact_value(game, state, params)
+    lo, hi = G.exact_bounds(game, state, params)
+    key = position_key(game, state, params, ws)
+    slot = probe(ws, key)
+    best_move = np.int64(-1)
+    if slot >= 0:
+        ws.stats[HITS] += 1
+        lo = max(lo, np.int64(ws.lower[slot]))
+        hi = min(hi, np.int64(ws.upper[slot]))
+        best_move = ws.best[slot]
+    if lo >= f[B0] or lo == hi:
+        ws.stats[CUTS] += 1
+        return True, lo
+    if hi <= f[A0]:
+        ws.stats[CUTS] += 1
+        return True, hi
+    f[LO] = lo
+    f[HI] = hi
+    f[KEY] = np.int64(key)
+    f[A0] = max(f[A0], lo)
+    f[B0] = min(f[B0], hi)
+    f[A] = f[A0]
+    f[B] = f[B0]
+    actions = ws.actions[ply]
+    scores = ws.scores[ply]
+    order = ws.order[ply]
+    n = G.legal_actions(game, state, params, actions)
+    G.exact_order(game, state, params, actions, n, scores)
+    for i in range(n):                     # best guess first (insertion sort of indices)
+        if actions[i] == best_move:
+            scores[i] = INF
+        j = i
+        while j > 0 and scores[order[j - 1]] < scores[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    f[N] = n
+    f[K] = 0
+    f[MAXIMIZE] = 1 if G.exact_side(game, state, params,
+                                    G.current_player(game, state, params)) == 0 else 0
+    f[BEST] = -INF if f[MAXIMIZE] else INF
+    f[MOVE] = actions[order[0]]
+    return False, np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def descend(game, params, ply, ws):
+    """Play the node's next move in order into ``ws.states[ply + 1]``, with the window."""
+    f = ws.frame[ply]
+    child = ws.states[ply + 1]
+    child[:] = ws.states[ply]
+    G.apply_action(game, child, params, ws.actions[ply, ws.order[ply, f[K]]])
+    ws.frame[ply + 1, A0] = f[A]
+    ws.frame[ply + 1, B0] = f[B]
+
+
+@njit(cache=True)
+def alphabeta(game, params, root, alpha, beta, ws):
+    """Fail-soft alpha-beta of the position ``ws.states[root]`` within (alpha, beta), side 0
+    maximizing: the exact value when it lies inside the window, else a bound on the side of the
+    window it fails. Iterative over the ply stack (``ws.frame`` holds each node's window,
+    bounds, moves and best so far): numba cannot cache a recursive function."""
+    ply = root
+    ws.frame[ply, A0] = alpha
+    ws.frame[ply, B0] = beta
+    done, value = enter(game, params, ply, ws)
+    while True:
+        if not done:                       # go down to the node's next move
+            descend(game, params, ply, ws)
+            ply += 1
+            done, value = enter(game, params, ply, ws)
+            continue
+        if ply == root:
+            return value
+        ply -= 1                           # back up with the child's value
+        f = ws.frame[ply]
+        action = ws.actions[ply, ws.order[ply, f[K]]]
+        if f[MAXIMIZE]:
+            if value > f[BEST]:
+                f[BEST] = value
+                f[MOVE] = action
+                if value > f[A]:
+                    f[A] = value
+        elif value < f[BEST]:
+            f[BEST] = value
+            f[MOVE] = action
+            if value < f[B]:
+                f[B] = value
+        f[K] += 1
+        if f[A] < f[B] and f[K] < f[N]:
+            done = False
+            continue
+        best = f[BEST]                     # the node is finished: keep what it proved
+        lo = f[LO]
+        hi = f[HI]
+        if best <= f[A0]:                  # failed low: an upper bound
+            hi = min(hi, best)
+        elif best >= f[B0]:                # failed high: a lower bound
+            lo = max(lo, best)
+        else:
+            lo = best
+            hi = best
+        store(ws, np.uint64(f[KEY]), ply, lo, hi, f[MOVE])
+        value = best
+
+
+@njit(cache=True)
+def mtdf(game, params, ply, ws, guess):
+    """The exact value of ``ws.states[ply]``: null-window searches narrowing [lower, upper],
+    from ``guess`` (or the table's bounds when they are narrower)."""
+    state = ws.states[ply]
+    if G.is_terminal(game, state, params):
+        return G.exact_value(game, state, params)
+    lower, upper = G.exact_bounds(game, state, params)
+    slot = probe(ws, position_key(game, state, params, ws))
+    if slot >= 0:
+        lower = max(lower, np.int64(ws.lower[slot]))
+        upper = min(upper, np.int64(ws.upper[slot]))
+    guess = max(lower, min(upper, guess))
+    while lower < upper:
+        beta = guess + 1 if guess == lower else guess
+        guess = alphabeta(game, params, ply, beta - 1, beta, ws)
+        if guess < beta:
+            upper = guess
+        else:
+            lower = guess
+    return lower
+
+
+@njit(cache=True)
+def solve_root(game, params, state, ws, same_deal):
+    """The exact value of ``state`` (copied into the workspace's root); ``same_deal`` keeps
+    the table's entries of the previous call (a position of the same deal)."""
+    if not same_deal:
+        new_deal(ws)
+    ws.states[0, :] = state
+    G.exact_single_deal(game, ws.states[0], params)
+    return mtdf(game, params, 0, ws, 0)
+
+
+@njit(cache=True)
+def solve_children(game, params, state, ws, actions, n, out, same_deal):
+    """The exact value of each of ``actions[:n]`` played in ``state`` (into ``out``); each
+    search starts from the value of the one before."""
+    if not same_deal:
+        new_deal(ws)
+    guess = np.int64(0)
+    for i in range(n):
+        ws.states[0, :] = state
+        G.exact_single_deal(game, ws.states[0], params)
+        G.apply_action(game, ws.states[0], params, actions[i])
+        out[i] = mtdf(game, params, 0, ws, guess)
+        guess = out[i]
+
+
+# --- Python API ----------------------------------------------------------------------------
+
+def unsupported(spec) -> str | None:
+    """Why the exact solver cannot solve ``spec``'s game, or None when it can."""
+    if spec.name == "bura" and spec.n_players != 2:
+        return (f"the exact solver covers 2-player Bura; this game has {spec.n_players} "
+                "players")
+    return None
+
+
+def _check(state) -> None:
+    from cardsim.errors import PositionError
+    reason = unsupported(state.game.spec)
+    if reason:
+        raise PositionError(reason)
+
+
+def solve(state, ws: Workspace | None = None) -> int:
+    """The exact value of ``state`` (a :class:`cardsim.State`) for side 0, to the deal's end."""
+    _check(state)
+    spec = state.game.spec
+    ws = workspace(spec) if ws is None else ws
+    return int(solve_root(spec.game_id, spec.params, state.vec, ws, False))
+
+
+def solve_actions(state, ws: Workspace | None = None,
+                  same_deal: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Every legal action of ``state`` and its exact value for side 0 (the deal's end);
+    ``same_deal`` keeps what the table learnt from an earlier position of the same deal."""
+    _check(state)
+    spec = state.game.spec
+    ws = workspace(spec) if ws is None else ws
+    actions = np.array(state.legal_actions(), dtype=np.int64)
+    values = np.zeros(len(actions), dtype=np.int64)
+    if len(actions):
+        solve_children(spec.game_id, spec.params, state.vec, ws, actions, len(actions), values,
+                       same_deal)
+    return actions, values
+
+
+def side_to_move(state) -> int:
+    """The side (0 or 1) of the player to move."""
+    spec = state.game.spec
+    return int(G.exact_side(spec.game_id, state.vec, spec.params, state.current_player()))
+
+
+def principal_line(state, ws: Workspace | None = None) -> list[int]:
+    """A line of best play from ``state`` to the deal's end: at each step the first action
+    (in canonical order) of best exact value for the side to move."""
+    _check(state)
+    spec = state.game.spec
+    ws = workspace(spec) if ws is None else ws
+    s = state.clone()
+    G.exact_single_deal(spec.game_id, s.vec, spec.params)
+    line = []
+    while not s.is_terminal():
+        actions, values = solve_actions(s, ws, same_deal=bool(line))
+        pick = int(np.argmax(values) if side_to_move(s) == 0 else np.argmin(values))
+        line.append(int(actions[pick]))
+        s.apply_action(int(actions[pick]))
+    return line

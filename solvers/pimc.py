@@ -1,0 +1,66 @@
+"""Perfect Information Monte Carlo (PIMC): sample worlds the player cannot tell from the truth,
+solve each exactly, play the action with the best average.
+
+For each sampled world (the game's ``determinize`` for the player to move: consistent with
+everything he has seen, never the true hidden cards) every legal action is solved to the end of
+the deal by :mod:`solvers.exact`, and its exact value, from the mover's side, is added up; the
+action with the highest total wins (the first in canonical order on a tie). The budget is a
+number of worlds (``worlds``, default 50) and/or a wall-clock time per move (``seconds``: at
+least one world is always solved). One transposition table serves every world and move.
+
+PIMC's known blind spots (Frank & Basin 1998; Long et al. 2010): it assumes every player will
+know every card from the next move on ("strategy fusion"), so it never plays to keep its own
+cards hidden or to learn the others'. Deterministic for a given seed.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim import dispatch as G
+
+from . import exact
+from .ismcts import SECONDS, WORLDS, clock
+
+
+@njit(cache=True)
+def search(game, params, state, agent_params, rng, actions, n, world, totals, values, ws):
+    """The index in ``actions[:n]`` of the action PIMC plays in ``state`` (module docstring);
+    ``totals[:n]`` gets each action's summed value for the mover's side. Returns
+    ``(index, worlds solved)``."""
+    player = G.current_player(game, state, params)
+    sign = 1 if G.exact_side(game, state, params, player) == 0 else -1
+    max_worlds = np.int64(agent_params[WORLDS])
+    seconds = agent_params[SECONDS]
+    start = clock() if seconds > 0 else 0.0
+    totals[:n] = 0
+    solved = 0
+    while True:
+        if max_worlds > 0 and solved >= max_worlds:
+            break
+        if seconds > 0 and solved > 0 and clock() - start >= seconds:
+            break
+        G.determinize(game, state, params, player, rng, world)
+        exact.solve_children(game, params, world, ws, actions, n, values, False)
+        for i in range(n):
+            totals[i] += sign * values[i]
+        solved += 1
+    best = 0
+    for i in range(1, n):
+        if totals[i] > totals[best]:
+            best = i
+    return best, solved
+
+
+@njit(cache=True)
+def oracle(game, params, state, actions, n, values, ws):
+    """The index of an action of best exact value on the true ``state`` for the mover's side
+    (the ``oracle`` agent, which sees every card; the first in canonical order on a tie)."""
+    exact.solve_children(game, params, state, ws, actions, n, values, False)
+    sign = 1 if G.exact_side(game, state, params, G.current_player(game, state, params)) == 0 \
+        else -1
+    best = 0
+    for i in range(1, n):
+        if sign * values[i] > sign * values[best]:
+            best = i
+    return best

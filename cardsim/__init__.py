@@ -4,9 +4,13 @@
 >>> "scopa" in cardsim.list_games()
 True
 """
-from .errors import (CardError, CardsimError, IllegalActionError, OptionError, PositionError,
-                     UnknownGameError)
-from .game import Game, State, list_games, load_game
+from . import _cache
+
+_cache.configure()     # before any compiled function is defined (cardsim/_cache.py)
+
+from .errors import (CardError, CardsimError, IllegalActionError, OptionError,  # noqa: E402
+                     PositionError, UnknownGameError)
+from .game import Game, State, list_games, load_game  # noqa: E402
 
 __version__ = "0.1.0"
 

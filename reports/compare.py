@@ -7,7 +7,8 @@ the other side (outer join), in run A's order, then run B's extra rows.
 
 A difference is always ``b - a``. The runs are treated as independent samples (true when their
 seeds differ), so its 95% interval is ``diff ± Z95·√(se_a² + se_b²)`` from each run's paired
-(duplicate) standard error. Interval columns follow :mod:`experiments.tables`: ``x``, ``x_lo``, ``x_hi``.
+(duplicate) standard error. Interval columns follow :mod:`experiments.tables`: ``x``, ``x_lo``,
+``x_hi``.
 """
 from __future__ import annotations
 

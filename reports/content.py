@@ -314,7 +314,8 @@ class _Report:
                 "label", "claimant", "end", "claims", "points", "min", "median", "max"],
                 {"label": "matchup"}, digits=1))
             section.plots.append(Plot(
-                "claim_points", "The claimant's points at the claim, per matchup, claimant and outcome.",
+                "claim_points",
+                "The claimant's points at the claim, per matchup, claimant and outcome.",
                 plots.distributions(values, "claimant's points at the claim",
                                     "Points at the claim")))
         return section
@@ -349,7 +350,8 @@ class _Report:
             values[f"{label}: {claimant}, {end}"] = v
         data = pd.DataFrame(out)
         data.attrs["note"] = ("The claimant's pile points when he claimed 31, by matchup, "
-                              "claimant and outcome: mean with 95% interval, minimum, median, maximum.")
+                              "claimant and outcome: mean with 95% interval, minimum, median, "
+                              "maximum.")
         return data, values
 
     # --- seats -------------------------------------------------------------------------------

@@ -153,8 +153,9 @@ def _parse_pimc(spec: str, rest: str, params: np.ndarray) -> Agent:
 
 def search_budget(agent: Agent) -> tuple[str, float, tuple] | None:
     """For a searching agent: what ends its search (``"iterations"`` for ISMCTS, ``"worlds"``
-    for PIMC, or ``"seconds"`` when a time budget is given), how much, and the rest of its settings as a key (two agents with the
-    same key differ only in that budget); None for an agent that does not search."""
+    for PIMC, or ``"seconds"`` when a time budget is given), how much, and the rest of its
+    settings as a key (two agents with the same key differ only in that budget); None for an
+    agent that does not search."""
     if not (agent.is_search or agent.is_exact):
         return None
     p = agent.params.copy()

@@ -51,8 +51,8 @@ Workspace = namedtuple("Workspace", "keys lower upper best depth age zobrist fea
 """The solver's preallocated arrays: the transposition table (``keys``, ``lower``, ``upper``,
 ``best`` move, ``depth`` = ply of the stored position, ``age`` = the deal it belongs to), the
 Zobrist table, a features buffer, the state, legal-action, score, order and frame stacks (one
-row per ply) and the counters ``stats[NODES, HITS, CUTS, AGE]`` (nodes searched, table hits, cut-offs
-by bounds, the current deal's age)."""
+row per ply) and the counters ``stats[NODES, HITS, CUTS, AGE]`` (nodes searched, table hits,
+cut-offs by bounds, the current deal's age)."""
 
 
 def workspace(spec, table_bits: int = DEFAULT_TABLE_BITS, plies: int | None = None) -> Workspace:

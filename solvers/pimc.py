@@ -10,7 +10,9 @@ least one world is always solved). One transposition table serves every world an
 
 PIMC's known blind spots (Frank & Basin 1998; Long et al. 2010): it assumes every player will
 know every card from the next move on ("strategy fusion"), so it never plays to keep its own
-cards hidden or to learn the others'. Deterministic for a given seed.
+cards hidden or to learn the others'. Deterministic for a given seed under a worlds budget;
+under a time budget the number of worlds solved depends on the machine's speed, as with
+ISMCTS's ``seconds``.
 """
 from __future__ import annotations
 

@@ -95,7 +95,7 @@ class _Report:
         self.long = T.agent_results(self.rows, self.agents)
         self.order = T.matchup_agents(self.rows)
         per = "match" if self.spec.unit == "match" else "deal"
-        self.unit = ("match result (+1 won, -1 lost)" if per == "match"
+        self.unit = ("per match (+1 won, -1 lost)" if per == "match"
                      else f"{self.definition.return_unit} per deal")
         self.per = per
         m = self.tables["matchups"]
@@ -169,7 +169,8 @@ class _Report:
                 line = (f"No clear difference between {r['name']} and {other}: "
                         f"{r['name']}'s mean return is {interval} {self.unit}, an interval "
                         "that includes 0")
-            line += f" (95% interval over {int(r['deals']):,} deals)."
+            count = "matches" if self.per == "match" else "deals"
+            line += f" (95% interval over {int(r['deals']):,} {count})."
             row = {"matchup": r["label"], "first agent": r["name"],
                    "mean return": interval, "deals": int(r["deals"]), "verdict": verdict}
             if sprt is not None:

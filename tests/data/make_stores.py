@@ -1,6 +1,6 @@
 """Regenerate the example experiment stores that the report tests read (no test plays games).
 
-Run from the project's root: ``python tests/data/make_stores.py``. The stores are small on
+Run from the project's root: ``python tests/data/make_stores.py [NAME ...]`` (default: all). The stores are small on
 purpose (a few hundred games each) and checked in; rebuilding them with another cardsim
 version may change their rows, and the report tests assert on whatever rows they hold.
 
@@ -8,6 +8,7 @@ version may change their rows, and the report tests assert on whatever rows they
   heuristic, stopped per matchup by an SPRT on the margin (strength against search budget,
   categories, seats, dealer, move times).
 - ``scopa_variant``: two of the same matchups under a rules variant (for ``cardsim compare``).
+- ``scopa_matches``: whole 2x2 matches (unit = match, partnerships, four seats).
 - ``bura_ends``: the heuristic against the random player under non-default rules (how deals
   end, points at the claim).
 - ``future_schema``: a manifest written by a newer store schema, which reports must refuse.
@@ -39,6 +40,11 @@ SPECS = {
         "game": "scopa", "rules": {"last_move_scopa_counts": True},
         "agents": ["heuristic", "random", "ismcts:iterations=10"],
         "matchups": [[1, 0], [2, 0]], "seed": 6, "batch_size": 10, "size": {"deals": 20}},
+    "scopa_matches": {
+        "question": "Does the heuristic partnership win 2x2 Scopa matches against random play?",
+        "game": "scopa", "rules": {"num_players": 4, "target_score": 11},
+        "agents": ["heuristic", "random"], "unit": "match", "seed": 8, "batch_size": 6,
+        "size": {"deals": 12}},
     "bura_ends": {
         "question": "How do Bura deals end between the heuristic and the random player?",
         "game": "bura", "rules": {"moscow": "three_aces", "false_claim_penalty": "single"},
@@ -47,11 +53,15 @@ SPECS = {
 }
 
 
-def main() -> None:
+def main(names=None) -> None:
     for name, data in SPECS.items():
+        if names and name not in names:
+            continue
         out = HERE / name
         shutil.rmtree(out, ignore_errors=True)
         run(parse_spec(data), RunConfig(out=str(out), jobs=1, progress=False))
+    if names and "future_schema" not in names:
+        return
     future = HERE / "future_schema"
     shutil.rmtree(future, ignore_errors=True)
     (future / "batches").mkdir(parents=True)
@@ -61,4 +71,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -353,3 +353,17 @@ def test_report_and_compare_commands(capsys, tmp_path):
     assert "A: scopa_budget" in printed and "B: scopa_variant" in printed
     assert main(["compare", str(SCOPA), str(BURA)]) == 2
     assert "same game" in capsys.readouterr().err
+
+
+def test_a_run_of_whole_partnership_matches():
+    """unit = match with 2x2 Scopa: returns are match results (+1 / -1), the sentences say so
+    and count matches, and the seat table has the four seats."""
+    run = load_run(DATA / "scopa_matches")
+    got = {s.key: s for s in sections(run)}
+    line = got["summary"].text[0]
+    assert "per match (+1 won, -1 lost)" in line
+    assert f"over {run.rows['deal'].nunique()} matches)" in line
+    spec = dict(got["study"].tables[0].data.values)
+    assert spec["unit"].startswith("match") and spec["rules"] == "num_players=4"
+    assert list(got["seats"].tables[0].data["seat"]) == [0, 1, 2, 3]
+    assert set(run.rows[[f"return_{s}" for s in range(4)]].stack()) <= {-1.0, 1.0}

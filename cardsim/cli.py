@@ -147,6 +147,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
     best = max(sign * int(v) for v in values)
     rows = [{"action": state.action_to_string(int(a)), "value": sign * int(v),
              "best": "*" if sign * int(v) == best else ""} for a, v in zip(actions, values)]
+    if game.name == "bura":                   # the value's two parts: result, then margin
+        from .games.bura.exact import split_value
+        for row in rows:
+            result, margin = split_value(row["value"])
+            row["result"] = ("void" if result == 0 else
+                             f"{'win' if result > 0 else 'loss'} x{abs(result)}")
+            row["margin"] = margin
     table = pd.DataFrame(rows).sort_values("value", ascending=False, kind="stable")
     print(table.to_string(index=False))
     print(f"\nvalue of the position: {best}")

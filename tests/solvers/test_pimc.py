@@ -17,6 +17,7 @@ import cardsim
 from cardsim import dispatch as G
 from cardsim.cli import main
 from cardsim.errors import AgentError
+from cardsim.games.bura.exact import split_value
 from cardsim.game import State
 from cardsim.rng import rng_from_seed
 from solvers import exact, ismcts, pimc
@@ -180,6 +181,12 @@ def test_solve_prints_every_action_its_exact_value_and_the_line(tmp_path, capsys
     for a, v in zip(actions, values):
         assert re.search(rf"^\s*{re.escape(state.action_to_string(int(a)))}\s+{sign * v}\b",
                          out, re.M), state.action_to_string(int(a))
+        if name == "bura":                   # the value split into result and margin
+            result, margin = split_value(sign * int(v))
+            text = "void" if result == 0 else f"{'win' if result > 0 else 'loss'} x{abs(result)}"
+            assert abs(margin) <= 120 and sign * v == 256 * result + margin
+            assert re.search(rf"^\s*{re.escape(state.action_to_string(int(a)))}\s+{sign * v}"
+                             rf"\s+\*?\s+{text}\s+{margin}\s*$", out, re.M)
     assert f"value of the position: {sign * values.max() if sign > 0 else -values.min()}" in out
     line = exact.principal_line(state)
     shown = re.search(r"principal line: (.*)", out).group(1).split(" ")

@@ -54,6 +54,14 @@ def deal_value(state, params):
     return (OUTCOME * stake if won else -OUTCOME * stake) + margin
 
 
+def split_value(value: int) -> tuple[int, int]:
+    """A value (:func:`deal_value`, from either side's view) as (result in stakes, card-point
+    margin): the margin is at most 120 in size, so the nearest multiple of ``OUTCOME`` is the
+    result."""
+    result = (int(value) + OUTCOME // 2) // OUTCOME
+    return result, int(value) - OUTCOME * result
+
+
 @njit(cache=True, inline="always")
 def features(state, params, out):
     """The words that identify a position up to equivalence: hands, pile points (not the pile

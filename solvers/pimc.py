@@ -25,13 +25,30 @@ from . import exact
 from .ismcts import SECONDS, WORLDS, clock
 
 
+@njit(cache=True, inline="always")
+def mover_sign(game, state, params):
+    """+1 when the player to move is on side 0 (values are side 0's), else -1."""
+    player = G.current_player(game, state, params)
+    return 1 if G.exact_side(game, state, params, player) == 0 else -1
+
+
+@njit(cache=True, inline="always")
+def first_best(values, sign, n):
+    """The index of the largest ``sign * values[i]`` of ``values[:n]``, the first on a tie."""
+    best = 0
+    for i in range(1, n):
+        if sign * values[i] > sign * values[best]:
+            best = i
+    return best
+
+
 @njit(cache=True)
 def search(game, params, state, agent_params, rng, actions, n, world, totals, values, ws):
     """The index in ``actions[:n]`` of the action PIMC plays in ``state`` (module docstring);
     ``totals[:n]`` gets each action's summed value for the mover's side. Returns
     ``(index, worlds solved)``."""
     player = G.current_player(game, state, params)
-    sign = 1 if G.exact_side(game, state, params, player) == 0 else -1
+    sign = mover_sign(game, state, params)
     max_worlds = np.int64(agent_params[WORLDS])
     seconds = agent_params[SECONDS]
     start = clock() if seconds > 0 else 0.0
@@ -47,11 +64,7 @@ def search(game, params, state, agent_params, rng, actions, n, world, totals, va
         for i in range(n):
             totals[i] += sign * values[i]
         solved += 1
-    best = 0
-    for i in range(1, n):
-        if totals[i] > totals[best]:
-            best = i
-    return best, solved
+    return first_best(totals, 1, n), solved
 
 
 @njit(cache=True)
@@ -59,10 +72,4 @@ def oracle(game, params, state, actions, n, values, ws):
     """The index of an action of best exact value on the true ``state`` for the mover's side
     (the ``oracle`` agent, which sees every card; the first in canonical order on a tie)."""
     exact.solve_children(game, params, state, ws, actions, n, values, False)
-    sign = 1 if G.exact_side(game, state, params, G.current_player(game, state, params)) == 0 \
-        else -1
-    best = 0
-    for i in range(1, n):
-        if sign * values[i] > sign * values[best]:
-            best = i
-    return best
+    return first_best(values, mover_sign(game, state, params), n)

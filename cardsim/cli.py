@@ -45,8 +45,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     """Play random deals and print the game's tables."""
     from .options import non_default
     from .simulate import SimulationConfig, simulate
+    options = parse_option_pairs(args.option)
+    if args.players is not None:
+        if "num_players" in options and options["num_players"] != str(args.players):
+            raise CardsimError(f"--players {args.players} contradicts --option "
+                               f"num_players={options['num_players']}")
+        options["num_players"] = str(args.players)
     config = SimulationConfig(game=args.game, deals=args.deals, seed=args.seed,
-                              options=parse_option_pairs(args.option),
+                              options=options,
                               player=parse_option_pairs(args.player),
                               progress=not args.quiet)
     definition(config.game)
@@ -283,7 +289,14 @@ def make_parser() -> argparse.ArgumentParser:
                    help="a parameter of the random player, repeatable. The random player picks "
                    "uniformly among the legal actions; in Bura it claims 31 with probability "
                    "claim_probability (default 0.1) at each check point where a claim is legal "
-                   "and otherwise picks uniformly among its other actions")
+                   "and otherwise picks uniformly among its other actions. In Mushka's exchange "
+                   "it passes with probability pass_probability (0.25; it stands instead while "
+                   "holding the ace of spades), stands with stand_probability (0.25) and "
+                   "otherwise exchanges a uniformly chosen allowed set of cards; offered the "
+                   "stop (stop_mode=declared) it stops with stop_probability (0.5). Mushka's "
+                   "deals are played as whole games, one after another")
+    p.add_argument("--players", type=_int_at_least(2, "at least 2"), default=None,
+                   help="number of players (the same as --option num_players=N)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 

@@ -32,6 +32,8 @@ from numba import njit
 from .games.bura import exact as bura_exact
 from .games.bura import heuristic as bura_heuristic
 from .games.bura import kernels as bura
+from .games.mushka import heuristic as mushka_heuristic
+from .games.mushka import kernels as mushka
 from .games.scopa import exact as scopa_exact
 from .games.scopa import heuristic as scopa_heuristic
 from .games.scopa import kernels as scopa
@@ -39,12 +41,15 @@ from .spec import GAME_IDS
 
 SCOPA = GAME_IDS["scopa"]
 BURA = GAME_IDS["bura"]
+MUSHKA = GAME_IDS["mushka"]
 
 
 @njit(cache=True, inline="always")
 def legal_actions(game, state, params, out):
     if game == SCOPA:
         return scopa.legal_actions(state, params, out)
+    if game == MUSHKA:
+        return mushka.legal_actions(state, params, out)
     return bura.legal_actions(state, params, out)
 
 
@@ -52,6 +57,8 @@ def legal_actions(game, state, params, out):
 def apply_action(game, state, params, action):
     if game == SCOPA:
         scopa.apply_action(state, params, action)
+    elif game == MUSHKA:
+        mushka.apply_action(state, params, action)
     else:
         bura.apply_action(state, params, action)
 
@@ -60,6 +67,8 @@ def apply_action(game, state, params, action):
 def is_terminal(game, state, params):
     if game == SCOPA:
         return scopa.is_terminal(state, params)
+    if game == MUSHKA:
+        return mushka.is_terminal(state, params)
     return bura.is_terminal(state, params)
 
 
@@ -67,6 +76,8 @@ def is_terminal(game, state, params):
 def current_player(game, state, params):
     if game == SCOPA:
         return scopa.current_player(state, params)
+    if game == MUSHKA:
+        return mushka.current_player(state, params)
     return bura.current_player(state, params)
 
 
@@ -74,6 +85,8 @@ def current_player(game, state, params):
 def returns(game, state, params, out):
     if game == SCOPA:
         scopa.returns(state, params, out)
+    elif game == MUSHKA:
+        mushka.returns(state, params, out)
     else:
         bura.returns(state, params, out)
 
@@ -82,6 +95,8 @@ def returns(game, state, params, out):
 def determinize(game, state, params, observer, rng, out):
     if game == SCOPA:
         scopa.determinize(state, params, observer, rng, out)
+    elif game == MUSHKA:
+        mushka.determinize(state, params, observer, rng, out)
     else:
         bura.determinize(state, params, observer, rng, out)
 
@@ -90,6 +105,8 @@ def determinize(game, state, params, observer, rng, out):
 def observed_action(game, state, params, action, observer):
     if game == SCOPA:
         return scopa.observed_action(state, params, action, observer)
+    if game == MUSHKA:
+        return mushka.observed_action(state, params, action, observer)
     return bura.observed_action(state, params, action, observer)
 
 
@@ -97,6 +114,8 @@ def observed_action(game, state, params, action, observer):
 def heuristic(game, state, params, actions, n, rng):
     if game == SCOPA:
         return scopa_heuristic.choose(state, params, actions, n, rng)
+    if game == MUSHKA:
+        return mushka_heuristic.choose(state, params, actions, n, rng)
     return bura_heuristic.choose(state, params, actions, n, rng)
 
 
@@ -104,6 +123,8 @@ def heuristic(game, state, params, actions, n, rng):
 def new_deal(game, params, rng, out):
     if game == SCOPA:
         scopa.new_deal(params, rng, out)
+    elif game == MUSHKA:
+        mushka.new_deal(params, rng, out)
     else:
         bura.new_deal(params, rng, out)
 

@@ -35,6 +35,7 @@ from .spec import GameSpec
 # Registered games: name -> module that defines ``DEFINITION``.
 _GAME_MODULES = {
     "bura": "cardsim.games.bura",
+    "mushka": "cardsim.games.mushka",
     "scopa": "cardsim.games.scopa",
 }
 
@@ -65,6 +66,9 @@ class GameDefinition:
     """What a deal's return counts (Scopa's points, Bura's stakes), for tables and plots."""
     categories: tuple = ()
     """The scoring categories of ``score_breakdown`` that reports show, in order."""
+    deal_setup: Callable[..., None] | None = None
+    """``(vec, rules, **setup)``: what ``Game.new_deal(seed, **setup)`` may set besides the
+    cards (Mushka: ``records``); None when a deal takes nothing but its seed."""
 
 
 def list_games() -> list[str]:
@@ -116,9 +120,16 @@ class Game:
         kernel(self.spec.params, rng_from_seed(seed), vec)
         return State(self, vec)
 
-    def new_deal(self, seed: Any) -> "State":
-        """One deal, dealt from ``seed``; the state is terminal when the deal is scored."""
-        return self._start(self.spec.new_deal, seed)
+    def new_deal(self, seed: Any, **setup: Any) -> "State":
+        """One deal, dealt from ``seed``; the state is terminal when the deal is scored.
+        ``setup`` sets what the game allows besides the cards (Mushka: ``records``)."""
+        if setup and self.definition.deal_setup is None:
+            raise CardsimError(f"{self.name} deals take only a seed, not "
+                               + ", ".join(sorted(setup)))
+        state = self._start(self.spec.new_deal, seed)
+        if setup:
+            self.definition.deal_setup(state.vec, self.rules, **setup)
+        return state
 
     def new_match(self, seed: Any) -> "State":
         """A whole match (or game), dealt from ``seed``; terminal when it is decided."""

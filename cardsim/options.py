@@ -20,7 +20,7 @@ def option(default: Any, allowed: tuple, rule: str, doc: str) -> Any:
 
 
 def _show(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    return str(value).lower() if isinstance(value, bool) or value is None else str(value)
 
 
 def check_options(rules: Any) -> None:

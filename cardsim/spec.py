@@ -28,7 +28,7 @@ from typing import Callable
 import numpy as np
 
 
-GAME_IDS = {"scopa": 0, "bura": 1}
+GAME_IDS = {"scopa": 0, "bura": 1, "mushka": 2}
 """Each game's integer id in compiled code (:mod:`cardsim.dispatch`)."""
 
 

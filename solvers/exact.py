@@ -305,6 +305,9 @@ def solve_children(game, params, state, ws, actions, n, out, same_deal):
 
 def unsupported(spec) -> str | None:
     """Why the exact solver cannot solve ``spec``'s game, or None when it can."""
+    if spec.name == "mushka":
+        return ("the exact solver covers two-sided games (Scopa, 2-player Bura); Mushka has "
+                f"{spec.n_players} players each for himself and scores that are not zero-sum")
     if spec.name == "bura" and spec.n_players != 2:
         return (f"the exact solver covers 2-player Bura; this game has {spec.n_players} "
                 "players")

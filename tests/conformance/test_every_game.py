@@ -18,6 +18,13 @@ possible worlds (``world_weight``: Bura counts the orders in which the other pla
 received their cards) and hide facts besides card identities (``public``: Bura hides when the
 others received their cards).
 
+Some games need more than that (Mushka): ``deck`` (the cards in play under the rules, when
+the rules choose a smaller deck than DECKS'), returns bounded by a pair (lowest, highest) and
+``deal_zero_sum`` False (a deal's returns need not add up to 0), ``fixed_keys`` (dict keys
+whose cards are public inferences, not places: left alone when hidden cards are moved) and
+``rederive`` (what follows from the cards' places, recomputed after they are moved: the ace
+holder). In Mushka a place is also ``"discard q"`` (seat q's face-down discards).
+
 Random playouts choose actions with ``random.Random(seed)``; every seed is fixed, so the
 statistical tests (chi-square at ``ALPHA`` = 1e-4) are deterministic.
 """
@@ -33,8 +40,9 @@ import pytest
 from scipy.stats import chisquare
 
 import cardsim
-from cardsim.cards import DECKS
+from cardsim.cards import DECKS, MUSHKA
 from cardsim.errors import CardsimError, IllegalActionError
+from cardsim.games.mushka import choose_random as mushka_choose_random
 
 ALPHA = 1e-4
 
@@ -255,6 +263,125 @@ def bura_choose(state, legal: list[int], rnd: random.Random) -> int:
     return rnd.choice(legal)
 
 
+# --- Mushka (rules/mushka.md; dict format in cardsim/games/mushka/notation.py) ----------------
+
+MUSHKA_POLICY = (0.25, 0.25, 0.5)      # the contract's random player: pass, stand, stop
+MUSHKA_ACE = "As"
+
+
+def mushka_deck(rules) -> list[str]:
+    """The cards in play under ``rules`` (deck=auto: 32 for 3-4 players, 52 for 5-7)."""
+    return MUSHKA.names(rules.deck_mask)
+
+
+def mushka_cards(d: dict) -> list[str]:
+    """Every card of a Mushka position exactly once: hands (passed hands too), discards, the
+    stock, the cards played this deal (the current trick included) and the turned card unless
+    the dealer took it (it is then in his hand or among his played cards: it may not be
+    discarded). Not ``trick`` (played), nor ``excluded`` (public inferences, not places)."""
+    out = [c for h in d["hands"] for c in h] + [c for x in d["discards"] for c in x]
+    out += list(d["stock"]) + [c for p in d["played"] for c in p]
+    if not d["trump_taken"]:
+        out.append(d["trump_card"])
+    return out
+
+
+def mushka_hidden(d: dict, player: int) -> list[tuple[str, str]]:
+    """(card, place) hidden from ``player`` (rules §5): the other hands (passed hands too),
+    the other seats' discards and the stock (each position a place: its order is hidden).
+    Never the turned card: seen when turned, and when the dealer took it (contract) it stays
+    publicly known in his hand. The ace of spades after its bonus is listed where it lies: its
+    place is public then, which :func:`mushka_world_ok` enforces."""
+    taken = d["trump_card"] if d["trump_taken"] else None
+    out = [(c, f"hand {q}") for q, h in enumerate(d["hands"]) if q != player
+           for c in h if c != taken]
+    out += [(c, f"discard {q}") for q, x in enumerate(d["discards"]) if q != player for c in x]
+    out += [(c, f"stock {i}") for i, c in enumerate(d["stock"])]
+    return out
+
+
+def mushka_holder(d: dict):
+    """MU-ACE-5: the active seat with the ace of spades in hand (or played), else None; None
+    until the exchange is over (``active`` is [] then, and after everyone passed)."""
+    return next((s for s in d["active"]
+                 if MUSHKA_ACE in d["hands"][s] + d["played"][s]), None)
+
+
+def _mushka_ace_public(d: dict) -> bool:
+    """Rules §5: the ace holder is public once the bonus was written off or the ace played
+    (or the ace is the turned card)."""
+    return (d["trump_card"] == MUSHKA_ACE or d["ace_bonus_taken"]
+            or any(MUSHKA_ACE in p for p in d["played"]))
+
+
+def _mushka_end_bonus_passed(d: dict) -> bool:
+    """With ``ace_bonus_timing=end_of_deal``: the end of the deal was reached, so a holder
+    with a trick has written off the bonus (a stop after the fifth trick may come before it:
+    not counted)."""
+    if d["tricks_played"] < 5:
+        return False
+    if d["stop_offer"] is not None:
+        return d["stop_offer"]["at"] in ("bonus", "end")
+    return d["phase"] in ("deal_over", "match_over") and d["stopper"] is None
+
+
+def mushka_world_ok(d: dict) -> bool:
+    """Is this world possible (rules §5, contract: excluded)? No hand holds a card its seat
+    is publicly known not to hold (a pass, a trick won without the bonus, voids shown in play,
+    the head / overtrump duties), nobody passed with the ace of spades (MU-EXCH-3), no discard
+    holds it unless ``ace_of_spades_discardable`` (MU-EXCH-4), the ace holder is the active
+    seat with the ace (MU-ACE-5) — once public it stays with him — and a holder with a trick
+    has written off his bonus when its time has come (first trick, or the end of the deal)."""
+    rules = d["rules"]
+    for q, hand in enumerate(d["hands"]):
+        if set(hand) & set(d["excluded"][q]):
+            return False
+        if d["decisions"][q] == "pass" and MUSHKA_ACE in hand:
+            return False
+        if not rules["ace_of_spades_discardable"] and MUSHKA_ACE in d["discards"][q]:
+            return False
+    holder = mushka_holder(d)
+    if holder != d["ace_holder"]:
+        return False
+    if holder is not None and d["tricks_won"][holder] and not d["ace_bonus_taken"]:
+        if rules["ace_bonus_timing"] == "first_trick" or _mushka_end_bonus_passed(d):
+            return False
+    return True
+
+
+def mushka_rederive(d: dict) -> dict:
+    """After the hidden cards were moved: the ace holder follows the ace (MU-ACE-5) unless its
+    place is public (then a world that moves it is impossible, :func:`mushka_world_ok`)."""
+    if not _mushka_ace_public(d):
+        d["ace_holder"] = mushka_holder(d)
+    return d
+
+
+def mushka_public(d: dict, player: int) -> dict:
+    """``d`` without the ace holder when ``player`` cannot know it (rules §5): it is public
+    once the bonus was written off or the ace played (or turned), and known to the player
+    whose hand, discards or played cards hold the ace."""
+    own = d["hands"][player] + d["discards"][player] + d["played"][player]
+    if _mushka_ace_public(d) or MUSHKA_ACE in own:
+        return d
+    return {**d, "ace_holder": "hidden"}
+
+
+def mushka_choose(state, legal: list[int], rnd: random.Random) -> int:
+    """The contract's random player (``choose_random``, policy 0.25 / 0.25 / 0.5)."""
+    return mushka_choose_random(legal, MUSHKA_POLICY, rnd)
+
+
+def mushka_deal_bounds(rules) -> tuple[int, int]:
+    """A seat's record change in one deal (start record - record; not zero-sum): at most 5
+    tricks and the ace bonus of 10 (spades trump), +15; at worst a remise of 10 (the holder
+    without a trick), -10, or with ``stop_mode=declared`` an overshoot reset (MU-STOP-3): from
+    a record r at 0 or near it back to ``start_points`` (or one less), -start_points."""
+    worst = max(rules.remise_points + rules.ace_bonus,
+                rules.start_points if rules.stop_mode == "declared" else 0)
+    return -worst, 5 + 2 * rules.ace_bonus
+
+
 # --- the per-game table ------------------------------------------------------------------------
 
 GAMES = {
@@ -296,6 +423,37 @@ GAMES = {
         "public": bura_public,
         "choose": bura_choose,
     },
+    "mushka": {
+        "options": [
+            {},
+            {"num_players": 3},
+            {"num_players": 5},
+            {"num_players": 7},
+            {"num_players": 6, "deck": "36", "lone_player": "redeal"},
+            {"num_players": 7, "deck": "36", "must_overtrump": True, "must_head_trick": True,
+             "max_deals": 50},
+            {"must_overtrump": True, "must_head_trick": True},
+            {"dealer_takes_trump_card": True},
+            {"dealer_takes_trump_card": True, "ace_of_spades_discardable": True,
+             "num_players": 5},
+            {"ace_bonus_timing": "end_of_deal"},
+            {"stop_mode": "declared", "overshoot_reset": "start", "start_points": 30},
+            {"stop_mode": "declared", "ace_bonus_timing": "end_of_deal", "max_deals": 20},
+            {"lone_player": "redeal", "max_deals": 10, "num_players": 6},
+        ],
+        "deck": mushka_deck,
+        "deal_return_bound": mushka_deal_bounds,
+        "deal_zero_sum": False,                     # record changes: tricks, bonus, remise
+        # a match: each loser -1/(n-1), the winners share the losers' total (one winner +1)
+        "match_return_bound": lambda rules: 1,
+        "cards": mushka_cards,
+        "hidden": mushka_hidden,
+        "world_ok": mushka_world_ok,
+        "public": mushka_public,
+        "fixed_keys": ("excluded",),                # public inferences name cards, not places
+        "rederive": mushka_rederive,
+        "choose": mushka_choose,
+    },
 }
 
 DEFAULT_ENTRY = {"options": [{}], "cards": zone_cards, "hidden": hands_and_stock_hidden}
@@ -305,9 +463,17 @@ def _entry(name: str) -> dict:
     return GAMES.get(name, DEFAULT_ENTRY)
 
 
-def _bound(game, key: str) -> float:
+def _bound(game, key: str) -> tuple[float, float]:
+    """(lowest, highest) return of a seat: the adapter gives a bound b (for -b..b) or a pair."""
     f = _entry(game.name).get(key)
-    return len(DECKS[game.name].cards) if f is None else f(game.rules)
+    b = len(DECKS[game.name].cards) if f is None else f(game.rules)
+    return tuple(b) if isinstance(b, tuple) else (-b, b)
+
+
+def deck_cards(game) -> list[str]:
+    """The cards in play under the game's rules (default: its whole deck of DECKS)."""
+    f = _entry(game.name).get("deck")
+    return list(DECKS[game.name].cards) if f is None else f(game.rules)
 
 
 def cards_of(game, d: dict) -> list[str]:
@@ -373,7 +539,7 @@ def test_adapter_sees_every_card_once(name, opts):
     are distinct cards of the position, and a player's own hand is never hidden from him."""
     game = cardsim.load_game(name, **opts)
     d = game.new_deal(seed=4).to_dict()
-    assert sorted(cards_of(game, d)) == sorted(DECKS[name].cards)
+    assert sorted(cards_of(game, d)) == sorted(deck_cards(game))
     for player in range(game.num_players):
         hidden = [c for c, _ in hidden_slots(game, d, player)]
         assert len(set(hidden)) == len(hidden) and set(hidden) <= set(cards_of(game, d))
@@ -384,17 +550,18 @@ def test_adapter_sees_every_card_once(name, opts):
 # --- helpers ------------------------------------------------------------------------------------
 
 def check_cards_conserved(game, d: dict) -> None:
-    deck = DECKS[game.name]
+    deck = set(deck_cards(game))
     cards = cards_of(game, d)
     counts = Counter(cards)
     dup = [c for c, k in counts.items() if k > 1]
     assert not dup, f"cards appear twice: {dup}"
-    assert set(cards) == set(deck.cards), (
-        f"missing {sorted(set(deck.cards) - set(cards))}, extra {sorted(set(cards) - set(deck.cards))}")
+    assert set(cards) == deck, (
+        f"missing {sorted(deck - set(cards))}, extra {sorted(set(cards) - deck)}")
 
 
-def check_state(game, state, bound: float) -> dict:
-    """Invariants of one state; returns its dict."""
+def check_state(game, state, bound: tuple[float, float], zero_sum: bool = True) -> dict:
+    """Invariants of one state; returns its dict. ``bound``: (lowest, highest) return of a
+    seat; ``zero_sum``: the terminal returns add up to 0."""
     d = state.to_dict()
     check_cards_conserved(game, d)
     legal = state.legal_actions()
@@ -406,8 +573,9 @@ def check_state(game, state, bound: float) -> dict:
         assert legal == []
         ret = state.returns()
         assert len(ret) == game.num_players
-        assert abs(sum(ret)) < 1e-9, ret
-        assert all(abs(r) <= bound for r in ret), ret
+        if zero_sum:
+            assert abs(sum(ret)) < 1e-9, ret
+        assert all(bound[0] <= r <= bound[1] for r in ret), (ret, bound)
     else:
         assert 0 <= player < game.num_players
         assert legal, "no legal action in a non-terminal state"
@@ -486,7 +654,7 @@ def test_random_playouts_every_step(name, opts):
         before = state.to_dict()
 
         def step(s):
-            d = check_state(game, s, bound)
+            d = check_state(game, s, bound, _entry(name).get("deal_zero_sum", True))
             check_round_trip(game, s, d)
             check_actions(s)
             check_illegal_rejected(game, s, d)
@@ -662,13 +830,17 @@ def _masked(d, hidden: set):
 def _relabel(game, d: dict, sigma: dict) -> dict:
     """``d`` with every card c replaced by sigma[c] (a permutation of some cards): sigma[c]
     lies where c lay. Lists that were sorted by card index are sorted again; others (the
-    stock) keep their order."""
+    stock) keep their order. The adapter's ``fixed_keys`` are left alone (cards named there
+    are public facts, not places: Mushka's ``excluded``), and its ``rederive`` then updates
+    what follows from the cards' places (Mushka's ace holder)."""
     index = DECKS[game.name].index
     names = set(DECKS[game.name].cards)
+    fixed = _entry(game.name).get("fixed_keys", ())
+    rederive = _entry(game.name).get("rederive")
 
     def walk(x, ordered=False):
         if isinstance(x, dict):
-            return {k: walk(v, k == "stock") for k, v in x.items()}
+            return {k: v if k in fixed else walk(v, k == "stock") for k, v in x.items()}
         if isinstance(x, list):
             out = [walk(v) for v in x]
             if not ordered and all(isinstance(v, str) and v in names for v in x) \
@@ -679,7 +851,8 @@ def _relabel(game, d: dict, sigma: dict) -> dict:
             return sigma[x]
         return x
 
-    return walk(d)
+    out = walk(d)
+    return out if rederive is None else rederive(out)
 
 
 def _placements(groups: dict[str, list[str]]):

@@ -63,16 +63,6 @@ def trump_suit(state):
 
 
 @njit(cache=True, inline="always")
-def highest_index(cards):
-    """Index of the highest card of a non-empty set (the strongest within one suit)."""
-    top = -1
-    while cards:
-        top = lowest_index(cards)
-        cards &= cards - ONE
-    return top
-
-
-@njit(cache=True, inline="always")
 def above(card):
     """The cards of ``card``'s suit ranked above it."""
     return SUIT_MASK[suit_of(card)] & ~((bit(card) << ONE) - ONE)

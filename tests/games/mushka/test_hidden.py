@@ -346,7 +346,7 @@ def test_bonus_reveals_the_holder():
 @pytest.mark.parametrize("discardable", [False, True])
 def test_discards_and_the_ace(discardable):
     """MU-EXCH-4: discards never hold As — unless ``ace_of_spades_discardable``, when As lies
-    in a discard as often as a uniform world puts it there (4 of the 13 cards hidden from
+    in a discard as often as a uniform world puts it there (4 of the 26 cards hidden from
     seat 2 lie in discards: seat 0 exchanged 1, seat 1 three)."""
     hands = ["7c 8c 9c Tc Jc", "7d 8d 9d Td Jd", "Qc Kc Ac Qd Kd", "Ad 7h 8h Jh Qh"]
     d = position(hands, trump="9h", dealer=3, decisions=[1, 3, "stand", "stand"], phase="play",

@@ -32,6 +32,9 @@ from numba import njit
 from .games.bura import exact as bura_exact
 from .games.bura import heuristic as bura_heuristic
 from .games.bura import kernels as bura
+from .games.minchiate import heuristic as minchiate_heuristic
+from .games.minchiate import kernels as minchiate
+from .games.minchiate import worlds as minchiate_worlds
 from .games.mushka import heuristic as mushka_heuristic
 from .games.mushka import kernels as mushka
 from .games.scopa import exact as scopa_exact
@@ -42,6 +45,7 @@ from .spec import GAME_IDS
 SCOPA = GAME_IDS["scopa"]
 BURA = GAME_IDS["bura"]
 MUSHKA = GAME_IDS["mushka"]
+MINCHIATE = GAME_IDS["minchiate"]
 
 
 @njit(cache=True, inline="always")
@@ -50,6 +54,8 @@ def legal_actions(game, state, params, out):
         return scopa.legal_actions(state, params, out)
     if game == MUSHKA:
         return mushka.legal_actions(state, params, out)
+    if game == MINCHIATE:
+        return minchiate.legal_actions(state, params, out)
     return bura.legal_actions(state, params, out)
 
 
@@ -59,6 +65,8 @@ def apply_action(game, state, params, action):
         scopa.apply_action(state, params, action)
     elif game == MUSHKA:
         mushka.apply_action(state, params, action)
+    elif game == MINCHIATE:
+        minchiate.apply_action(state, params, action)
     else:
         bura.apply_action(state, params, action)
 
@@ -69,6 +77,8 @@ def is_terminal(game, state, params):
         return scopa.is_terminal(state, params)
     if game == MUSHKA:
         return mushka.is_terminal(state, params)
+    if game == MINCHIATE:
+        return minchiate.is_terminal(state, params)
     return bura.is_terminal(state, params)
 
 
@@ -78,6 +88,8 @@ def current_player(game, state, params):
         return scopa.current_player(state, params)
     if game == MUSHKA:
         return mushka.current_player(state, params)
+    if game == MINCHIATE:
+        return minchiate.current_player(state, params)
     return bura.current_player(state, params)
 
 
@@ -87,6 +99,8 @@ def returns(game, state, params, out):
         scopa.returns(state, params, out)
     elif game == MUSHKA:
         mushka.returns(state, params, out)
+    elif game == MINCHIATE:
+        minchiate.returns(state, params, out)
     else:
         bura.returns(state, params, out)
 
@@ -97,6 +111,8 @@ def determinize(game, state, params, observer, rng, out):
         scopa.determinize(state, params, observer, rng, out)
     elif game == MUSHKA:
         mushka.determinize(state, params, observer, rng, out)
+    elif game == MINCHIATE:
+        minchiate_worlds.determinize(state, params, observer, rng, out)
     else:
         bura.determinize(state, params, observer, rng, out)
 
@@ -107,6 +123,8 @@ def observed_action(game, state, params, action, observer):
         return scopa.observed_action(state, params, action, observer)
     if game == MUSHKA:
         return mushka.observed_action(state, params, action, observer)
+    if game == MINCHIATE:
+        return minchiate_worlds.observed_action(state, params, action, observer)
     return bura.observed_action(state, params, action, observer)
 
 
@@ -116,6 +134,8 @@ def heuristic(game, state, params, actions, n, rng):
         return scopa_heuristic.choose(state, params, actions, n, rng)
     if game == MUSHKA:
         return mushka_heuristic.choose(state, params, actions, n, rng)
+    if game == MINCHIATE:
+        return minchiate_heuristic.choose(state, params, actions, n, rng)
     return bura_heuristic.choose(state, params, actions, n, rng)
 
 
@@ -125,6 +145,8 @@ def new_deal(game, params, rng, out):
         scopa.new_deal(params, rng, out)
     elif game == MUSHKA:
         mushka.new_deal(params, rng, out)
+    elif game == MINCHIATE:
+        minchiate.new_deal(params, rng, out)
     else:
         bura.new_deal(params, rng, out)
 

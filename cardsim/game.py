@@ -35,6 +35,7 @@ from .spec import GameSpec
 # Registered games: name -> module that defines ``DEFINITION``.
 _GAME_MODULES = {
     "bura": "cardsim.games.bura",
+    "minchiate": "cardsim.games.minchiate",
     "mushka": "cardsim.games.mushka",
     "scopa": "cardsim.games.scopa",
 }

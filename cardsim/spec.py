@@ -28,7 +28,7 @@ from typing import Callable
 import numpy as np
 
 
-GAME_IDS = {"scopa": 0, "bura": 1, "mushka": 2}
+GAME_IDS = {"scopa": 0, "bura": 1, "mushka": 2, "minchiate": 3}
 """Each game's integer id in compiled code (:mod:`cardsim.dispatch`)."""
 
 

@@ -15,15 +15,19 @@ trick"`` (a card thrown face down by seat q in trick j, lying in x's pile, or in
 trick; without a history ``"down q pile x"``). Cards in the same place are interchangeable; a
 sampled world must put the same number of hidden cards in every place. A game may weigh its
 possible worlds (``world_weight``: Bura counts the orders in which the other players can have
-received their cards) and hide facts besides card identities (``public``: Bura hides when the
-others received their cards).
+received their cards), hide facts besides card identities (``public``: Bura hides when the
+others received their cards) and name public facts a world must share with the truth that one
+dict cannot check (``public_facts``: Minchiate's Fola suit counts).
 
 Some games need more than that (Mushka): ``deck`` (the cards in play under the rules, when
 the rules choose a smaller deck than DECKS'), returns bounded by a pair (lowest, highest) and
 ``deal_zero_sum`` False (a deal's returns need not add up to 0), ``fixed_keys`` (dict keys
 whose cards are public inferences, not places: left alone when hidden cards are moved) and
 ``rederive`` (what follows from the cards' places, recomputed after they are moved: the ace
-holder). In Mushka a place is also ``"discard q"`` (seat q's face-down discards).
+holder). In Mushka a place is also ``"discard q"`` (seat q's face-down discards). Minchiate
+has no stock: its hidden places are ``"hand q"``, ``"discard q"`` and ``"fola"`` (the Fola's
+own part while it is closed), and ``loose_zone`` names the card list the broken-dict test
+takes a card from (default ``stock``).
 
 Random playouts choose actions with ``random.Random(seed)``; every seed is fixed, so the
 statistical tests (chi-square at ``ALPHA`` = 1e-4) are deterministic.
@@ -42,6 +46,8 @@ from scipy.stats import chisquare
 import cardsim
 from cardsim.cards import DECKS, MUSHKA
 from cardsim.errors import CardsimError, IllegalActionError
+from cardsim.games.minchiate import choose_random as minchiate_choose_random
+from cardsim.games.minchiate.layout import VALUE as MINCHIATE_VALUE
 from cardsim.games.mushka import choose_random as mushka_choose_random
 
 ALPHA = 1e-4
@@ -382,6 +388,185 @@ def mushka_deal_bounds(rules) -> tuple[int, int]:
     return -worst, 5 + 2 * rules.ace_bonus
 
 
+# --- Minchiate (rules/minchiate.md; dict format in cardsim/games/minchiate/notation.py) ----------
+
+MINCHIATE_DECLARE_PROBABILITY = 0.7     # the random player declares most combinations
+MINCHIATE_KINGS = ("Kco", "Kcu", "Ksw", "Kba")
+
+
+def _mi_value(card: str) -> int:
+    return int(MINCHIATE_VALUE[DECKS["minchiate"].index(card)])
+
+
+def _mi_trump(card: str) -> int | None:
+    return int(card[1:]) if card.startswith("T") else None
+
+
+def _mi_eligible(card: str) -> bool:
+    """MI-CUT-1: counting cards and trumps above 20 may be robbed."""
+    n = _mi_trump(card)
+    return _mi_value(card) > 0 or (n is not None and n > 20)
+
+
+def _mi_first_class(card: str, rules: dict) -> bool:
+    """MI-DISC-2: a discard is worth 0, is not T29, and a trump only with discard_trumps."""
+    if _mi_value(card) or card == "T29":
+        return False
+    return rules["discard_trumps"] or _mi_trump(card) is None
+
+
+def minchiate_cards(d: dict) -> list[str]:
+    """Every card of a Minchiate position exactly once: hands, the Fola (the discards are a
+    part of it), the two piles and the current trick."""
+    out = [c for h in d["hands"] for c in h] + list(d["fola"])
+    out += [c for pile in d["piles"] for c in pile] + [c for _, c in d["trick"]]
+    return out
+
+
+def minchiate_shown(d: dict, q: int) -> set[str]:
+    """The cards seat q showed this deal: robbed, exposed, declared, the Matto of a claimed
+    bonus. Their places stay public (the observation's known cards)."""
+    out = {c for combo in d["declared"][q] for c in combo}
+    if q == d["cutter"]:
+        out |= set(d["cutter_robbed"])
+    if q == d["dealer"]:
+        out |= set(d["dealer_robbed"])
+    if d["exposed"][q]:
+        out.add(d["exposed"][q])
+    if d["bonus_claimed"][q]:
+        out.add("M")
+    return out
+
+
+def _mi_own_part(d: dict) -> list[str]:
+    discards = {c for x in d["discards"] for c in x}
+    return [c for c in d["fola"] if c not in discards]
+
+
+def minchiate_hidden(d: dict, player: int) -> list[tuple[str, str]]:
+    """(card, place) hidden from ``player`` (rules §6): the other hands less their shown cards;
+    until the Fola is opened (always with fola_visibility suit_counts / hidden) the other
+    seats' discards ("discard q", less shown cards) and the Fola's own part ("fola": the
+    undealt cards left after the dealer's robbing, less the bottom card the cutter saw),
+    which the robbing dealer saw."""
+    out = []
+    for q in range(4):
+        if q == player:
+            continue
+        shown = minchiate_shown(d, q)
+        out += [(c, f"hand {q}") for c in d["hands"][q] if c not in shown]
+        if not d["fola_open"]:
+            out += [(c, f"discard {q}") for c in d["discards"][q] if c not in shown]
+    dealer_saw = player == d["dealer"] and d["rules"]["dealer_rob"] == "auto_all"
+    if not d["fola_open"] and not dealer_saw:
+        out += [(c, "fola") for c in _mi_own_part(d) if c != d["seen_bottom"]]
+    return out
+
+
+def _mi_combos(cards, two_triples: bool) -> set[tuple]:
+    """MI-COMB-1, -2: the combinations among ``cards`` (each as its sorted card names)."""
+    have = set(cards)
+    trumps = {_mi_trump(c) for c in have if _mi_trump(c) is not None}
+    out = set()
+    for lo, hi in ((1, 5), (28, 40)):
+        n = lo
+        while n <= hi:
+            m = n
+            while m <= hi and m in trumps:
+                m += 1
+            if m - n >= 3:
+                out.add(tuple(sorted(f"T{k}" for k in range(n, m))))
+            n = max(m, n + 1)
+    for combo in (("M", "T1", "T40"), ("T1", "T13", "T28")):
+        if set(combo) <= have:
+            out.add(tuple(sorted(combo)))
+    if {10, 20, 30, 40} <= trumps:
+        out |= ({("T10", "T20", "T30"), ("T20", "T30", "T40")} if two_triples
+                else {("T10", "T20", "T30", "T40")})
+    elif {10, 20, 30} <= trumps:
+        out.add(("T10", "T20", "T30"))
+    elif {20, 30, 40} <= trumps:
+        out.add(("T20", "T30", "T40"))
+    kings = [k for k in MINCHIATE_KINGS if k in have]
+    if len(kings) >= 3:
+        out.add(tuple(sorted(kings)))
+    return out
+
+
+def _mi_declaration_excluded(d: dict, q: int) -> set[str]:
+    """What seat q's declarations prove it does not hold (MI-DECL-2: only maximal runs, the
+    largest King and decine sets are combinations; with declaration_mode=all the Matto bonus
+    is claimed whenever it applies)."""
+    rules = d["rules"]
+    two = rules["decine_four"] == "two_triples"
+    out = set()
+    bonus_applies = False
+    for combo in d["declared"][q]:
+        bonus_applies |= "M" not in combo or rules["matto_bonus_on_matto_combo"]
+        ns = [_mi_trump(c) for c in combo]
+        if None not in ns:
+            ns.sort()
+            if ns == list(range(ns[0], ns[-1] + 1)) and (ns[-1] <= 5 or ns[0] >= 28):
+                lo, hi = (1, 5) if ns[-1] <= 5 else (28, 40)
+                out |= {f"T{n}" for n in (ns[0] - 1, ns[-1] + 1) if lo <= n <= hi}
+            elif ns == [10, 20, 30] and not two:
+                out.add("T40")
+            elif ns == [20, 30, 40] and not two:
+                out.add("T10")
+        elif len(combo) == 3 and set(combo) <= set(MINCHIATE_KINGS):
+            out |= set(MINCHIATE_KINGS) - set(combo)
+    if rules["declaration_mode"] == "all" and d["declared_done"][q] and bonus_applies \
+            and not d["bonus_claimed"][q]:
+        out.add("M")
+    return out
+
+
+def minchiate_world_ok(d: dict) -> bool:
+    """Could this world be the truth (rules §6)? No hand holds a card its seat is publicly
+    known not to hold (``excluded``, what its declarations prove); with declaration_mode=all
+    each seat that declared holds (hand and played cards) exactly the combinations it declared;
+    discards are of the first class (MI-DISC-2; MI-DISC-3's fallback is not modelled); the
+    Fola's own part holds the seen bottom card and, with dealer_rob=auto_all, no robbable
+    card. (With fola_visibility=suit_counts the Fola's suit counts are public from the first
+    lead: a fact of the truth, :func:`minchiate_public_facts`.)"""
+    rules = d["rules"]
+    two = rules["decine_four"] == "two_triples"
+    for q in range(4):
+        hand = set(d["hands"][q])
+        if hand & (set(d["excluded"][q]) | _mi_declaration_excluded(d, q)):
+            return False
+        if not all(_mi_first_class(c, rules) for c in d["discards"][q]):
+            return False
+        if rules["declaration_mode"] == "all" and d["declared_done"][q]:
+            if _mi_combos(hand | set(d["played"][q]), two) != \
+                    {tuple(sorted(c)) for c in d["declared"][q]}:
+                return False
+    own = _mi_own_part(d)
+    if d["seen_bottom"] and d["seen_bottom"] not in own:
+        return False
+    return not (rules["dealer_rob"] == "auto_all" and any(_mi_eligible(c) for c in own))
+
+
+def minchiate_public_facts(d: dict, player: int):
+    """With fola_visibility=suit_counts, from the first lead: the Fola's cards per plain suit
+    (public: the dealer's partner announces them)."""
+    if d["rules"]["fola_visibility"] != "suit_counts" or not (d["tricks_played"] or d["trick"]):
+        return None
+    return sorted(Counter(c[-2:] for c in d["fola"] if c != "M" and not c.startswith("T"))
+                  .items())
+
+
+def minchiate_choose(state, legal: list[int], rnd: random.Random) -> int:
+    """The contract's random player, declaring each combination with probability 0.7."""
+    return minchiate_choose_random(legal, (MINCHIATE_DECLARE_PROBABILITY,), rnd)
+
+
+def minchiate_deal_bound(rules) -> int:
+    """A deal's net resti: all the points of a deal stay far below 1800 (30 resti); capot
+    doubles."""
+    return 60 if rules.capot == "it_rules" else 30
+
+
 # --- the per-game table ------------------------------------------------------------------------
 
 GAMES = {
@@ -422,6 +607,28 @@ GAMES = {
         "world_weight": bura_world_weight,
         "public": bura_public,
         "choose": bura_choose,
+    },
+    "minchiate": {
+        "options": [
+            {},
+            {"declaration_mode": "all"},
+            {"declaration_timing": "after_own_first_card"},
+            {"fola_visibility": "hidden"},
+            {"fola_visibility": "suit_counts", "discard_trumps": False},
+            {"cutter_rob": "off", "dealer_rob": "off"},
+            {"capot": "it_rules", "expose_last_card": "none"},
+            {"deals": 3, "decine_four": "two_triples", "matto_bonus_on_matto_combo": True},
+        ],
+        # net resti of team A to seats 0 and 2, the opposite to 1 and 3 (zero-sum)
+        "deal_return_bound": minchiate_deal_bound,
+        "match_return_bound": lambda rules: rules.deals * minchiate_deal_bound(rules),
+        "cards": minchiate_cards,
+        "hidden": minchiate_hidden,
+        "world_ok": minchiate_world_ok,
+        "public_facts": minchiate_public_facts,
+        "fixed_keys": ("excluded",),                # public inferences name cards, not places
+        "loose_zone": "fola",                       # a zone to lose a card from / add one to
+        "choose": minchiate_choose,
     },
     "mushka": {
         "options": [
@@ -497,6 +704,14 @@ def world_weight(game, d: dict, player: int) -> int:
     sampled worlds must follow it."""
     f = _entry(game.name).get("world_weight")
     return int(world_ok(game, d)) if f is None else f(d, player)
+
+
+def public_facts(game, d: dict, player: int):
+    """Public facts of a world that one dict alone cannot check against the truth (default:
+    None): every possible world of ``player`` has the truth's (Minchiate's Fola suit counts
+    with ``fola_visibility=suit_counts``)."""
+    f = _entry(game.name).get("public_facts")
+    return None if f is None else f(d, player)
 
 
 def public_view(game, d: dict, player: int) -> dict:
@@ -884,10 +1099,11 @@ def _legal_assignments(game, d: dict, player: int) -> dict:
     """Assignment -> its posterior weight (:func:`world_weight`), for every possible world of
     ``player``."""
     groups = _groups(game, d, player)
+    facts = public_facts(game, d, player)
     out = {}
     for sigma in _placements(groups):
         w = _relabel(game, d, sigma)
-        weight = world_weight(game, w, player)
+        weight = world_weight(game, w, player) if public_facts(game, w, player) == facts else 0
         if weight:
             out[_assignment(game, w, player)] = weight
     return out
@@ -918,7 +1134,7 @@ def _permuted_truth(game, d: dict, player: int, rnd: random.Random):
         shuffled = hidden[:]
         rnd.shuffle(shuffled)
         e = _relabel(game, d, dict(zip(hidden, shuffled)))
-        if world_ok(game, e):
+        if world_ok(game, e) and public_facts(game, e, player) == public_facts(game, d, player):
             break
     else:
         e = json.loads(json.dumps(d))
@@ -947,8 +1163,9 @@ def test_sample_world_consistent(name, opts):
                 assert game.from_dict(wd).to_dict() == wd
                 assert w.observation(player) == obs
                 assert [len(h) for h in wd["hands"]] == [len(h) for h in truth["hands"]]
+                assert public_facts(game, wd, player) == public_facts(game, truth, player)
                 assert wd["hands"][player] == truth["hands"][player]
-                assert len(wd["stock"]) == len(truth["stock"])
+                assert len(wd.get("stock", [])) == len(truth.get("stock", []))
                 assert _hidden(game, wd, player) == hidden        # same unseen set, reshuffled
                 assert _place_sizes(game, wd, player) == sizes    # as many in every place
                 # every public field (everything but the hidden cards' identities) is kept
@@ -1033,10 +1250,13 @@ def _small_positions(name) -> list:
                     n_all = _n_placements(game, d, player)
                     if not 6 <= n_all <= most:
                         continue
+                    kinds = {place.split()[0] for _, place in hidden_slots(game, d, player)}
+                    if all(found is not None or (key == "kinds" and len(kinds) < 3)
+                           for key, found in wanted.items()):
+                        continue        # nothing still wanted can be found here
                     worlds = _legal_assignments(game, d, player)
                     if not 6 <= len(worlds) <= 120:
                         continue
-                    kinds = {place.split()[0] for _, place in hidden_slots(game, d, player)}
                     for key, fits in (("any", True), ("impossible", len(worlds) < n_all),
                                       ("kinds", len(kinds) >= 3)):
                         if key in wanted and wanted[key] is None and fits:
@@ -1096,7 +1316,8 @@ def _hand_probabilities(game, d: dict, player: int, card: str, limit: int = 20_0
     total = 0
     for sigma in _placements(groups):
         w = _relabel(game, d, sigma)
-        weight = world_weight(game, w, player)
+        weight = world_weight(game, w, player) \
+            if public_facts(game, w, player) == public_facts(game, d, player) else 0
         total += weight
         for p, h in enumerate(w["hands"]):
             if card in h:
@@ -1110,7 +1331,9 @@ def test_sample_world_card_placement_uniform(name, opts):
     (another hand, or a stock position) with its probability over the possible worlds: slot
     size / unseen when every placement is possible; else the probabilities of the hands are
     enumerated, or (too many worlds) estimated from the counts under the symmetry of the seats
-    (one degree of freedom less), and the stock positions share the rest equally."""
+    (a common share per hidden hand slot: one degree of freedom less), and the stock positions
+    share the rest equally (or, when some hidden place is neither a hand nor the stock, every
+    place outside the hands is one cell)."""
     game = cardsim.load_game(name, **opts)
     state = game.new_deal(seed=11)
     player = state.current_player()
@@ -1120,30 +1343,36 @@ def test_sample_world_card_placement_uniform(name, opts):
         pytest.skip("nothing hidden")
     card = min(hidden, key=DECKS[name].index)
     slots = [p for p in range(game.num_players) if p != player]
-    stock_slots = [i for c, place in hidden_slots(game, d, player) if place.startswith("stock")
-                   for i in [int(place.split()[1])]]
-    assert sum(len(d["hands"][p]) for p in slots) + len(stock_slots) == len(hidden)
+    places = [place for _, place in hidden_slots(game, d, player)]
+    in_hand = [places.count(f"hand {p}") for p in slots]
+    stock_slots = [int(place.split()[1]) for place in places if place.startswith("stock")]
+    # hidden places that are neither a hand nor a stock position (Minchiate's Fola and
+    # discards) form one more cell, which then takes the stock positions too
+    others = sum(1 for place in places if not place.startswith(("hand ", "stock ")))
+    assert sum(in_hand) + len(stock_slots) + others == len(hidden)
     n = 60 * len(hidden)
-    counts = [0] * (len(slots) + len(stock_slots))
+    cells = (len(stock_slots) if not others else 1) if stock_slots or others else 0
+    counts = [0] * (len(slots) + cells)
     for s in range(n):
         wd = state.sample_world(player, seed=s).to_dict()
         where = [i for i, p in enumerate(slots) if card in wd["hands"][p]]
         if not where:
-            where = [len(slots) + stock_slots.index(wd["stock"].index(card))]
+            where = [len(slots) + (stock_slots.index(wd["stock"].index(card)) if not others
+                                   else 0)]
         counts[where[0]] += 1
     ddof = 0
     if "world_ok" not in _entry(name):
-        hand_p = [len(d["hands"][p]) / len(hidden) for p in slots]
+        hand_p = [k / len(hidden) for k in in_hand]
     else:
         exact = _hand_probabilities(game, d, player, card)
         if exact is not None:
             hand_p = [exact[p] for p in slots]
-        else:       # the seats are symmetric at the start: estimate the common hand share
-            share = sum(counts[:len(slots)]) / n / len(slots)
-            hand_p = [share] * len(slots)
+        else:       # the seats are symmetric at the start: estimate the share of a hidden slot
+            share = sum(counts[:len(slots)]) / n / sum(in_hand)
+            hand_p = [share * k for k in in_hand]
             ddof = 1
-    rest = (1 - sum(hand_p)) / len(stock_slots) if stock_slots else 0.0
-    probs = hand_p + [rest] * len(stock_slots)
+    rest = (1 - sum(hand_p)) / cells if cells else 0.0
+    probs = hand_p + [rest] * cells
     assert abs(sum(probs) - 1) < 1e-9
     assert chisquare(counts, [n * p for p in probs], ddof=ddof).pvalue > ALPHA
 
@@ -1155,14 +1384,15 @@ def test_from_dict_rejects_broken_card_sets(name):
     game = cardsim.load_game(name)
     d = game.new_deal(seed=8).to_dict()
     # a card lost
+    loose = _entry(name).get("loose_zone", "stock")
     e = json.loads(json.dumps(d))
-    e["stock"] = e["stock"][1:] if e["stock"] else e["stock"]
-    if d["stock"]:
+    e[loose] = e[loose][1:] if e[loose] else e[loose]
+    if d[loose]:
         with pytest.raises(CardsimError):
             game.from_dict(e)
     # a card duplicated
     e = json.loads(json.dumps(d))
-    e["table" if "table" in e else "stock"].append(d["hands"][0][0])
+    e["table" if "table" in e else loose].append(d["hands"][0][0])
     with pytest.raises(CardsimError):
         game.from_dict(e)
     # an unknown card

@@ -1,0 +1,84 @@
+"""Minchiate (Germini), the 97-card Florentine tarot, as ``../shared/rules/minchiate.md``
+specifies it: four players in two partnerships, the cutter's and the dealer's robbing, the
+10 + 11 deal with the exposed 21st cards, the discards into the Fola, the declarations of
+versicole and other combinations, 21 tricks (follow suit, else trump; the Matto excuses; the
+King rule), dying cards scored at once, the end scoring, and the resto conversion after every
+scoring event.
+
+Roles of the modules: :mod:`.rules` (variant options), :mod:`.layout` (state vector, card
+tables, the combination catalogue, action encoding), :mod:`.kernels` (compiled rules),
+:mod:`.worlds` (hidden information: sampled worlds, observed actions), :mod:`.notation`
+(positions and actions as dicts and text), :mod:`.reference` (plain-Python oracle for the
+tests), :mod:`.heuristic`, :mod:`.summary` (the tables of ``cardsim simulate minchiate``).
+
+Returns: the net resti of team A (seats 0 and 2) for seats 0 and 2 and the opposite for seats
+1 and 3 (zero-sum between the teams); ``new_match`` plays ``deals`` deals and adds them up.
+
+Decisions where the rules are silent (each also in the kernel that implements it):
+
+- Every player gets his declaration turn (``declaration_mode=choice``) even with nothing to
+  declare, so that the turn reveals nothing; he declares his combinations one at a time in
+  ascending catalogue order (each subset is one path) and ends with ``done`` or ``done bonus``
+  (the Matto bonus); declined combinations are never named.
+- MI-DISC-3: with ``discard_trumps=false``, a player without eligible cards discards his
+  zero-value trumps before T29.
+- MI-MATTO-2: the debtor pays its lowest-index zero-value card other than T29, else its
+  lowest-valued card (no decision: which zero-value card moves cannot change any score).
+- ``capot=it_rules``: when a team won no trick, the other team's net resti become
+  ``max(14, 2 × net)``.
+- ``fola_visibility``: ``fola_open`` is set at the first lead only with ``open``.
+- A match (``deals`` > 1) passes the deal to the dealer's right (seat ``d + 1``).
+"""
+from __future__ import annotations
+
+from ...cards import MINCHIATE
+from ...game import GameDefinition
+from ...spec import GAME_IDS, GameSpec
+from . import kernels, layout, notation, worlds
+from .rules import PRESETS, MinchiateRules
+from .summary import summarize
+
+
+def choose_random(legal: list, policy, rnd) -> int:
+    """The random player of ``play_random_deals`` in Python (:func:`.kernels.random_action`):
+    uniform among discards and cards; in a declaration each combination, ascending, is
+    declared with probability ``policy[0]``, then the bonus claimed with that probability."""
+    declares = [a for a in legal if a >> layout.KIND_SHIFT == layout.DECLARE]
+    if not any(a >> layout.KIND_SHIFT == layout.DONE for a in legal):
+        return rnd.choice(legal)
+    for a in declares:
+        if rnd.random() < policy[0]:
+            return a
+    done = layout.DONE << layout.KIND_SHIFT
+    if done + 1 in legal and rnd.random() < policy[0]:
+        return done + 1
+    return done
+
+
+def make_spec(rules: MinchiateRules) -> GameSpec:
+    """The :class:`GameSpec` of Minchiate under ``rules``."""
+    return GameSpec(
+        name="minchiate", n_players=4, n_cards=layout.N_CARDS, n_words=layout.N_WORDS,
+        state_len=layout.STATE_LEN, max_actions=layout.MAX_ACTIONS,
+        params=rules.kernel_params(),
+        new_deal=kernels.new_deal, new_match=kernels.new_match,
+        legal_actions=kernels.legal_actions, apply_action=kernels.apply_action,
+        is_terminal=kernels.is_terminal, current_player=kernels.current_player,
+        returns=kernels.returns, determinize=worlds.determinize,
+        play_random_deals=kernels.play_random_deals, record_columns=kernels.RECORD_COLUMNS,
+        game_id=GAME_IDS["minchiate"], dealer_word=layout.DEALER,
+        max_deal_moves=layout.MAX_DEAL_MOVES, reward_scale=2.0)
+
+
+DEFINITION = GameDefinition(
+    name="minchiate", rules_type=MinchiateRules, deck=MINCHIATE, make_spec=make_spec,
+    codec=notation,
+    summary="Florentine tarot: 97 cards, 2 x 2 partnerships, robbing, versicole, resti",
+    summarize=summarize,
+    random_player=(
+        ("declare_probability", 1.0, "in a declaration: chance to declare each combination "
+         "(and to claim the Matto bonus); play and discards are uniform"),),
+    choose_random=choose_random, return_unit="net resti",
+    categories=("pile", "dying", "declarations", "beyond_42", "last_trick"))
+
+__all__ = ["DEFINITION", "PRESETS", "MinchiateRules", "make_spec"]

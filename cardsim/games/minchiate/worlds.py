@@ -1,0 +1,631 @@
+"""Minchiate's hidden information (rules/minchiate.md §6, the engine contract "Hidden
+information"): worlds sampled for an observer (:func:`determinize`) and actions as another
+player sees them (:func:`observed_action`).
+
+A *world* places every card hidden from the observer ``p`` in one of the places hidden from
+him, each holding as many hidden cards as it does in truth (the sizes are public):
+
+- the hand of each other seat ``q``, except its *pinned* cards: those shown in it (``SHOWN``:
+  robbed, exposed, declared, the Matto shown for its bonus) and still held. A shown card's
+  place is public wherever it is (hand, played, or discarded: the observation's
+  ``known_cards`` are the shown cards still held, so a shown card that was discarded is known
+  to lie in its seat's discards) — shown cards never move between worlds;
+- the discards of the cutter and of the dealer (less shown cards), while p cannot see them
+  (before the Fola is opened, or always with ``fola_visibility`` ``suit_counts`` /
+  ``hidden``), unless they are his own;
+- the Fola's *own part*, the undealt cards left after the dealer's robbing (``FOLA`` minus
+  all discards) without the card that stopped the cutter's robbing (``SEEN_BOTTOM``, public),
+  while p cannot see it: the dealer saw it while robbing (``dealer_rob=auto_all``), the others
+  see it when it is opened.
+
+The public facts a world keeps (every one reads only what p may know):
+
+1. each hand avoids the cards its seat is publicly known not to hold: ``EXCLUDED`` (voids and
+   the King rule, from play) and what its declarations prove (MI-DECL-2, the catalogue lists
+   only maximal runs): a declared run lo..hi proves no trump lo-1 / hi+1 within its range
+   (1-5 or 28-40); three Kings prove no fourth; with ``decine_four=one_combination`` 10-20-30
+   proves no 40 and 20-30-40 no 10; with ``declaration_mode=all`` a declarer who declared a
+   combination the bonus applies to without claiming the bonus holds no Matto;
+2. with ``declaration_mode=all``, the combinations of each seat that has declared are exactly
+   the ones it declared (of its hand now plus its played cards, which is its declaring set:
+   declarations come before any card but the first); checked on the drawn world;
+3. shown cards keep their places (above);
+4. the Fola's own part holds no card eligible for robbing when ``dealer_rob=auto_all`` (the
+   dealer took them all) and keeps ``SEEN_BOTTOM``;
+5. discards are cards of the first discard class (MI-DISC-2: zero-value, not T29, no trumps
+   with ``discard_trumps=false``). **Simplification:** the MI-DISC-3 fallback (a discarder
+   with too few such cards) is not modelled, except that when no world at all fits these
+   rules (only a fallback discard can cause that) the discards may be any cards;
+6. with ``fola_visibility=suit_counts`` from the first lead (a card on the table in trick 1,
+   or a trick complete: when the observation starts showing them), the Fola's number of cards
+   of each plain suit (hence also of trumps and the Matto together).
+
+The worlds are drawn **uniformly** among the placements that keep facts 1-6 (the policy that
+chose the discards is not modelled: every allowed discard set weighs the same, as for
+Mushka's exchange). First by rejection: the hidden cards (in index order) are shuffled and
+dealt to the places in a fixed order, at most :data:`MAX_WORLD_TRIES` times, until every fact
+holds. Then exactly (:func:`_exact_world`): a dynamic programme over the free slots of the
+other hands counts the placements that keep every hand's exclusions (fact 1), with the hidden
+Fola parts as one pool (each card allowed there when some Fola place may hold it; the pool's
+suit counts, fact 6, checked at the suit boundaries of the cards taken in index order);
+a placement is drawn exactly from the counts, the pool is split uniformly among its places and
+the draw is kept when the split (facts 4, 5) and the declarations (2) hold, else drawn again — a
+rejection from a uniform superset, so the result stays uniform. Only if
+:data:`MAX_EXACT_TRIES` draws all fail (never seen in the tests) is the last draw kept
+although its Fola split or declarations do not fit: that is the one approximation. A position
+that no world fits (impossible, e.g. hand-made) is returned as it is.
+
+Besides the cards, the world forgets the deal order (every byte ``order.UNKNOWN``: it holds
+every player's cards) and replaces the chance stream (later deals of a match) by fresh draws.
+Only public words and the observer's own cards are read; the hidden cards' identities enter
+only as the set of cards p has not seen, so two true states with the same observation give
+the same world for the same ``rng``.
+"""
+import numpy as np
+from numba import njit
+
+from ... import order as deal_order
+from ...bits import ONE, ZERO, lowest_index, popcount
+from ...rng import rng_next, rng_shuffle
+from .kernels import bonus_applies, combo_set
+from .layout import (COMBO_MASK, DEALER, DECINE_HIGH, DECINE_LOW, DECLARED, DECLARED_DONE,
+                     BONUS_CLAIMED, DISCARD, DISCARDABLE, DISCARDABLE_NO_TRUMPS, DISCARDS,
+                     DISCARD_SEEN, EXCLUDED, FOLA, FOLA_OPEN, HAND, KIND_SHIFT, KINGS,
+                     KINGS_FOUR, KINGS_THREE, MATTO, MATTO_1_40, N_CARDS, N_COMBOS, ORDER,
+                     PLAYED, RNG, ROB_ELIGIBLE, SEEN_BOTTOM, SHOWN, SUIT_MASK, TO_MOVE,
+                     TRICK_CARD, TRICK_NUMBER, WORD1_START)
+from .rules import (FOLA_SUIT_COUNTS, P_DEALER_ROB, P_DECINE_TWO, P_DECLARE_ALL,
+                    P_DISCARD_TRUMPS, P_FOLA)
+
+MAX_WORLD_TRIES = 200       # plain rejection tries before the exact draw
+MAX_EXACT_TRIES = 20_000    # exact draws whose Fola split / declarations are checked
+
+N_PLACES = 6                # the other three hands (ascending seats), the Fola's own part,
+O_PLACE = 3                 # the cutter's discards, the dealer's discards
+POOL_PLACES = np.int64(0b111000)
+_SHIFT = np.uint64(KIND_SHIFT)
+_UNKNOWN = deal_order.UNKNOWN
+
+
+def _declaration_excludes():
+    """DECL_EXCLUDES[two_triples, combo]: the cards (two words) a declared combination proves
+    its declarer did not hold (the catalogue names maximal runs and the largest King and
+    decine sets only)."""
+    out = np.zeros((2, N_COMBOS, 2), dtype=np.uint64)
+    for combo in range(N_COMBOS):
+        for two in range(2):
+            ex = []
+            if combo < MATTO_1_40:                      # a run, maximal in 1-5 or 28-40
+                cards = [c for c in range(40) if int(COMBO_MASK[combo, 0]) >> c & 1]
+                lo, hi = min(cards), max(cards)
+                start, end = (0, 4) if hi <= 4 else (27, 39)
+                if lo > start:
+                    ex.append(lo - 1)
+                if hi < end:
+                    ex.append(hi + 1)
+            elif combo == DECINE_LOW and not two:
+                ex.append(39)                           # 10-20-30 without 40
+            elif combo == DECINE_HIGH and not two:
+                ex.append(9)                            # 20-30-40 without 10
+            elif KINGS_THREE <= combo < KINGS_FOUR:
+                ex.append(int(KINGS[combo - KINGS_THREE]))
+            for c in ex:
+                if c < WORD1_START:
+                    out[two, combo, 0] |= np.uint64(1 << c)
+                else:
+                    out[two, combo, 1] |= np.uint64(1 << (c - WORD1_START))
+    return out
+
+
+DECL_EXCLUDES = _declaration_excludes()
+ALL_WORDS = np.array([(1 << WORD1_START) - 1, (1 << (N_CARDS - WORD1_START)) - 1],
+                     dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def _bit(c):
+    return ONE << np.uint64(c if c < WORD1_START else c - WORD1_START)
+
+
+@njit(cache=True, inline="always")
+def _has(w0, w1, c):
+    if c < WORD1_START:
+        return ((w0 >> np.uint64(c)) & ONE) == ONE
+    return ((w1 >> np.uint64(c - WORD1_START)) & ONE) == ONE
+
+
+@njit(cache=True, inline="always")
+def uniform01(rng):
+    """A float uniform in [0, 1) from 53 random bits."""
+    return np.float64(rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always")
+def declaration_excluded(state, params, seat):
+    """Fact 1 of the module docstring: the cards the seat's declarations prove it does not
+    hold (two words)."""
+    two = 1 if params[P_DECINE_TWO] == 1 else 0
+    e0 = ZERO
+    e1 = ZERO
+    eligible = False
+    for w in range(2):
+        d = state[DECLARED + 2 * seat + w]
+        while d:
+            combo = lowest_index(d) + 64 * w
+            d &= d - ONE
+            e0 |= DECL_EXCLUDES[two, combo, 0]
+            e1 |= DECL_EXCLUDES[two, combo, 1]
+            if bonus_applies(params, combo):
+                eligible = True
+    if params[P_DECLARE_ALL] == 1 and eligible and (state[DECLARED_DONE] >> np.uint64(seat)) \
+            & ONE and not (state[BONUS_CLAIMED] >> np.uint64(seat)) & ONE:
+        e0 |= ONE << np.uint64(MATTO)           # the bonus is claimed whenever it can be
+    return e0, e1
+
+
+@njit(cache=True, inline="always")
+def declarations_fit(state, params, observer, wh):
+    """Fact 2: with ``declaration_mode=all`` each other seat that has declared holds (hand
+    ``wh[seat]`` plus its played cards) exactly the combinations it declared."""
+    if params[P_DECLARE_ALL] != 1:
+        return True
+    for q in range(4):
+        if q == observer or not (state[DECLARED_DONE] >> np.uint64(q)) & ONE:
+            continue
+        lo, hi = combo_set(wh[q, 0] | state[PLAYED + 2 * q], wh[q, 1] | state[PLAYED + 2 * q + 1],
+                           params)
+        if lo != state[DECLARED + 2 * q] or hi != state[DECLARED + 2 * q + 1]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def first_lead_made(state):
+    """The first card of the deal has been led (a trick is complete or under way): from then
+    on ``suit_counts`` makes the Fola's suit counts public."""
+    if state[TRICK_NUMBER] != ZERO:
+        return True
+    for q in range(4):
+        if state[TRICK_CARD + q] != ZERO:
+            return True
+    return False
+
+
+@njit(cache=True)
+def world_problem(state, params, observer, level, seats, pinned, size, allow, quota):
+    """The places hidden from ``observer`` and what each may hold (module docstring), from
+    public words and his own cards only. Fills ``seats`` (the other seats, ascending),
+    ``pinned[seat]`` (two words), ``size[place]``, ``allow[card]`` (a bit per place, for the
+    hidden cards; -1 for the others) and ``quota`` (the pool's cards per group: trumps and the
+    Matto, then the four suits; -1 when not public). ``level`` 1 lets discards be any cards
+    (MI-DISC-3). Returns the hidden cards as two words and whether the sizes add up."""
+    p = observer
+    dealer = np.int64(state[DEALER])
+    cutter = (dealer + 3) % 4
+    fola_open = state[FOLA_OPEN] != ZERO
+    if params[P_DISCARD_TRUMPS] == 1:
+        k0 = DISCARDABLE[0]
+        k1 = DISCARDABLE[1]
+    else:
+        k0 = DISCARDABLE_NO_TRUMPS[0]
+        k1 = DISCARDABLE_NO_TRUMPS[1]
+    if level > 0:
+        k0 = ALL_WORDS[0]
+        k1 = ALL_WORDS[1]
+    d0 = ZERO
+    d1 = ZERO
+    for q in range(4):
+        d0 |= state[DISCARDS + 2 * q]
+        d1 |= state[DISCARDS + 2 * q + 1]
+    own0 = state[FOLA] & ~d0                    # the Fola's own part
+    own1 = state[FOLA + 1] & ~d1
+    sb = np.int64(state[SEEN_BOTTOM]) - 1
+    own_hidden = not fola_open and not (p == dealer and params[P_DEALER_ROB] == 1)
+    v0 = state[HAND + 2 * p] | state[DISCARDS + 2 * p]
+    v1 = state[HAND + 2 * p + 1] | state[DISCARDS + 2 * p + 1]
+    for q in range(4):
+        v0 |= state[PLAYED + 2 * q]
+        v1 |= state[PLAYED + 2 * q + 1]
+    if sb >= 0:
+        if sb < WORD1_START:
+            v0 |= _bit(sb)
+        else:
+            v1 |= _bit(sb)
+    if not own_hidden:
+        v0 |= own0
+        v1 |= own1
+    disc_hidden = np.zeros(4, dtype=np.bool_)
+    j = 0
+    for q in range(4):
+        # a shown card's place is public (the observation's known cards): in the hand, played
+        # or discarded
+        v0 |= state[SHOWN + 2 * q]
+        v1 |= state[SHOWN + 2 * q + 1]
+        pinned[q, 0] = ZERO
+        pinned[q, 1] = ZERO
+        if q == p:
+            continue
+        seats[j] = q
+        j += 1
+        pinned[q, 0] = state[SHOWN + 2 * q] & state[HAND + 2 * q]
+        pinned[q, 1] = state[SHOWN + 2 * q + 1] & state[HAND + 2 * q + 1]
+        if fola_open:
+            v0 |= state[DISCARDS + 2 * q]
+            v1 |= state[DISCARDS + 2 * q + 1]
+        else:
+            disc_hidden[q] = True
+    h0 = ALL_WORDS[0] & ~v0
+    h1 = ALL_WORDS[1] & ~v1
+    total = 0
+    for j in range(3):
+        q = seats[j]
+        size[j] = (popcount(state[HAND + 2 * q]) + popcount(state[HAND + 2 * q + 1])
+                   - popcount(pinned[q, 0]) - popcount(pinned[q, 1]))
+        total += size[j]
+    size[O_PLACE] = 0
+    if own_hidden:
+        size[O_PLACE] = popcount(own0) + popcount(own1) - (1 if sb >= 0 else 0)
+    for i in range(2):
+        q = cutter if i == 0 else dealer
+        size[O_PLACE + 1 + i] = 0
+        if q != p and disc_hidden[q]:
+            size[O_PLACE + 1 + i] = \
+                popcount(state[DISCARDS + 2 * q] & ~state[SHOWN + 2 * q]) \
+                + popcount(state[DISCARDS + 2 * q + 1] & ~state[SHOWN + 2 * q + 1])
+    for i in range(3):
+        total += size[O_PLACE + i]
+    n_hidden = popcount(h0) + popcount(h1)
+    # what each hidden card may be
+    ex = np.zeros((4, 2), dtype=np.uint64)
+    for q in range(4):
+        if q != p:
+            e0, e1 = declaration_excluded(state, params, q)
+            ex[q, 0] = state[EXCLUDED + 2 * q] | e0
+            ex[q, 1] = state[EXCLUDED + 2 * q + 1] | e1
+    rob = params[P_DEALER_ROB] == 1
+    for c in range(N_CARDS):
+        allow[c] = -1
+        if not _has(h0, h1, c):
+            continue
+        a = 0
+        for j in range(3):
+            q = seats[j]
+            if not _has(ex[q, 0], ex[q, 1], c):
+                a |= 1 << j
+        if not (rob and _has(ROB_ELIGIBLE[0], ROB_ELIGIBLE[1], c)):
+            a |= 1 << O_PLACE
+        if _has(k0, k1, c):
+            a |= 1 << (O_PLACE + 1) | 1 << (O_PLACE + 2)
+        allow[c] = a
+    # fact 6: the Fola's cards per suit
+    for g in range(5):
+        quota[g] = -1
+    pool = size[O_PLACE] + size[O_PLACE + 1] + size[O_PLACE + 2]
+    if params[P_FOLA] == FOLA_SUIT_COUNTS and first_lead_made(state) and pool > 0:
+        rest = pool
+        for s in range(4):
+            m1 = SUIT_MASK[s, 1]
+            quota[1 + s] = popcount(state[FOLA + 1] & m1) - popcount(state[FOLA + 1] & m1 & v1)
+            rest -= quota[1 + s]
+        quota[0] = rest
+    return h0, h1, total == n_hidden
+
+
+@njit(cache=True, inline="always")
+def group_of(c):
+    """Fact 6's groups: 0 the trumps and the Matto, 1 + s the suit s."""
+    return 0 if c < WORD1_START else 1 + (c - WORD1_START) // 14
+
+
+@njit(cache=True, inline="always")
+def pool_fits(pool, n_pool, size, allow, rng, got):
+    """Split the pool's cards uniformly among the Fola places (own part, the cutter's
+    discards, the dealer's discards: ``size[3:6]``) into ``got[3:6]``; True when every card
+    may lie where it fell (facts 4, 5; the suit counts are the dynamic programme's)."""
+    rng_shuffle(pool, n_pool, rng)
+    ok = True
+    k = 0
+    for i in range(3):
+        got[O_PLACE + i, 0] = ZERO
+        got[O_PLACE + i, 1] = ZERO
+        for _ in range(size[O_PLACE + i]):
+            c = pool[k]
+            k += 1
+            if not (allow[c] >> (O_PLACE + i)) & 1:
+                ok = False
+            if c < WORD1_START:
+                got[O_PLACE + i, 0] |= _bit(c)
+            else:
+                got[O_PLACE + i, 1] |= _bit(c)
+    return ok
+
+
+@njit(cache=True)
+def _exact_world(state, params, observer, rng, hidden_cards, n, seats, pinned, size, allow,
+                 quota, got):
+    """The exact draw (module docstring): the other hands' placements counted by a dynamic
+    programme, the Fola places as one pool, drawn again until the pool's split and the
+    declarations fit. Fills ``got[place]``; returns 0 when no world fits, 1 for a world drawn
+    exactly, 2 when every draw failed the checks (the last one is kept)."""
+    hand = np.empty(3, dtype=np.int64)         # radix position -> hand place
+    cap_size = np.zeros(3, dtype=np.int64)
+    stride = np.zeros(3, dtype=np.int64)
+    m = 0
+    n_states = 1
+    for j in range(3):
+        if size[j] > 0:
+            hand[m] = j
+            cap_size[m] = size[j]
+            stride[m] = n_states
+            n_states *= size[j] + 1
+            m += 1
+    # (unused radix positions have size 0: their caps stay 0)
+    n_pool_slots = size[O_PLACE] + size[O_PLACE + 1] + size[O_PLACE + 2]
+    with_quota = quota[0] >= 0
+    cards = np.empty(N_CARDS, dtype=np.int64)
+    free = np.empty(N_CARDS, dtype=np.int64)
+    n_con = 0
+    n_free = 0
+    for i in range(n):
+        c = hidden_cards[i]
+        con = with_quota
+        for r in range(m):
+            if not (allow[c] >> hand[r]) & 1:
+                con = True
+        if n_pool_slots > 0 and not allow[c] & POOL_PLACES:
+            con = True
+        if con:
+            cards[n_con] = c
+            n_con += 1
+        else:
+            free[n_free] = c
+            n_free += 1
+    # fact 6 at the group boundaries: the pool cards among cards[:i] (all cards are in
+    # ``cards`` then, in index order)
+    need = np.full(n_con + 1, -1, dtype=np.int64)
+    if with_quota:
+        cum = np.zeros(5, dtype=np.int64)
+        acc = 0
+        for g in range(5):
+            acc += quota[g]
+            cum[g] = acc
+            if quota[g] < 0:
+                return 0
+        present = np.zeros(5, dtype=np.bool_)
+        for i in range(n_con):
+            present[group_of(cards[i])] = True
+        for g in range(5):
+            if not present[g] and quota[g] != 0:
+                return 0
+        for i in range(1, n_con + 1):
+            if i == n_con or group_of(cards[i]) != group_of(cards[i - 1]):
+                need[i] = cum[group_of(cards[i - 1])]
+    fact = np.ones(N_CARDS + 1, dtype=np.float64)
+    for i in range(1, N_CARDS + 1):
+        fact[i] = fact[i - 1] * i
+    ways = np.zeros((n_con + 1, n_states), dtype=np.float64)
+    cs0, cs1, cs2 = cap_size[0], cap_size[1], cap_size[2]
+    st0, st1, st2 = stride[0], stride[1], stride[2]
+    for i in range(n_con, -1, -1):
+        left = n_con - i + n_free
+        # only the states whose implied pool (left - hand slots) fits are reachable
+        if need[i] >= 0:
+            tot_lo = left - (n_pool_slots - need[i])
+            tot_hi = tot_lo
+        else:
+            tot_lo = max(0, left - n_pool_slots)
+            tot_hi = left
+        c = cards[i] if i < n_con else 0
+        al = allow[c] if i < n_con else 0
+        a0 = m > 0 and ((al >> hand[0]) & 1) == 1
+        a1 = m > 1 and ((al >> hand[1]) & 1) == 1
+        a2 = m > 2 and ((al >> hand[2]) & 1) == 1
+        ap = (al & POOL_PLACES) != 0
+        for x0 in range(cs0 + 1):
+            for x1 in range(cs1 + 1):
+                lo = max(0, tot_lo - x0 - x1)
+                hi = min(cs2, tot_hi - x0 - x1)
+                for x2 in range(lo, hi + 1):
+                    x = x0 * st0 + x1 * st1 + x2 * st2
+                    pool = left - x0 - x1 - x2
+                    if i == n_con:
+                        ways[i, x] = fact[n_free] / (fact[pool] * fact[x0] * fact[x1]
+                                                     * fact[x2])
+                        continue
+                    w = 0.0
+                    if a0 and x0:
+                        w += ways[i + 1, x - st0]
+                    if a1 and x1:
+                        w += ways[i + 1, x - st1]
+                    if a2 and x2:
+                        w += ways[i + 1, x - st2]
+                    if ap and pool:
+                        w += ways[i + 1, x]
+                    ways[i, x] = w
+    if not ways[0, n_states - 1] > 0.0:
+        return 0
+    pool_cards = np.empty(N_CARDS, dtype=np.int64)
+    wh = np.zeros((4, 2), dtype=np.uint64)
+    result = 2
+    for _try in range(MAX_EXACT_TRIES):
+        for j in range(3):
+            got[j, 0] = ZERO
+            got[j, 1] = ZERO
+        x = n_states - 1
+        n_pool = 0
+        for i in range(n_con):
+            c = cards[i]
+            u = uniform01(rng) * ways[i, x]
+            pick = -1                           # -1: the pool
+            last = -1
+            chosen = False
+            for r in range(m):
+                if x // stride[r] % (cap_size[r] + 1) and (allow[c] >> hand[r]) & 1:
+                    w = ways[i + 1, x - stride[r]]
+                    if w > 0.0:
+                        last = r
+                        if u < w:
+                            pick = r
+                            chosen = True
+                            break
+                        u -= w
+            if not chosen:
+                total = 0
+                for r in range(m):
+                    total += x // stride[r] % (cap_size[r] + 1)
+                w = 0.0
+                if n_con - i + n_free - total > 0 and allow[c] & POOL_PLACES:
+                    w = ways[i + 1, x]
+                pick = -1 if w > 0.0 else last  # (a rounding error of the last option)
+            if pick < 0:
+                pool_cards[n_pool] = c
+                n_pool += 1
+            else:
+                j = hand[pick]
+                if c < WORD1_START:
+                    got[j, 0] |= _bit(c)
+                else:
+                    got[j, 1] |= _bit(c)
+                x -= stride[pick]
+        rng_shuffle(free, n_free, rng)
+        k = 0
+        for r in range(m):
+            j = hand[r]
+            for _i in range(x // stride[r] % (cap_size[r] + 1)):
+                c = free[k]
+                k += 1
+                if c < WORD1_START:
+                    got[j, 0] |= _bit(c)
+                else:
+                    got[j, 1] |= _bit(c)
+        while k < n_free:
+            pool_cards[n_pool] = free[k]
+            n_pool += 1
+            k += 1
+        ok = pool_fits(pool_cards, n_pool, size, allow, rng, got)
+        if ok:
+            for j in range(3):
+                q = seats[j]
+                wh[q, 0] = pinned[q, 0] | got[j, 0]
+                wh[q, 1] = pinned[q, 1] | got[j, 1]
+            ok = declarations_fit(state, params, observer, wh)
+        if ok:
+            result = 1
+            break
+    return result
+
+
+@njit(cache=True)
+def sample_world(state, params, observer, rng, out, level, tries, exact):
+    """One attempt at a world under the discard rules of ``level`` (0: MI-DISC-2 classes; 1:
+    any cards): ``tries`` rejection tries, then (if ``exact``) the exact draw; writes it to
+    ``out`` (the cards only) and returns True, or False when no world was found."""
+    seats = np.zeros(3, dtype=np.int64)
+    pinned = np.zeros((4, 2), dtype=np.uint64)
+    size = np.zeros(N_PLACES, dtype=np.int64)
+    allow = np.empty(N_CARDS, dtype=np.int64)
+    quota = np.empty(5, dtype=np.int64)
+    h0, h1, sizes_ok = world_problem(state, params, observer, level, seats, pinned, size,
+                                     allow, quota)
+    if not sizes_ok:
+        return False
+    cards = np.empty(N_CARDS, dtype=np.int64)
+    n = 0
+    for c in range(N_CARDS):
+        if allow[c] >= 0:
+            cards[n] = c
+            n += 1
+    got = np.zeros((N_PLACES, 2), dtype=np.uint64)
+    wh = np.zeros((4, 2), dtype=np.uint64)
+    found = False
+    shuffled = cards.copy()
+    for _try in range(tries):
+        rng_shuffle(shuffled, n, rng)
+        k = 0
+        ok = True
+        for j in range(N_PLACES):
+            got[j, 0] = ZERO
+            got[j, 1] = ZERO
+            for _i in range(size[j]):
+                c = shuffled[k]
+                k += 1
+                if not (allow[c] >> j) & 1:
+                    ok = False
+                    break
+                if c < WORD1_START:
+                    got[j, 0] |= _bit(c)
+                else:
+                    got[j, 1] |= _bit(c)
+            if not ok:
+                break
+        if not ok:
+            continue
+        if quota[0] >= 0:
+            for g in range(5):
+                cnt = 0
+                for i in range(3):
+                    if g == 0:
+                        cnt += popcount(got[O_PLACE + i, 0])
+                    else:
+                        cnt += popcount(got[O_PLACE + i, 1] & SUIT_MASK[g - 1, 1])
+                if cnt != quota[g]:
+                    ok = False
+            if not ok:
+                continue
+        for j in range(3):
+            q = seats[j]
+            wh[q, 0] = pinned[q, 0] | got[j, 0]
+            wh[q, 1] = pinned[q, 1] | got[j, 1]
+        if declarations_fit(state, params, observer, wh):
+            found = True
+            break
+    if not found:
+        if not exact or _exact_world(state, params, observer, rng, cards, n, seats, pinned,
+                                     size, allow, quota, got) == 0:
+            return False
+    # write the world: the hidden places, the Fola
+    out[:] = state
+    dealer = np.int64(state[DEALER])
+    cutter = (dealer + 3) % 4
+    for j in range(3):
+        q = seats[j]
+        out[HAND + 2 * q] = pinned[q, 0] | got[j, 0]
+        out[HAND + 2 * q + 1] = pinned[q, 1] | got[j, 1]
+    for i in range(2):
+        q = cutter if i == 0 else dealer
+        if size[O_PLACE + 1 + i] > 0:          # (a shown card discarded stays there)
+            out[DISCARDS + 2 * q] = (state[DISCARDS + 2 * q] & ~h0) | got[O_PLACE + 1 + i, 0]
+            out[DISCARDS + 2 * q + 1] = (state[DISCARDS + 2 * q + 1] & ~h1) \
+                | got[O_PLACE + 1 + i, 1]
+    f0 = (state[FOLA] & ~h0) | got[O_PLACE, 0]
+    f1 = (state[FOLA + 1] & ~h1) | got[O_PLACE, 1]
+    for q in range(4):
+        f0 |= out[DISCARDS + 2 * q]
+        f1 |= out[DISCARDS + 2 * q + 1]
+    out[FOLA] = f0
+    out[FOLA + 1] = f1
+    return True
+
+
+@njit(cache=True)
+def determinize(state, params, observer, rng, out):
+    """Rules §6: a world consistent with everything ``observer`` has seen, uniformly at random
+    among the placements of the module docstring (facts 1-6), written to ``out``; the deal
+    order is forgotten and the chance stream replaced."""
+    if not sample_world(state, params, observer, rng, out, 0, MAX_WORLD_TRIES, True):
+        if not sample_world(state, params, observer, rng, out, 1, MAX_WORLD_TRIES, True):
+            out[:] = state          # no world fits (an impossible position): as it is
+    for i in range(N_CARDS):
+        deal_order.set_order_card(out, ORDER, i, _UNKNOWN)
+    for j in range(4):
+        out[RNG + j] = rng_next(rng)
+
+
+@njit(cache=True, _nrt=False)
+def observed_action(state, params, action, observer):
+    """Rules §6: the action of the player to move as ``observer`` sees it: another player's
+    discard is face down (``DISCARD_SEEN << KIND_SHIFT``, no card); everything else is seen
+    whole."""
+    if np.int64(np.uint64(action) >> _SHIFT) == DISCARD and np.int64(state[TO_MOVE]) != observer:
+        return np.int64(DISCARD_SEEN << KIND_SHIFT)
+    return np.int64(action)

@@ -26,6 +26,11 @@ Decisions where the rules are silent (each also in the kernel that implements it
   lowest-valued card (no decision: which zero-value card moves cannot change any score).
 - ``capot=it_rules``: when a team won no trick, the other team's net resti become
   ``max(14, 2 × net)``.
+- A card the table has seen in a hand (robbed, or an exposed 21st card) stays public: when it
+  is discarded, everybody sees it go to the Fola (other discards are face down); the
+  observation, the sampled worlds and the observed actions all treat it so.
+- A declaration proves what a maximal run, three Kings or a decina exclude (a declared run's
+  neighbours are not in the hand); the sampled worlds honour it (:mod:`.worlds`).
 - ``fola_visibility``: ``fola_open`` is set at the first lead only with ``open``.
 - A match (``deals`` > 1) passes the deal to the dealer's right (seat ``d + 1``).
 """

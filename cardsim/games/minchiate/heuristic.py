@@ -101,8 +101,8 @@ position.
 
 Strength (tests/games/minchiate/test_heuristic.py; ``solvers.duplicate.play_duplicate``,
 agents heuristic/random/heuristic/random, each deal played in the four rotations of the
-seats, so the same cards go to both teams): the heuristic team wins about +2.2 net resti per
-deal against random players (see the test for the figure and its command). The thresholds
+seats, so the same cards go to both teams): the heuristic team wins +2.21 net resti per deal
+against random players, 95% interval [2.18, 2.24] on 2,000 deals (seed 7). The thresholds
 were set on 2,000 duplicate deals against random players (half-width of the 95% interval
 about 0.04, the variants played on the same deals) and head to head: ``KEEP_POINTS`` 7 with
 ``LATER_POINTS`` 0 gained +0.07 against random players over 4 and 1.5, and won +0.10 ± 0.02

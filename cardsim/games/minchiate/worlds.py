@@ -624,8 +624,14 @@ def determinize(state, params, observer, rng, out):
 @njit(cache=True, _nrt=False)
 def observed_action(state, params, action, observer):
     """Rules §6: the action of the player to move as ``observer`` sees it: another player's
-    discard is face down (``DISCARD_SEEN << KIND_SHIFT``, no card); everything else is seen
-    whole."""
-    if np.int64(np.uint64(action) >> _SHIFT) == DISCARD and np.int64(state[TO_MOVE]) != observer:
-        return np.int64(DISCARD_SEEN << KIND_SHIFT)
+    discard is face down (``DISCARD_SEEN << KIND_SHIFT``, no card), except a card the table
+    has seen in his hand (robbed or exposed), whose discard is public (the decision in
+    ``cardsim/games/minchiate/__init__.py``); everything else is seen whole."""
+    if np.int64(np.uint64(action) >> _SHIFT) == DISCARD:
+        seat = np.int64(state[TO_MOVE])
+        card = np.int64(np.uint64(action) & np.uint64(0xFF))
+        w = 0 if card < 41 else 1
+        shown = (state[SHOWN + 2 * seat + w] >> np.uint64(card if w == 0 else card - 41)) & ONE
+        if seat != observer and shown == ZERO:
+            return np.int64(DISCARD_SEEN << KIND_SHIFT)
     return np.int64(action)

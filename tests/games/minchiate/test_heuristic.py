@@ -230,8 +230,9 @@ def test_same_choice_whatever_the_hidden_cards(options):
 def test_heuristic_beats_random_on_duplicate_deals():
     """H1-H7 together: heuristic/random/heuristic/random on duplicate deals (each deal in the
     four rotations of the seats). The heuristic team's mean net resti per deal has a 95%
-    interval above 1 (it is about +2: measured +2.2 on 2,000 deals, see the module
-    docstring of the heuristic)."""
+    interval above 1. Measured: these 200 deals +2.28 [2.17, 2.38]; 2,000 deals (seed 7)
+    +2.21 [2.18, 2.24], by ``margin(play_duplicate(load_game("minchiate"), ["heuristic",
+    "random", "heuristic", "random"], deals=2000, seed=7), 0)``."""
     table = play_duplicate(game(), ["heuristic", "random", "heuristic", "random"], deals=200,
                            seed=11)
     mean, lo, hi = margin(table, 0)

@@ -745,7 +745,8 @@ def test_exact_sampler_agrees_with_rejection(phase, opts, n):
 
 def test_observed_action_hides_discards_only():
     """A discard is seen face down by the other players (``discard_seen``, no card: equal ids
-    for every card) and whole by the discarder; declarations, ``done`` and cards played are
+    for every card) and whole by the discarder, except a card the table has seen in his hand
+    (robbed or exposed), whose discard is public; declarations, ``done`` and cards played are
     seen whole by everybody."""
     g = game()
     for seed in range(50):
@@ -754,16 +755,21 @@ def test_observed_action_hides_discards_only():
             break
     params = g.spec.params
     seen_kinds = set()
+    public_discards = 0
     rnd = random.Random(1)
     while not state.is_terminal():
         legal = state.legal_actions()
         mover = state.current_player()
+        shown = set(state.to_dict()["cutter_robbed"] + state.to_dict()["dealer_robbed"]
+                    + [c for c in state.to_dict()["exposed"] if c])
         for a in legal:
             kind = a >> layout.KIND_SHIFT
             seen_kinds.add(kind)
+            public = kind == layout.DISCARD and state.action_to_string(a).split()[1] in shown
+            public_discards += public
             for p in range(4):
                 o = int(worlds.observed_action(state.vec, params, a, p))
-                if kind == layout.DISCARD and p != mover:
+                if kind == layout.DISCARD and p != mover and not public:
                     assert o == layout.DISCARD_SEEN << layout.KIND_SHIFT
                 else:
                     assert o == a

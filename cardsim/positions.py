@@ -84,3 +84,72 @@ def rng_words(d: Mapping, game: str) -> np.ndarray:
         raise position_error(game, f"rng={rng!r}: expected 4 unsigned 64-bit integers, not all "
                              "zero")
     return np.array([int(x) for x in rng], dtype=np.uint64)
+
+
+class PositionCardError(PositionError, CardError):
+    """A bad card name in a position: both a position error and a card error."""
+
+
+def is_int(value: Any) -> bool:
+    """An integer (numpy's too), not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+class Fields:
+    """Readers of a position dict's typed values for one game's deck: each returns the value
+    as Python's type or raises a one-line :class:`PositionError` naming the key (a bad card
+    name: :class:`PositionCardError`)."""
+
+    def __init__(self, deck: Deck) -> None:
+        self.deck = deck
+
+    def error(self, msg: str) -> PositionError:
+        return position_error(self.deck.game, msg)
+
+    def seat(self, key: str, value: Any, n: int, optional: bool = False) -> int | None:
+        if value is None and optional:
+            return None
+        if not is_int(value) or not 0 <= value < n:
+            raise self.error(f"{key}={value!r}: expected a seat from 0 to {n - 1}"
+                             + (" or None" if optional else ""))
+        return int(value)
+
+    def integer(self, key: str, value: Any, lo: int, hi: int, what: str | None = None) -> int:
+        if not is_int(value) or not lo <= value <= hi:
+            raise self.error(f"{key}={value!r}: expected {what or f'an integer from {lo} to {hi}'}")
+        return int(value)
+
+    def flag(self, key: str, value: Any) -> bool:
+        if not isinstance(value, (bool, np.bool_)):
+            raise self.error(f"{key}={value!r}: expected true or false")
+        return bool(value)
+
+    def per(self, key: str, value: Any, size: int, what: str = "seat") -> list:
+        """A list with one entry per seat (or per ``what``)."""
+        if isinstance(value, str) or not isinstance(value, (list, tuple)) or len(value) != size:
+            raise self.error(f"{key}={value!r}: expected a list with one entry per {what} "
+                             f"({size})")
+        return list(value)
+
+    def card(self, key: str, name: Any, in_play: int | None = None) -> int:
+        """A card's index; ``in_play`` (a mask) the cards of the deck in use, when not all."""
+        try:
+            c = self.deck.index(name)
+        except CardError as e:
+            raise PositionCardError(f"invalid {self.deck.game} position: {key}: {e}") from None
+        if in_play is not None and not in_play >> c & 1:
+            raise self.error(f"{key}: card {name!r} is not in the {bin(in_play).count('1')}-"
+                             "card deck")
+        return c
+
+    def cards(self, key: str, value: Any, in_play: int | None = None) -> list[int]:
+        """A list of distinct cards."""
+        if isinstance(value, str) or not isinstance(value, (list, tuple)):
+            raise self.error(f"{key}={value!r}: expected a list of card names")
+        out = []
+        for name in value:
+            c = self.card(key, name, in_play)
+            if c in out:
+                raise self.error(f"{key}: card {name!r} is listed twice: each card exists once")
+            out.append(c)
+        return out

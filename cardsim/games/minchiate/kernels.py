@@ -18,7 +18,7 @@ from ... import order as deal_order
 from ...bits import ONE, ZERO, lowest_index, popcount
 from ...rng import rng_below, rng_next
 from .layout import (COMBO_HAS_MATTO, COMBO_KIND_ID, COMBO_MASK, COMBO_VALUE, COMBO_KINDS,
-                     COUNTING, CUTTER_ROBBED, D_BIAS, D_WORD, DEALER, DEALER_ROBBED, DEAL_NUMBER,
+                     CUTTER_ROBBED, D_BIAS, D_WORD, DEALER, DEALER_ROBBED, DEAL_NUMBER,
                      DECINE_FOUR, DECINE_HIGH, DECINE_LOW, DECLARE, DECLARED, DECLARED_DONE,
                      DECL_LAST, DISCARD, DISCARDABLE, DISCARDABLE_NO_TRUMPS, DISCARDS, DONE,
                      BONUS_CLAIMED, EXCLUDED, EXPOSED, FOLA, FOLA_OPEN, HAND, HALF_PACK,

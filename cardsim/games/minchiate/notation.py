@@ -96,9 +96,9 @@ from typing import Any, Mapping
 import numpy as np
 
 from ...cards import MINCHIATE
-from ...errors import CardError, IllegalActionError, PositionError
+from ...errors import CardError, IllegalActionError
 from ...order import UNKNOWN
-from ...positions import check_header, position_error, rng_words
+from ...positions import Fields, check_header, is_int, rng_words
 from .layout import (BONUS_CLAIMED, COMBO_CARDS, COMBO_HAS_MATTO, COMBO_KIND_ID, COMBO_KINDS,
                      COMBO_VALUE, CUTTER_ROBBED, D_BIAS, D_WORD, DEAL_NUMBER, DEALER,
                      DEALER_ROBBED, DECINE_FOUR, DECINE_HIGH, DECINE_LOW, DECL_LAST, DECLARE,
@@ -437,66 +437,24 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
 
 # --- from_dict: parsing ------------------------------------------------------------------------
 
-class PositionCardError(PositionError, CardError):
-    """A bad card name in a position: both a position error and a card error."""
-
-
-def _err(msg: str) -> PositionError:
-    return position_error(GAME, msg)
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+_F = Fields(MINCHIATE)
+_err = _F.error
+_is_int = is_int
+_int = _F.integer
+_bool = _F.flag
+_list = _F.per
+_card = _F.card
+_cards = _F.cards
 
 
 def _seat(key: str, v: Any, optional: bool = False) -> int | None:
-    if v is None and optional:
-        return None
-    if not _is_int(v) or not 0 <= v < N:
-        raise _err(f"{key}={v!r}: expected a seat from 0 to {N - 1}"
-                   + (" or None" if optional else ""))
-    return int(v)
-
-
-def _int(key: str, v: Any, lo: int, hi: int) -> int:
-    if not _is_int(v) or not lo <= v <= hi:
-        raise _err(f"{key}={v!r}: expected an integer from {lo} to {hi}")
-    return int(v)
-
-
-def _bool(key: str, v: Any) -> bool:
-    if not isinstance(v, (bool, np.bool_)):
-        raise _err(f"{key}={v!r}: expected true or false")
-    return bool(v)
-
-
-def _list(key: str, v: Any, size: int, what: str) -> list:
-    if isinstance(v, str) or not isinstance(v, (list, tuple)) or len(v) != size:
-        raise _err(f"{key}={v!r}: expected a list with one entry per {what} ({size})")
-    return list(v)
-
-
-def _card(key: str, name: Any) -> int:
-    try:
-        return MINCHIATE.index(name)
-    except CardError as e:
-        raise PositionCardError(f"invalid {GAME} position: {key}: {e}") from None
+    return _F.seat(key, v, N, optional)
 
 
 def _opt(key: str, name: Any) -> int | None:
     return None if name is None else _card(key, name)
 
 
-def _cards(key: str, v: Any) -> list[int]:
-    if isinstance(v, str) or not isinstance(v, (list, tuple)):
-        raise _err(f"{key}={v!r}: expected a list of card names")
-    out = []
-    for name in v:
-        c = _card(key, name)
-        if c in out:
-            raise _err(f"{key}: card {name!r} is listed twice: each card exists once")
-        out.append(c)
-    return out
 
 
 def _mask(cards) -> int:

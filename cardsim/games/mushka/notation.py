@@ -49,9 +49,9 @@ from typing import Any, Mapping
 import numpy as np
 
 from ...cards import MUSHKA
-from ...errors import CardError, IllegalActionError, PositionError
+from ...errors import CardError, IllegalActionError
 from ...order import UNKNOWN
-from ...positions import check_header, position_error, rng_words
+from ...positions import Fields, check_header, is_int, rng_words
 from .layout import (ACE_HOLDER, ACE_OF_SPADES, ACTIVE, AT_BONUS, AT_END, AT_PLAY, BONUS_TAKEN,
                      CARDS_MASK, DEAL_NUMBER, DEALER, DECIDED_NONE, DECIDED_PASS, DECIDED_STAND,
                      DECISION, DISCARD, DISCARDS, EXCHANGE, EXCHANGE_SEEN, EXCLUDED, HAND,
@@ -177,67 +177,19 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
 
 # --- from_dict ---------------------------------------------------------------------------------
 
-class PositionCardError(PositionError, CardError):
-    """A bad card name in a position: both a position error and a card error."""
-
-
-def _err(msg: str) -> PositionError:
-    return position_error(GAME, msg)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
-def _seat(key: str, value: Any, n: int, optional: bool = False) -> int | None:
-    if value is None and optional:
-        return None
-    if not _is_int(value) or not 0 <= value < n:
-        raise _err(f"{key}={value!r}: expected a seat from 0 to {n - 1}"
-                   + (" or None" if optional else ""))
-    return int(value)
+_F = Fields(MUSHKA)
+_err = _F.error
+_is_int = is_int
+_seat = _F.seat
+_bool = _F.flag
+_per_seat = _F.per
+_card = _F.card
+_cards = _F.cards
 
 
 def _int(key: str, value: Any, lo: int, hi: int) -> int:
-    if not _is_int(value) or not lo <= value <= hi:
-        what = "a non-negative integer" if lo == 0 and hi >= MAX_RECORD else \
-            f"an integer from {lo} to {hi}"
-        raise _err(f"{key}={value!r}: expected {what}")
-    return int(value)
-
-
-def _bool(key: str, value: Any) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise _err(f"{key}={value!r}: expected true or false")
-    return bool(value)
-
-
-def _per_seat(key: str, value: Any, n: int) -> list:
-    if not isinstance(value, (list, tuple)) or len(value) != n:
-        raise _err(f"{key}={value!r}: expected a list with one entry per seat ({n})")
-    return list(value)
-
-
-def _card(key: str, name: Any, deck: int) -> int:
-    try:
-        c = MUSHKA.index(name)
-    except CardError as e:
-        raise PositionCardError(f"invalid {GAME} position: {key}: {e}") from None
-    if not deck >> c & 1:
-        raise _err(f"{key}: card {name!r} is not in the {popcount(deck)}-card deck")
-    return c
-
-
-def _cards(key: str, value: Any, deck: int) -> list[int]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise _err(f"{key}={value!r}: expected a list of card names")
-    out = []
-    for name in value:
-        c = _card(key, name, deck)
-        if c in out:
-            raise _err(f"{key}: card {name!r} is listed twice: each card exists once")
-        out.append(c)
-    return out
+    return _F.integer(key, value, lo, hi,
+                      "a non-negative integer" if lo == 0 and hi >= MAX_RECORD else None)
 
 
 def _mask(cards) -> int:

@@ -47,6 +47,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import SimulationConfig, simulate
     options = parse_option_pairs(args.option)
     if args.players is not None:
+        import dataclasses
+        from .game import definition as game_definition
+        fields = {f.name for f in dataclasses.fields(game_definition(args.game).rules_type)}
+        if "num_players" not in fields:
+            raise CardsimError(f"{args.game} has a fixed number of players: drop --players")
         if "num_players" in options and options["num_players"] != str(args.players):
             raise CardsimError(f"--players {args.players} contradicts --option "
                                f"num_players={options['num_players']}")

@@ -106,6 +106,7 @@ def test_simulate_bura_prints_endings_claims_and_advantages(capsys):
     (["simulate", "bura", "--player", "bluff=1"], "unknown random-player parameter 'bluff'"),
     (["simulate", "scopa", "--player", "claim_probability=0.1"], "it has no parameter"),
     (["simulate", "bura", "--option", "num_players=5"], "num_players='5'"),
+    (["simulate", "minchiate", "--players", "3"], "minchiate has a fixed number of players"),
     (["bench", "--seconds", "0"], "expected a positive number"),
 ])
 def test_player_and_bench_errors(capsys, argv, needle):

@@ -26,7 +26,8 @@ from .layout import (COMBO_HAS_MATTO, COMBO_KIND_ID, COMBO_MASK, COMBO_VALUE, CO
                      LAST_WINNER, LEADER, LED_SUIT, MATTO, MATTO_1_40, MATTO_BONUS, MATTO_DEBT,
                      MATTO_GIVEN, MATTO_TEAM, MODE, MODE_MATCH, N_CARDS, NET, NET_TOTAL,
                      NO_SUIT, ORDER, PAID_CARD, PAPI_1_13_28, PHASE, PHASE_DEAL_OVER,
-                     PHASE_DECLARE, PHASE_DISCARD, PHASE_MATCH_OVER, PHASE_PLAY, PILE, PLAY,
+                     PHASE_DECLARE, PHASE_DISCARD, PHASE_MATCH_OVER, PHASE_NEXT_DEAL,
+                     PHASE_PLAY, PILE, PLAY,
                      PLAYED, POINTS, RESTI, RNG, ROB_ELIGIBLE, RUN_ID, SEEN_BOTTOM, SHOWN,
                      SOURCES, SRC_BEYOND_42, SRC_CUTTER_ROB, SRC_DEALER_ROB, SRC_DECLARED,
                      SRC_DYING, SRC_EXPOSED, SRC_LAST_TRICK, SRC_PILE, SRC_PILE_COMBOS,
@@ -68,12 +69,6 @@ def word_of(card):
 def bit_of(card):
     """The card's bit inside its word."""
     return ONE << np.uint64(card if card < WORD1_START else card - WORD1_START)
-
-
-@njit(cache=True, inline="always")
-def holds(state, at, card):
-    """The set at ``at`` (two words) holds ``card``."""
-    return (state[at + word_of(card)] & bit_of(card)) != ZERO
 
 
 @njit(cache=True, inline="always")
@@ -466,11 +461,6 @@ def declaring_set(state, params, seat):
 
 
 @njit(cache=True, inline="always")
-def declared_has(state, seat, combo):
-    return (state[DECLARED + 2 * seat + (combo >> 6)] >> np.uint64(combo & 63)) & ONE
-
-
-@njit(cache=True, inline="always")
 def bonus_claimable(state, params, seat, c0):
     """MI-DECL-2: he holds the Matto (``c0``: word 0 of his declaring set) and has declared a
     combination the bonus applies to."""
@@ -761,13 +751,10 @@ def end_of_deal(state, params):
     state[NET] = np.uint64(net + _BIAS)
     state[NET_TOTAL] = np.uint64(np.int64(state[NET_TOTAL]) + net)
     if state[MODE] == MODE_MATCH and np.int64(state[DEAL_NUMBER]) < params[P_DEALS]:
-        state[PHASE] = PHASE_MATCH_OVER + 1                         # deals again (below)
+        state[PHASE] = PHASE_NEXT_DEAL                              # deals again (below)
     else:
         state[PHASE] = PHASE_MATCH_OVER if state[MODE] == MODE_MATCH else PHASE_DEAL_OVER
     state[TO_MOVE] = ZERO
-
-
-PHASE_NEXT_DEAL = PHASE_MATCH_OVER + 1
 
 
 @njit(cache=True, _nrt=False)

@@ -95,6 +95,7 @@ PHASE_DECLARE = 1     # MI-DECL-1: the player to move declares combinations, the
 PHASE_PLAY = 2
 PHASE_DEAL_OVER = 3
 PHASE_MATCH_OVER = 4
+PHASE_NEXT_DEAL = 5   # internal: a match deals again before the kernel returns
 PHASE_NAMES = ("discard", "declare", "play", "deal_over", "match_over")
 
 MODE_DEAL = 0

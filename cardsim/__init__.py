@@ -6,11 +6,12 @@ True
 """
 from . import _cache
 
-_cache.configure()     # before any compiled function is defined (cardsim/_cache.py)
+_cache.configure()     # numba's cache locator, before any compiled function is defined
 
 from .errors import (CardError, CardsimError, IllegalActionError, OptionError,  # noqa: E402
                      PositionError, UnknownGameError)
-from .game import Game, State, list_games, load_game  # noqa: E402
+from .game import Game, State, load_game  # noqa: E402
+from .registry import list_games  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -1,60 +1,164 @@
-"""Where numba keeps cardsim's compiled code: one folder per version of the compiled sources.
+"""Where numba keeps cardsim's compiled code: a folder per game and per version of its sources.
 
-Numba decides whether a cached function is current from its own source file only: a change in
-a kernel that another module's cached function inlines (the game kernels inside the agents'
-loop, the solver's hooks inside the solver) would leave stale machine code in use. So, unless
-``NUMBA_CACHE_DIR`` is set, the cache goes to ``<user cache>/cardsim/numba-<hash>``, where the
-hash covers every source file of ``cardsim`` and ``solvers`` that holds compiled code: any
-change to one of them starts a fresh cache. Folders of other versions unused for a week are
-removed.
+Numba decides whether a cached function is current from its own source file only, but a
+function's machine code holds every kernel it calls (they are inlined or linked in): a change
+in a game's kernels would leave stale code in the cached solver. So cardsim puts each compiled
+function in the folder of its *group*, named after a hash of every source its code can hold:
+
+====================  ============================================  =======================
+group                 its functions                                 the folder's hash covers
+====================  ============================================  =======================
+``core``              ``cardsim/*.py`` (bit helpers, RNG, deal order)  ``cardsim/*.py``
+``<game>``            ``cardsim/games/<game>/``                       core, the game's package
+``solvers``           ``solvers/`` functions shared by every game     core, ``solvers/``
+``<game>-solvers``    the solvers' copies for a game (:mod:`.jit`)    core, the game, solvers
+====================  ============================================  =======================
+
+(only the ``.py`` files that compile something count). Editing one game's kernels starts new
+folders for that game's kernels and for the solvers compiled for it, and for no other game.
+The folder is ``<base>/<group>-<hash>``, where ``<base>`` is ``NUMBA_CACHE_DIR`` when set, else
+``<user cache>/cardsim`` (``$XDG_CACHE_HOME`` or ``~/.cache``). Folders are only ever added:
+``cardsim cache --prune`` removes those of other versions. Functions outside cardsim and
+solvers keep numba's own places.
+
+A cached function is current when its folder's hash matches, so the index ignores file times
+(a fresh clone or a reinstall of the same sources still finds its cache).
 """
 from __future__ import annotations
 
 import hashlib
 import os
 import shutil
-import time
+from functools import lru_cache
 from pathlib import Path
 
-_PACKAGES = ("cardsim", "solvers")
-_KEEP_SECONDS = 7 * 24 * 3600
+from numba.core import caching
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The folder that holds the ``cardsim`` and ``solvers`` packages."""
+_COMPILED_MARKERS = (b"numba", b"jit import")
 
 
-def sources_hash(root: Path) -> str:
-    """A hash of every ``.py`` file of cardsim and solvers that uses numba's ``njit``."""
+def base_folder() -> Path:
+    """Where the group folders live (module docstring)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base else Path.home() / ".cache") / "cardsim"
+
+
+def _sources(root: Path, part: str) -> list[Path]:
+    """The compiling ``.py`` files of one part: ``core``, ``solvers`` or a game's name."""
+    if part == "core":
+        files = sorted((root / "cardsim").glob("*.py"))
+    elif part == "solvers":
+        files = sorted((root / "solvers").rglob("*.py"))
+    else:
+        files = sorted((root / "cardsim" / "games" / part).rglob("*.py"))
+    return [f for f in files if any(m in f.read_bytes() for m in _COMPILED_MARKERS)]
+
+
+def group_parts(group: str) -> tuple[str, ...]:
+    """The parts whose sources a group's code can hold (module docstring)."""
+    if group == "core":
+        return ("core",)
+    if group == "solvers":
+        return ("core", "solvers")
+    if group.endswith("-solvers"):
+        return ("core", group.removesuffix("-solvers"), "solvers")
+    return ("core", group)
+
+
+@lru_cache(maxsize=None)
+def group_hash(group: str, root: Path = ROOT) -> str:
+    """A hash of every compiling source of the group's parts."""
     h = hashlib.sha256()
-    for package in _PACKAGES:
-        for f in sorted((root / package).rglob("*.py")):
-            data = f.read_bytes()
-            if b"njit" in data:
-                h.update(f.relative_to(root).as_posix().encode() + b"\0" + data)
+    for part in group_parts(group):
+        for f in _sources(root, part):
+            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:16]
 
 
-def _user_cache() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME")
-    return Path(base) if base else Path.home() / ".cache"
+def group_of(py_func) -> str | None:
+    """The cache group of a compiled function, or None for a function outside cardsim."""
+    game = getattr(py_func, "_cardsim_game", None)
+    if game is not None:
+        return f"{game}-solvers"
+    try:
+        path = Path(py_func.__code__.co_filename).resolve()
+        rel = path.relative_to(ROOT)
+    except (ValueError, OSError):
+        return None
+    parts = rel.parts
+    if parts[0] == "solvers":
+        return "solvers"
+    if parts[0] != "cardsim":
+        return None
+    if len(parts) >= 4 and parts[1] == "games":
+        return parts[2]
+    return "core" if len(parts) == 2 else None
+
+
+def group_folder(group: str) -> Path:
+    """The folder of a group's compiled code."""
+    return base_folder() / f"{group}-{group_hash(group)}"
+
+
+class GroupLocator(caching._CacheLocator):
+    """Numba's cache locator for cardsim's functions: the folder of their group."""
+
+    def __init__(self, py_func, py_file, group: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._group = group
+        self._cache_path = str(group_folder(group))
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    def get_source_stamp(self):
+        return group_hash(self._group)
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        group = group_of(py_func)
+        if group is None:
+            return None
+        self = cls(py_func, py_file, group)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None                     # not writable: numba's own places
+        return self
 
 
 def configure() -> None:
-    """Point numba's cache at this version's folder (module docstring); must run before the
-    first ``@njit(cache=True)`` function is defined."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    import numba
-    root = Path(__file__).resolve().parent.parent
-    try:
-        parent = _user_cache() / "cardsim"
-        folder = parent / f"numba-{sources_hash(root)}"
-        folder.mkdir(parents=True, exist_ok=True)
-        os.utime(folder)
-    except OSError:
-        return                              # no writable user cache: numba's own default
-    numba.config.CACHE_DIR = str(folder)
-    now = time.time()
-    for old in parent.glob("numba-*"):
-        try:
-            if old != folder and now - old.stat().st_mtime > _KEEP_SECONDS:
-                shutil.rmtree(old, ignore_errors=True)
-        except OSError:
-            pass
+    """Put :class:`GroupLocator` first among numba's locators; must run before the first
+    ``@njit(cache=True)`` function of cardsim is defined."""
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    if GroupLocator not in impl._locator_classes:
+        impl._locator_classes.insert(0, GroupLocator)
+
+
+def prune() -> list[Path]:
+    """Remove the group folders of other versions of the sources; returns them."""
+    base = base_folder()
+    if not base.is_dir():
+        return []
+    current = {group_folder(g).name for g in _known_groups()}
+    removed = []
+    for folder in sorted(base.iterdir()):
+        name, _, digest = folder.name.rpartition("-")
+        if folder.is_dir() and len(digest) == 16 and name and folder.name not in current:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
+def _known_groups() -> list[str]:
+    from .registry import list_games
+    games = list_games()
+    return ["core", "solvers", *games, *(f"{g}-solvers" for g in games)]

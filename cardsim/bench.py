@@ -87,8 +87,8 @@ def ismcts_iterations_per_second(game_name: str, seconds: float) -> tuple[float,
         agent = parse_agent(f"ismcts:iterations={iterations}")
         ws = workspace(spec, [agent])
         t = time.perf_counter()
-        ismcts.search(spec.game_id, spec.params, root, agent.params, rng, ws.search,
-                      spec.reward_scale)
+        ismcts.search[spec](spec.params, root, agent.params, rng, ws.search,
+                            spec.reward_scale)
         return iterations / (time.perf_counter() - t)
 
     run(10)  # compile
@@ -117,7 +117,7 @@ def solver_figures(game_name: str, positions: int = SOLVER_POSITIONS, pimc_deals
     from solvers.agents import choose, parse_agent, workspace
     game = load_game(game_name)
     spec = game.spec
-    if exact.unsupported(spec):
+    if spec.exact is None:
         return {}
     ws = exact.workspace(spec)
     exact.solve(game.new_deal(seed=10_000), ws)                      # compile / load
@@ -145,9 +145,9 @@ def solver_figures(game_name: str, positions: int = SOLVER_POSITIONS, pimc_deals
                 state.apply_action(choose(heuristic, state, seed=len(spent), ws=aws))
                 continue
             t = time.perf_counter()
-            best, _ = pimc.search(spec.game_id, spec.params, state.vec, agent.params, rng,
-                                  actions, len(actions), aws.world, aws.totals, aws.values,
-                                  aws.exact)
+            best, _ = pimc.search[spec](spec.params, state.vec, agent.params, rng, actions,
+                                        len(actions), aws.world, aws.totals, aws.values,
+                                        aws.exact)
             spent.append(time.perf_counter() - t)
             state.apply_action(int(actions[best]))
     out["pimc_decision"] = float(np.mean(spent)) if spent else float("nan")
@@ -190,8 +190,8 @@ def reference_deals_per_second(game_name: str, seconds: float) -> float:
     """Deals per second of the game's plain-Python reference engine, with the same random
     player as the compiled loop."""
     game = load_game(game_name)
-    module = importlib.import_module(f"cardsim.games.{game_name}.reference")
-    engine = next(getattr(module, name) for name in dir(module) if name.startswith("Reference"))
+    module, _, name = game.definition.reference.partition(":")
+    engine = getattr(importlib.import_module(module), name)
     policy = random_policy(game.definition)
     choose = game.definition.choose_random or (lambda legal, policy, rnd: rnd.choice(legal))
     chooser = random.Random(1)
@@ -205,32 +205,120 @@ def reference_deals_per_second(game_name: str, seconds: float) -> float:
     return deals / (time.perf_counter() - t0)
 
 
-def _timed_run(argv: list[str], env: dict) -> float:
+def _timed_run(argv: list[str], env: dict, cwd: str | None = None) -> tuple[float, float]:
+    """(seconds, peak resident memory in MB) of a command run to its end in a fresh process;
+    a failure is raised with the command's own last lines."""
     t = time.perf_counter()
-    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    return time.perf_counter() - t
+    proc = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read()
+    proc.stderr.close()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv[2:])} failed ({proc.returncode}): {err[-2000:]}")
+    return seconds, usage.ru_maxrss / 1024
 
 
-def startup_times(game_name: str) -> tuple[float, float]:
-    """(cold, warm) seconds of ``cardsim simulate <game> --deals 1000`` in a fresh process:
-    cold with an empty numba cache directory (everything compiles), warm with it filled."""
-    argv = [sys.executable, "-m", "cardsim", "simulate", game_name, "--deals", "1000",
-            "--seed", "1"]
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        cold = _timed_run(argv, env)
-        warm = min(_timed_run(argv, env) for _ in range(2))
-    return cold, warm
+STARTUP_COMMANDS = ("simulate", "run", "analyze", "solve")
+"""The commands :func:`startup_figures` starts cold and warm (``solve`` where the game has an
+exact solver)."""
+
+
+def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[str] | None:
+    """The command line of one start-up measurement of ``command`` for the game (files it
+    needs are written into ``folder``; ``tag`` keeps a run's output folder new), or None when
+    the game has no such command (``solve`` without an exact solver)."""
+    import json
+    game = load_game(game_name)
+    cli = [sys.executable, "-m", "cardsim"]
+    if command == "simulate":
+        return cli + ["simulate", game_name, "--deals", "1000", "--seed", "1", "--quiet"]
+    if command == "run":                # one batch: heuristic against ISMCTS, duplicate deals
+        n = game.num_players
+        spec = os.path.join(folder, "startup.toml")
+        with open(spec, "w", encoding="utf-8") as f:
+            f.write(f'game = "{game_name}"\nagents = ["heuristic", "ismcts:iterations=50"]\n'
+                    f"matchups = [{[s % 2 for s in range(n)]}]\nbatch_size = 2\n"
+                    "seed = 1\n[size]\ndeals = 2\n")
+        return cli + ["run", spec, "--out", os.path.join(folder, f"run-{tag}"), "--quiet"]
+    position = os.path.join(folder, "position.json")
+    state = game.new_deal(seed=1)
+    if command == "solve":
+        if game.spec.exact is None:
+            return None
+        import random
+        rnd = random.Random(1)
+        for _ in range(12):             # a position some moves into the deal
+            if not state.is_terminal() and len(state.legal_actions()) > 0:
+                actions = [a for a in state.legal_actions() if state.action_to_string(a)
+                           != "claim"]
+                state.apply_action(rnd.choice(actions or state.legal_actions()))
+        if state.is_terminal():
+            state = game.new_deal(seed=1)
+    with open(position, "w", encoding="utf-8") as f:
+        json.dump(state.to_dict(), f)
+    if command == "solve":
+        return cli + ["solve", game_name, position]
+    return cli + ["analyze", game_name, position, "--player", str(state.current_player()),
+                  "--worlds", "4", "--agent", "ismcts:iterations=50"]
+
+
+def startup_figures(game_name: str, commands=STARTUP_COMMANDS) -> list[dict]:
+    """For each command: the seconds of a cold start (a fresh process, an empty cache folder:
+    everything it runs compiles), of a warm start (the same again: everything loads), and the
+    peak memory of the cold one."""
+    out = []
+    with tempfile.TemporaryDirectory() as folder:
+        for command in commands:
+            cache = os.path.join(folder, f"cache-{command}")
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            argv = startup_argv(game_name, command, folder, "cold")
+            if argv is None:
+                continue
+            cold, memory = _timed_run(argv, env)
+            warm = min(_timed_run(startup_argv(game_name, command, folder, f"warm{i}"), env)[0]
+                       for i in range(2))
+            out.append({"command": command, "cold": cold, "warm": warm, "memory": memory})
+    return out
+
+
+def demo_figures() -> dict:
+    """``cardsim demo`` cold (an empty cache folder) and warm (again, into a new folder), in
+    seconds, and the cold run's peak memory (the largest of its processes)."""
+    argv = [sys.executable, "-m", "cardsim", "demo", "--quiet"]
+    with tempfile.TemporaryDirectory() as folder:
+        env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(folder, "cache"))
+        cold, memory = _timed_run(argv + ["--out", os.path.join(folder, "cold")], env)
+        warm, _ = _timed_run(argv + ["--out", os.path.join(folder, "warm")], env)
+    return {"cold": cold, "warm": warm, "memory": memory}
+
+
+def startup_rows(games, demo: bool = False) -> list[tuple[str, str]]:
+    """:func:`startup_figures` of each game (and :func:`demo_figures`) as printed rows."""
+    rows = []
+    for name in games:
+        for f in startup_figures(name):
+            rows += [(f"{name} {f['command']}: cold start (s, empty cache)", f"{f['cold']:.1f}"),
+                     (f"{name} {f['command']}: warm start (s)", f"{f['warm']:.2f}"),
+                     (f"{name} {f['command']}: peak memory of the cold start (MB)",
+                      f"{f['memory']:,.0f}")]
+    if demo:
+        f = demo_figures()
+        rows += [("cardsim demo: cold (s, empty cache)", f"{f['cold']:.1f}"),
+                 ("cardsim demo: warm (s)", f"{f['warm']:.1f}"),
+                 ("cardsim demo: peak memory of the cold run (MB)", f"{f['memory']:,.0f}")]
+    return rows
 
 
 def bench(config: BenchConfig) -> list[tuple[str, str]]:
     """Run the measurements; return (figure, value) rows in print order."""
     rows = []
     if config.startup:
-        cold, warm = startup_times(config.game)
-        rows += [("cold start incl. compile (s)", f"{cold:.2f}"),
-                 ("warm start of cardsim simulate (s)", f"{warm:.2f}")]
+        f = startup_figures(config.game, ("simulate",))[0]
+        rows += [("cold start of cardsim simulate incl. compile (s)", f"{f['cold']:.2f}"),
+                 ("warm start of cardsim simulate (s)", f"{f['warm']:.2f}")]
     fast, typical = compiled_deals_per_second(config.game, config.seconds)
     slow = reference_deals_per_second(config.game, config.seconds)
     rows += [("compiled engine, best run (deals/s, 1 core)", f"{fast:,.0f}"),

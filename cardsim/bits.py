@@ -5,8 +5,9 @@ one machine instruction where the processor has it. All arithmetic stays in ``np
 mixing int64 and uint64 makes numba promote to float64.
 """
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
+from .jit import helper
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -34,19 +35,19 @@ def _cttz(typingctx, x):
     return types.int64(types.uint64), codegen
 
 
-@njit(cache=True, inline="always")
+@helper
 def popcount(x):
     """Number of set bits of a uint64 mask."""
     return _ctpop(np.uint64(x))
 
 
-@njit(cache=True, inline="always")
+@helper
 def lowest_index(x):
     """Index of the lowest set bit of a non-zero uint64 mask (64 for zero)."""
     return _cttz(np.uint64(x))
 
 
-@njit(cache=True, inline="always")
+@helper
 def bit(i):
     """The uint64 mask with only bit ``i`` set."""
     return ONE << np.uint64(i)

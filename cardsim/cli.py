@@ -76,12 +76,41 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compile(args: argparse.Namespace) -> int:
+    """Compile (or load) the games' compiled code ahead of time, one process per game."""
+    from ._cache import base_folder, prune
+    if args.prune:
+        removed = prune()
+        print(f"removed {len(removed)} cache folder(s) of other versions from {base_folder()}")
+        if not args.games:
+            return 0
+    games = args.games or list_games()
+    for name in games:
+        definition(name)
+    from solvers.warmup import compile_games
+    for result in compile_games(games, jobs=args.jobs, parts=tuple(args.part or ())):
+        what = (f"compiled in {result['compile_seconds']:.1f} s" if result["compiled"]
+                else "already compiled (loaded from the cache)")
+        print(f"{result['game']}: {what}, {result['seconds']:.1f} s in all")
+    print(f"cache: {base_folder()}")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     """Measure the engines and print the figures."""
-    from .bench import BenchConfig, bench
-    definition(args.game)
-    config = BenchConfig(game=args.game, seconds=args.seconds, startup=not args.no_startup,
-                         runner=args.runner, solver=not args.no_solver)
+    from .bench import BenchConfig, bench, startup_rows
+    if args.game is not None:
+        definition(args.game)
+    if args.startup:
+        games = [args.game] if args.game else list_games()
+        print(f"cardsim {__version__} bench --startup: {', '.join(games)}; each command in a "
+              "fresh process, cold (an empty cache folder) then warm, this machine, one run")
+        for figure, value in startup_rows(games, demo=args.demo):
+            print(f"  {figure:72s} {value:>14s}", flush=True)
+        return 0
+    config = BenchConfig(game=args.game or "scopa", seconds=args.seconds,
+                         startup=not args.no_startup, runner=args.runner,
+                         solver=not args.no_solver)
     print(f"cardsim {__version__} bench: {config.game}, random playouts, this machine, one run")
     for figure, value in bench(config):
         print(f"  {figure:72s} {value:>14s}")
@@ -136,13 +165,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     game, state = _load_position(args.game, args.position, args.option)
     if state.is_terminal():
         raise CardsimError(f"{args.position}: the deal is over; nothing to solve")
-    reason = exact.unsupported(game.spec)
-    if reason:
-        raise CardsimError(reason)
-    ws = exact.workspace(game.spec)
+    spec = game.spec
+    if spec.exact is None:
+        raise CardsimError(spec.no_exact)
+    ws = exact.workspace(spec)
     none = np.zeros(1, dtype=np.int64)           # load the compiled solver before timing it
-    exact.solve_children(game.spec.game_id, game.spec.params, state.vec, ws, none, 0, none,
-                         False)
+    exact.solve_children[spec](spec.params, state.vec, ws, none, 0, none, False)
     start = time.perf_counter()
     actions, values = exact.solve_actions(state, ws)
     seconds = time.perf_counter() - start
@@ -150,21 +178,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
     side = exact.side_to_move(state)
     sign = 1 if side == 0 else -1
     line = exact.principal_line(state, ws)
-    unit = ("points of the deal's difference" if game.name == "scopa" else
-            "256 x the deal's result + the card-point margin")
+    unit = spec.exact.unit
     mover = state.current_player()
     print(f"{game.name}: seat {mover} to move (side {side}); exact values for the mover's side "
           f"({unit}), every card known, to the end of the deal")
     best = max(sign * int(v) for v in values)
     rows = [{"action": state.action_to_string(int(a)), "value": sign * int(v),
              "best": "*" if sign * int(v) == best else ""} for a, v in zip(actions, values)]
-    if game.name == "bura":                   # the value's two parts: result, then margin
-        from .games.bura.exact import split_value
-        for row in rows:
-            result, margin = split_value(row["value"])
-            row["result"] = ("void" if result == 0 else
-                             f"{'win' if result > 0 else 'loss'} x{abs(result)}")
-            row["margin"] = margin
+    for row in rows:                          # the value's parts, where the game has them
+        row.update(spec.exact.columns(row["value"]))
     table = pd.DataFrame(rows).sort_values("value", ascending=False, kind="stable")
     print(table.to_string(index=False))
     print(f"\nvalue of the position: {best}")
@@ -193,14 +215,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     """The built-in study (experiments/specs/demo.toml) on 2 local processes."""
     from pathlib import Path
-    from experiments.runner import warm_up
     from experiments.spec import load_spec
     spec = load_spec(Path(__file__).resolve().parent.parent / "experiments" / "specs"
                      / "demo.toml")
     print(f"cardsim demo: {spec.question}")
     print(f"  {len(spec.matchups)} matchups x {spec.deals} duplicate deals, seed {spec.seed}, "
-          f"into {args.out}; compiling the engines first (about a minute on a fresh machine)")
-    warm_up(spec)
+          f"into {args.out}")
     status = _run_and_print(spec, args.out, args.jobs, not args.quiet, None)
     return status or _write_report(args.out, None, "both")
 
@@ -229,7 +249,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _run_and_print(spec, out: str, jobs: int, progress: bool, dask: str | None) -> int:
-    from experiments.runner import RunConfig, run, used_rows
+    from experiments.runner import RunConfig, run, used_rows, warm_up
+    warm_up(spec)                    # compile (or load) here once, before the workers start
     store = run(spec, RunConfig(out=out, jobs=jobs, progress=progress, dask=dask))
     rows = used_rows(spec, store.rows())
     print(f"{spec.game}: {len(rows):,} games in {out}" + (f" — {spec.question}"
@@ -317,8 +338,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("demo", help="a built-in study: Scopa's random, heuristic and ISMCTS "
-                       "players on duplicate deals (about two minutes on 2 cores), ending with "
-                       "its report in OUT/report")
+                       "players on duplicate deals, ending with its report in OUT/report")
     p.add_argument("--out", default="runs/demo", help="results folder (runs/demo)")
     p.add_argument("--jobs", type=_int_at_least(1, "positive"), default=2,
                    help="local worker processes (2)")
@@ -380,8 +400,26 @@ def make_parser() -> argparse.ArgumentParser:
                    help="a rules option, repeatable (see `cardsim games`)")
     p.set_defaults(func=cmd_play)
 
+    p = sub.add_parser("compile", help="compile the games' engines, agents and solvers ahead "
+                       "of time (one process per game), so that no later command waits")
+    p.add_argument("games", nargs="*", metavar="GAME", help="games to compile (all)")
+    p.add_argument("--jobs", type=_int_at_least(1, "positive"), default=2,
+                   help="games compiled at once, one process each (2)")
+    p.add_argument("--part", action="append", choices=["engine", "agents", "analyze", "exact"],
+                   help="only this part, repeatable (all: engine, agents, analyze, exact)")
+    p.add_argument("--prune", action="store_true",
+                   help="first remove the cache folders of other versions of the sources")
+    p.set_defaults(func=cmd_compile)
+
     p = sub.add_parser("bench", help="measure engine speed (compiled vs reference, start-up)")
-    p.add_argument("--game", default="scopa", help="game to measure (scopa; or bura)")
+    p.add_argument("--game", default=None, help="game to measure (scopa; with --startup: "
+                   "every game)")
+    p.add_argument("--startup", action="store_true",
+                   help="only the start-up figures, per game: cold (an empty cache) and warm "
+                   "starts of simulate, a one-batch run (heuristic against ISMCTS), analyze "
+                   "and solve, and the peak memory of each cold start")
+    p.add_argument("--demo", action="store_true",
+                   help="with --startup: also cardsim demo, cold and warm")
     p.add_argument("--seconds", type=float, default=2.0, help="budget per measurement (2)")
     p.add_argument("--no-startup", action="store_true",
                    help="skip the cold-compile and warm-start measurements")
@@ -396,9 +434,11 @@ def make_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    from .compiling import watch
     try:
         args = make_parser().parse_args(argv)
-        return args.func(args)
+        with watch():                 # a long compile says what it compiles, and that it is alive
+            return args.func(args)
     except CardsimError as e:
         print(f"cardsim: error: {e}", file=sys.stderr)
         return 2

@@ -33,3 +33,8 @@ class IllegalActionError(CardsimError):
 
 class AgentError(CardsimError):
     """An agent spec string that names no agent or has a bad parameter."""
+
+
+class UnsupportedError(CardsimError):
+    """A capability the game does not have (the exact solver, PIMC or the oracle where it has
+    no exact-solver hooks)."""

@@ -2,9 +2,9 @@
 
 A :class:`Game` is an immutable factory of states for one game under one set of rules; a
 :class:`State` is the only mutable object and wraps the flat ``uint64`` state vector that the
-kernels work on. Both are generic: everything game-specific comes from the game's
-:class:`GameDefinition` (its rules class, its :class:`~cardsim.spec.GameSpec` and its notation
-codec).
+kernels work on. Both are generic: everything game-specific comes from the game's record
+(:class:`~cardsim.spec.GameDefinition`, found by :mod:`cardsim.registry`): its rules class,
+its kernels and its notation codec.
 
 >>> import cardsim
 >>> game = cardsim.load_game("scopa")
@@ -19,70 +19,18 @@ cardsim.errors.OptionError: option target_score='12' is not allowed: expected on
 from __future__ import annotations
 
 import dataclasses
-import importlib
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from .cards import Deck
-from .errors import CardsimError, IllegalActionError, UnknownGameError
+from .errors import CardsimError, IllegalActionError
 from .options import rules_from_options
+from .registry import definition, list_games
 from .rng import rng_from_seed
-from .spec import GameSpec
+from .spec import GameDefinition, GameSpec
 
-# Registered games: name -> module that defines ``DEFINITION``.
-_GAME_MODULES = {
-    "bura": "cardsim.games.bura",
-    "minchiate": "cardsim.games.minchiate",
-    "mushka": "cardsim.games.mushka",
-    "scopa": "cardsim.games.scopa",
-}
-
-
-@dataclass(frozen=True)
-class GameDefinition:
-    """What a game package contributes to the generic API.
-
-    ``codec`` is the game's notation module with ``to_dict``, ``from_dict``,
-    ``action_to_dict``, ``action_from_dict``, ``action_to_string``, ``observation`` and
-    ``score_breakdown`` functions (each taking the state vector and the rules);
-    ``summarize(records, rules)`` turns the records of random deals into the game's tables.
-    """
-
-    name: str
-    rules_type: type
-    deck: Deck
-    make_spec: Callable[[Any], GameSpec]
-    codec: ModuleType
-    summary: str
-    summarize: Callable[[Any, Any], dict]
-    random_player: tuple = ()
-    """The random player's parameters of ``play_random_deals``: (name, default, description)."""
-    choose_random: Callable[[list, Any, Any], int] | None = None
-    """The same random player in Python: ``(legal_actions, policy, random.Random) -> action``
-    (default: uniform), for the reference engine's playouts in ``cardsim bench``."""
-    return_unit: str = "points"
-    """What a deal's return counts (Scopa's points, Bura's stakes), for tables and plots."""
-    categories: tuple = ()
-    """The scoring categories of ``score_breakdown`` that reports show, in order."""
-    deal_setup: Callable[..., None] | None = None
-    """``(vec, rules, **setup)``: what ``Game.new_deal(seed, **setup)`` may set besides the
-    cards (Mushka: ``records``); None when a deal takes nothing but its seed."""
-
-
-def list_games() -> list[str]:
-    """Names of the registered games, sorted."""
-    return sorted(_GAME_MODULES)
-
-
-def definition(name: str) -> GameDefinition:
-    """The :class:`GameDefinition` of a registered game."""
-    if name not in _GAME_MODULES:
-        raise UnknownGameError(f"unknown game {name!r}: expected one of "
-                               + ", ".join(list_games()))
-    return importlib.import_module(_GAME_MODULES[name]).DEFINITION
+__all__ = ["Game", "GameDefinition", "State", "definition", "list_games", "load_game"]
 
 
 def load_game(name: str, rules: Any = None, **options: Any) -> "Game":
@@ -101,7 +49,7 @@ class Game:
     def __init__(self, definition: GameDefinition, rules: Any) -> None:
         self.definition = definition
         self.rules = rules
-        self.spec: GameSpec = definition.make_spec(rules)
+        self.spec: GameSpec = definition.spec(rules)
 
     @property
     def name(self) -> str:

@@ -9,29 +9,29 @@ constants.
 import sys
 
 import numpy as np
-from numba import njit
 
 from .bits import ZERO, bit
 from .rng import rng_shuffle
+from .jit import leaf
 
 if sys.byteorder != "little":  # positions are read both as bytes and as bits of words
     raise ImportError("cardsim's deal order needs a little-endian machine")
 
 
-@njit(cache=True, inline="always")
+@leaf
 def order_bytes(state, order, n_cards):
     """The deal order as bytes, a view of the state's words (little-endian: byte i is
     position i, the same as :func:`order_card`)."""
     return state[order:order + (n_cards + 7) // 8].view(np.uint8)
 
 
-@njit(cache=True, inline="always")
+@leaf
 def order_card(state, order, i):
     """The card at position ``i`` of the deal order."""
     return np.int64((state[order + (i >> 3)] >> np.uint64((i & 7) << 3)) & np.uint64(0xFF))
 
 
-@njit(cache=True, inline="always")
+@leaf
 def set_order_card(state, order, i, card):
     """Write ``card`` at position ``i`` of the deal order."""
     shift = np.uint64((i & 7) << 3)
@@ -39,7 +39,7 @@ def set_order_card(state, order, i, card):
     state[w] = (state[w] & ~(np.uint64(0xFF) << shift)) | (np.uint64(card) << shift)
 
 
-@njit(cache=True, inline="always")
+@leaf
 def reset_order(state, order, n_cards):
     """Positions 0..n_cards-1 hold cards 0..n_cards-1 (before the first shuffle of a deal)."""
     cards = order_bytes(state, order, n_cards)
@@ -47,13 +47,13 @@ def reset_order(state, order, n_cards):
         cards[i] = i
 
 
-@njit(cache=True, inline="always")
+@leaf
 def shuffle_order(state, order, n_cards, rng):
     """Shuffle the deal order in place (uniform Fisher–Yates from ``rng``)."""
     rng_shuffle(order_bytes(state, order, n_cards), n_cards, rng)
 
 
-@njit(cache=True, inline="always")
+@leaf
 def deal_next(state, order, next_, stock, n_cards):
     """Take the next ``n_cards`` of the deal order; remove them from the stock mask; return
     them as a mask."""
@@ -69,7 +69,7 @@ def deal_next(state, order, next_, stock, n_cards):
 UNKNOWN = 0xFF   # a deal-order byte whose card the observer of a sampled world cannot know
 
 
-@njit(cache=True, inline="always")
+@leaf
 def forget_dealt(state, order, next_):
     """Overwrite the positions already dealt (0 .. next-1) with ``UNKNOWN``: a sampled world
     must not carry the true deal, which holds other players' cards (no kernel reads them)."""

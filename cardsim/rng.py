@@ -9,7 +9,7 @@ so that a seed deals the same cards in both.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .jit import helper, kernel
 
 U64 = (1 << 64) - 1
 
@@ -29,12 +29,12 @@ def rng_from_seed(seed) -> np.ndarray:
     return state
 
 
-@njit(cache=True, inline="always")
+@helper
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def rng_next(rng):
     """Next 64-bit output of xoshiro256** (Blackman & Vigna); advances ``rng`` in place."""
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
@@ -50,7 +50,7 @@ def rng_next(rng):
     return result
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def rng_below(rng, n):
     """Uniform integer in [0, n) for 1 <= n < 2**32, exactly unbiased (Lemire's method)."""
     bound = np.uint64(n)
@@ -64,7 +64,7 @@ def rng_below(rng, n):
     return np.int64(m >> np.uint64(32))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def rng_shuffle(items, n, rng):
     """Fisher–Yates shuffle of ``items[:n]`` in place (uniform over the n! orders)."""
     for i in range(n - 1, 0, -1):

@@ -1,8 +1,14 @@
-"""The GameSpec protocol: the narrow record every solver sees.
+"""The game record and the GameSpec protocol: what a game declares once, what every solver sees.
 
-A :class:`GameSpec` bundles one game under one set of rules: its sizes, its packed rules
-parameters and its compiled kernels. Solvers take a GameSpec and import no game. Every kernel
-works on a flat ``uint64`` state vector of length ``state_len`` and the ``int64`` ``params``:
+A game package declares one :class:`GameDefinition` (``GAME`` in its ``__init__``) and its
+package path is one line of :mod:`cardsim.registry`; the API, the command line, the solvers and
+the conformance suite read everything about the game from that record: its rules class, deck
+and notation, its compiled :class:`Kernels`, its capabilities (:class:`ExactHooks` for the
+exact solver, or the reason it has none) and its conformance-suite adapter.
+
+A :class:`GameSpec` is the record under one set of rules: sizes, packed rules parameters and
+the kernels. Every kernel works on a flat ``uint64`` state vector of length ``state_len`` and
+the ``int64`` ``params``:
 
 ======================  ==================================================================
 ``new_deal``            ``(params, rng, out_state) -> None`` one deal from the chance stream
@@ -14,35 +20,34 @@ works on a flat ``uint64`` state vector of length ``state_len`` and the ``int64`
 ``returns``             ``(state, params, out_float64[n_players]) -> None``
 ``determinize``         ``(state, params, observer, rng, out_state) -> None`` a world sampled
                         uniformly from those consistent with what ``observer`` has seen
+``observed_action``     ``(state, params, action, observer) -> id`` the action as ``observer``
+                        sees it (equal ids for moves he cannot tell apart)
+``heuristic``           ``(state, params, actions, n, rng) -> index`` the game's heuristic
+                        player (``cardsim/games/<game>/heuristic.py``)
 ``play_random_deals``   ``(params, rng, n_deals, records, max_actions, policy) -> None`` the
                         engine's own random-playout loop, one ``records`` row per deal;
                         ``policy`` (float64) holds the random player's parameters, in the
                         order of ``GameDefinition.random_player``
 ======================  ==================================================================
+
+Compiled solvers reach these kernels through :mod:`cardsim.generic`, which compiles each solver
+once per game with that game's kernels in place: no game id at run time, no other game's code.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from types import ModuleType
+from typing import Any, Callable
 
 import numpy as np
 
-
-GAME_IDS = {"scopa": 0, "bura": 1, "mushka": 2, "minchiate": 3}
-"""Each game's integer id in compiled code (:mod:`cardsim.dispatch`)."""
+from .cards import Deck
 
 
-@dataclass(frozen=True, eq=False)
-class GameSpec:
-    """Everything a solver may know about a game: names, sizes, packed rules and kernels."""
+@dataclass(frozen=True)
+class Kernels:
+    """A game's compiled protocol (module docstring): ``@njit`` functions, one per name."""
 
-    name: str
-    n_players: int
-    n_cards: int
-    n_words: int
-    state_len: int
-    max_actions: int
-    params: np.ndarray
     new_deal: Callable
     new_match: Callable
     legal_actions: Callable
@@ -51,14 +56,141 @@ class GameSpec:
     current_player: Callable
     returns: Callable
     determinize: Callable
+    observed_action: Callable
+    heuristic: Callable
     play_random_deals: Callable
+
+
+@dataclass(frozen=True)
+class ExactHooks:
+    """What the exact solver (:mod:`solvers.exact`) needs of a game, in compiled code:
+    ``single_deal(state, params)`` (play only to the deal's end), ``side(state, params, seat)``
+    (0 or 1), ``value(state, params)`` of a finished deal for side 0 (int64),
+    ``features(state, params, out) -> n`` (the words that identify a position up to
+    equivalence), ``bounds(state, params) -> (lo, hi)`` on the value and
+    ``order(state, params, actions, n, scores)`` (a guess of each move's worth); and how its
+    values read: ``unit`` (a phrase), ``columns(value) -> dict`` (the value's parts as table
+    columns, or ``{}``) and ``refuses(rules) -> reason | None`` for rules it does not cover."""
+
+    single_deal: Callable
+    side: Callable
+    value: Callable
+    features: Callable
+    bounds: Callable
+    order: Callable
+    unit: str
+    columns: Callable[[int], dict] = lambda value: {}
+    refuses: Callable[[Any], str | None] = lambda rules: None
+
+
+@dataclass(frozen=True)
+class GameDefinition:
+    """Everything a game package declares, once (module docstring).
+
+    ``codec`` is the game's notation module with ``to_dict``, ``from_dict``,
+    ``action_to_dict``, ``action_from_dict``, ``action_to_string``, ``observation`` and
+    ``score_breakdown`` functions (each taking the state vector and the rules);
+    ``summarize(records, rules)`` turns the records of random deals into the game's tables.
+    """
+
+    name: str
+    rules_type: type
+    deck: Deck
+    codec: ModuleType
+    summary: str
+    summarize: Callable[[Any, Any], dict]
+    kernels: Kernels
+    layout: ModuleType
+    """The game's ``layout`` module: ``N_CARDS``, ``N_WORDS``, ``STATE_LEN``, ``DEALER`` (or
+    no dealer), ``MAX_DEAL_MOVES`` and the state's named offsets."""
     record_columns: tuple[str, ...]
-    game_id: int = -1
-    """The game's id in :mod:`cardsim.dispatch` (the protocol inside compiled code)."""
-    dealer_word: int = -1
-    """The state word holding the dealer's seat (-1: the game has no dealer)."""
+    """The columns of ``play_random_deals``' records."""
+    max_actions: Callable[[Any], int]
+    """``(rules) -> int``: the most legal actions a position can have under the rules."""
     reward_scale: float = 1.0
     """A typical size of a deal's returns: searches divide returns by it, so that one UCT
     exploration constant suits every game."""
+    n_players: Callable[[Any], int] = lambda rules: rules.num_players
+    """``(rules) -> int``: the number of seats."""
+    exact: ExactHooks | None = None
+    """The exact solver's hooks, or None when the solver does not cover the game."""
+    no_exact: str = ""
+    """Why the exact solver (and PIMC, the oracle, ``cardsim solve``) does not cover the game,
+    when ``exact`` is None."""
+    conformance: str = ""
+    """The module of the game's conformance-suite adapter (the protocol is
+    :mod:`cardsim.conformance`): where its cards lie in a position dict, which are hidden from
+    whom, which worlds are possible."""
+    random_player: tuple = ()
+    """The random player's parameters of ``play_random_deals``: (name, default, description)."""
+    choose_random: Callable[[list, Any, Any], int] | None = None
+    """The same random player in Python: ``(legal_actions, policy, random.Random) -> action``
+    (default: uniform), for the reference engine's playouts in ``cardsim bench``."""
+    reference: str = ""
+    """``"module:Class"`` of the plain-Python reference engine (``Class.new_deal(rules,
+    seed)``), the tests' oracle and ``cardsim bench``'s yardstick."""
+    return_unit: str = "points"
+    """What a deal's return counts (Scopa's points, Bura's stakes), for tables and plots."""
+    categories: tuple = ()
+    """The scoring categories of ``score_breakdown`` that reports show, in order."""
+    deal_setup: Callable[..., None] | None = None
+    """``(vec, rules, **setup)``: what ``Game.new_deal(seed, **setup)`` may set besides the
+    cards (Mushka: ``records``); None when a deal takes nothing but its seed."""
+
+    def exact_refusal(self, rules: Any) -> str | None:
+        """Why the exact solver cannot solve this game under ``rules``, or None when it can."""
+        if self.exact is None:
+            return self.no_exact or f"the exact solver has no hooks for {self.name}"
+        return self.exact.refuses(rules)
+
+    def spec(self, rules: Any) -> "GameSpec":
+        """The :class:`GameSpec` of this game under ``rules``."""
+        layout = self.layout
+        return GameSpec(
+            name=self.name, definition=self, n_players=self.n_players(rules),
+            n_cards=layout.N_CARDS, n_words=layout.N_WORDS, state_len=layout.STATE_LEN,
+            max_actions=self.max_actions(rules), params=rules.kernel_params(),
+            kernels=self.kernels, record_columns=self.record_columns,
+            dealer_word=getattr(layout, "DEALER", -1), reward_scale=self.reward_scale,
+            max_deal_moves=layout.MAX_DEAL_MOVES, no_exact=self.exact_refusal(rules) or "",
+            exact=None if self.exact_refusal(rules) else self.exact)
+
+
+@dataclass(frozen=True, eq=False)
+class GameSpec:
+    """Everything a solver may know about a game under one set of rules: names, sizes, packed
+    rules and kernels (module docstring)."""
+
+    name: str
+    definition: GameDefinition
+    n_players: int
+    n_cards: int
+    n_words: int
+    state_len: int
+    max_actions: int
+    params: np.ndarray
+    kernels: Kernels
+    record_columns: tuple[str, ...]
+    dealer_word: int = -1
+    """The state word holding the dealer's seat (-1: the game has no dealer)."""
+    reward_scale: float = 1.0
+    """A typical size of a deal's returns (:attr:`GameDefinition.reward_scale`)."""
     max_deal_moves: int = 0
     """The most moves one deal can take (the exact solver's stack depth)."""
+    exact: ExactHooks | None = None
+    """The exact solver's hooks when it covers the game under these rules, else None."""
+    no_exact: str = ""
+    """Why the exact solver does not cover the game under these rules ("" when it does)."""
+
+    # The kernels, callable from Python (module docstring).
+    new_deal = property(lambda self: self.kernels.new_deal)
+    new_match = property(lambda self: self.kernels.new_match)
+    legal_actions = property(lambda self: self.kernels.legal_actions)
+    apply_action = property(lambda self: self.kernels.apply_action)
+    is_terminal = property(lambda self: self.kernels.is_terminal)
+    current_player = property(lambda self: self.kernels.current_player)
+    returns = property(lambda self: self.kernels.returns)
+    determinize = property(lambda self: self.kernels.determinize)
+    observed_action = property(lambda self: self.kernels.observed_action)
+    heuristic = property(lambda self: self.kernels.heuristic)
+    play_random_deals = property(lambda self: self.kernels.play_random_deals)

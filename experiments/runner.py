@@ -115,12 +115,18 @@ def run_batch(spec_dict: dict, matchup: int, batch: int) -> pd.DataFrame:
 def warm_up(spec: ExperimentSpec) -> None:
     """Compile (or load) every kernel a batch needs in this process before the workers start,
     so that they find the compiled code in the cache instead of compiling it at once each."""
-    from solvers.agents import play
+    from solvers.agents import parse_agent, play, switches
     game = spec.load()
-    state = game.new_deal(seed=0)
-    play(state, [spec.agents[k] if "ismcts" not in spec.agents[k] else "ismcts:iterations=2"
-                 for k in spec.matchups[0]], seed=0)
-    state.score_breakdown()
+    kinds = [parse_agent(a) for a in spec.agents]
+    quick = ["ismcts:iterations=2" if a.is_search else "pimc:worlds=1" if a.name.startswith(
+        "pimc") else a.name for a in kinds]        # the same compiled loop, a tiny budget
+    loops = {}                                     # one seating per compiled agent loop
+    for seating in spec.matchups:
+        loops.setdefault(tuple(switches([kinds[k] for k in seating]).items()), seating)
+    for seating in loops.values():
+        state = game.new_deal(seed=0)
+        play(state, [quick[k] for k in seating], seed=0)
+        state.score_breakdown()
 
 
 def stop_batch(spec: ExperimentSpec, rows: pd.DataFrame, matchup: int) -> int | None:

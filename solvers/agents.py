@@ -37,13 +37,15 @@ from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
-from cardsim import dispatch as G
 from cardsim.errors import AgentError
+from cardsim.jit import G, generic
 from cardsim.rng import rng_below, rng_from_seed
 
-from . import exact, ismcts, pimc
+from . import exact, ismcts
+from .ismcts import search as ismcts_search
+from .pimc import oracle as pimc_oracle
+from .pimc import search as pimc_search
 
 RANDOM, HEURISTIC, ISMCTS, PIMC, ORACLE = range(5)
 KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "ismcts": ISMCTS, "pimc": PIMC,
@@ -190,9 +192,8 @@ def workspace(spec, agents) -> Workspace:
     nodes = max([a.nodes for a in agents if a.is_search] or [2])
     worlds = max([int(a.params[ismcts.WORLDS]) for a in agents if a.is_search] or [0])
     solving = any(a.is_exact for a in agents)
-    reason = exact.unsupported(spec) if solving else None
-    if reason:
-        raise AgentError(f"pimc and oracle: {reason}")
+    if solving and spec.exact is None:
+        raise AgentError(f"pimc and oracle: {spec.no_exact}")
     return Workspace(
         search=ismcts.workspace(spec, nodes, worlds),
         exact=(exact.workspace(spec) if solving
@@ -202,37 +203,53 @@ def workspace(spec, agents) -> Workspace:
         values=np.zeros(spec.max_actions, dtype=np.int64))
 
 
-@njit(cache=True)
-def choose_action(game, params, kind, agent_params, state, rng, ws, reward_scale):
+WITH_ISMCTS = True
+WITH_EXACT = True
+"""The agent loop's switches (:mod:`cardsim.jit`): whether a compiled loop can run the ISMCTS
+agents, and PIMC and the oracle. A loop is compiled for the kinds it runs
+(:func:`switches`): two random players never compile a search."""
+
+
+def switches(agents) -> dict[str, bool]:
+    """The switches of a compiled loop among ``agents``: only the kinds they are."""
+    return {"WITH_ISMCTS": any(a.is_search for a in agents),
+            "WITH_EXACT": any(a.is_exact for a in agents)}
+
+
+@generic(switches=("WITH_ISMCTS", "WITH_EXACT"))
+def choose_action(params, kind, agent_params, state, rng, ws, reward_scale):
     """The action of the agent (``kind``, ``agent_params``) for the player to move."""
     actions = ws.search.actions
-    n = G.legal_actions(game, state, params, actions)
+    n = G.legal_actions(state, params, actions)
     if n == 1:
         return actions[0]
-    if kind == RANDOM:
-        return actions[rng_below(rng, n)]
     if kind == HEURISTIC:
-        return actions[G.heuristic(game, state, params, actions, n, rng)]
-    if kind == PIMC:
-        best, _ = pimc.search(game, params, state, agent_params, rng, actions, n, ws.world,
-                              ws.totals, ws.values, ws.exact)
-        return actions[best]
-    if kind == ORACLE:
-        return actions[pimc.oracle(game, params, state, actions, n, ws.values, ws.exact)]
-    action, _ = ismcts.search(game, params, state, agent_params, rng, ws.search, reward_scale)
-    return action
+        return actions[G.heuristic(state, params, actions, n, rng)]
+    if WITH_EXACT:
+        if kind == PIMC:
+            best, _ = pimc_search(params, state, agent_params, rng, actions, n, ws.world,
+                                  ws.totals, ws.values, ws.exact)
+            return actions[best]
+        if kind == ORACLE:
+            return actions[pimc_oracle(params, state, actions, n, ws.values, ws.exact)]
+    if WITH_ISMCTS:
+        if kind == ISMCTS:
+            action, _ = ismcts_search(params, state, agent_params, rng, ws.search,
+                                      reward_scale)
+            return action
+    return actions[rng_below(rng, n)]
 
 
-@njit(cache=True)
-def play_out(game, params, state, kinds, agent_params, rng, ws, reward_scale):
+@generic
+def play_out(params, state, kinds, agent_params, rng, ws, reward_scale):
     """Play ``state`` to its end, seat ``s`` played by agent (``kinds[s]``,
     ``agent_params[s]``); returns the number of moves."""
     moves = 0
-    while not G.is_terminal(game, state, params):
-        seat = G.current_player(game, state, params)
-        a = choose_action(game, params, kinds[seat], agent_params[seat], state, rng, ws,
+    while not G.is_terminal(state, params):
+        seat = G.current_player(state, params)
+        a = choose_action(params, kinds[seat], agent_params[seat], state, rng, ws,
                           reward_scale)
-        G.apply_action(game, state, params, a)
+        G.apply_action(state, params, a)
         moves += 1
     return moves
 
@@ -242,8 +259,9 @@ def choose(agent: Agent, state, seed=0, ws: Workspace | None = None) -> int:
     spec = state.game.spec
     ws = workspace(spec, [agent]) if ws is None else ws
     rng = rng_from_seed(seed)
-    return int(choose_action(spec.game_id, spec.params, agent.kind, agent.params, state.vec,
-                             rng, ws, spec.reward_scale))
+    run = choose_action[spec, switches([agent])]
+    return int(run(spec.params, agent.kind, agent.params, state.vec, rng, ws,
+                   spec.reward_scale))
 
 
 def play(state, agents, seed=0) -> int:
@@ -256,5 +274,6 @@ def play(state, agents, seed=0) -> int:
     kinds = np.array([a.kind for a in agents], dtype=np.int64)
     params = np.stack([a.params for a in agents])
     rng = rng_from_seed(seed)
-    return int(play_out(spec.game_id, spec.params, state.vec, kinds, params, rng,
-                        workspace(spec, agents), spec.reward_scale))
+    run = play_out[spec, switches(agents)]
+    return int(run(spec.params, state.vec, kinds, params, rng, workspace(spec, agents),
+                   spec.reward_scale))

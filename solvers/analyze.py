@@ -15,14 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from numba import njit
-
-from cardsim import dispatch as G
 from cardsim.errors import CardsimError
+from cardsim.jit import G, generic
 from cardsim.rng import rng_from_seed
 from cardsim.stats import mean_interval, wilson_interval
 
-from .agents import Agent, parse_agent, play_out, workspace
+from .agents import Agent, parse_agent, play_out, switches, workspace
 
 
 @dataclass(frozen=True)
@@ -36,21 +34,21 @@ class AnalysisConfig:
     seed: int = 0
 
 
-@njit(cache=True)
-def _evaluate(game, params, root, player, actions, n_actions, n_worlds, kinds, agent_params,
+@generic
+def _evaluate(params, root, player, actions, n_actions, n_worlds, kinds, agent_params,
               rng, ws, reward_scale, world, state, out):
     """``out[i, w]`` = the player's return after action ``i`` in world ``w``."""
     seeds = np.empty(4, dtype=np.uint64)
     for w in range(n_worlds):
-        G.determinize(game, root, params, player, rng, world)
+        G.determinize(root, params, player, rng, world)
         for k in range(4):
             seeds[k] = rng[k]
         for i in range(n_actions):
             state[:] = world
             rng[:] = seeds                # the same stream after every action
-            G.apply_action(game, state, params, actions[i])
-            play_out(game, params, state, kinds, agent_params, rng, ws, reward_scale)
-            G.returns(game, state, params, ws.search.rets)
+            G.apply_action(state, params, actions[i])
+            play_out(params, state, kinds, agent_params, rng, ws, reward_scale)
+            G.returns(state, params, ws.search.rets)
             out[i, w] = ws.search.rets[player]
 
 
@@ -71,11 +69,11 @@ def analyze(state, config: AnalysisConfig) -> pd.DataFrame:
     out = np.zeros((len(legal), config.worlds), dtype=np.float64)
     kinds = np.full(spec.n_players, agent.kind, dtype=np.int64)
     params = np.stack([agent.params] * spec.n_players)
-    _evaluate(spec.game_id, spec.params, state.vec, config.player, legal, len(legal),
-              config.worlds, kinds, params, rng_from_seed(config.seed),
-              workspace(spec, [agent]), spec.reward_scale,
-              np.zeros(spec.state_len, dtype=np.uint64),
-              np.zeros(spec.state_len, dtype=np.uint64), out)
+    evaluate = _evaluate[spec, switches([agent])]
+    evaluate(spec.params, state.vec, config.player, legal, len(legal), config.worlds, kinds,
+             params, rng_from_seed(config.seed), workspace(spec, [agent]), spec.reward_scale,
+             np.zeros(spec.state_len, dtype=np.uint64),
+             np.zeros(spec.state_len, dtype=np.uint64), out)
     rows = []
     for i, a in enumerate(legal):
         mean, lo, hi = mean_interval(out[i])

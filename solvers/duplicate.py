@@ -22,7 +22,7 @@ import pandas as pd
 from cardsim.errors import AgentError
 from cardsim.stats import mean_interval
 
-from .agents import parse_agent, play_out, workspace
+from .agents import parse_agent, play_out, switches, workspace
 
 
 def categories(state, n: int) -> dict:
@@ -53,6 +53,7 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
         raise AgentError(f"expected {n} agents, one per seat, got {len(agents)}")
     prefix = list(seed) if isinstance(seed, (tuple, list)) else [seed]
     ws = workspace(spec, agents)
+    run = play_out[spec, switches(agents)]
     rows = []
     for i in (range(deals) if isinstance(deals, int) else deals):
         seq = np.random.SeedSequence([*prefix, i])
@@ -66,8 +67,7 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
             params = np.stack([agents[k].params for k in order])
             rng = agent_seqs[r].generate_state(4, dtype=np.uint64)
             t = time.perf_counter()
-            moves = play_out(spec.game_id, spec.params, state.vec, kinds, params, rng, ws,
-                             spec.reward_scale)
+            moves = run(spec.params, state.vec, kinds, params, rng, ws, spec.reward_scale)
             seconds = time.perf_counter() - t
             row = {"deal": i, "rotation": r, "seed": int(seq.entropy[-1]), "dealer": dealer,
                    "moves": int(moves), "seconds": seconds}

@@ -1,7 +1,8 @@
 """The exact (perfect-information, "double-dummy") solver: the value of a deal whose every card
 is known — all hands and the stock's order — under best play by both sides, from any point to
 the deal's end. One search for every game, through the GameSpec hooks of
-:mod:`cardsim.dispatch` (``exact_*``, written per game in ``cardsim/games/<game>/exact.py``).
+:class:`cardsim.spec.ExactHooks` (``G.exact_*``, written per game in
+``cardsim/games/<game>/exact.py``) and compiled for each game on its own (:mod:`cardsim.jit`).
 
 **Values** are integers from side 0's point of view (Scopa: the deal's point difference; Bura:
 the result weighted above the card-point margin). Side 0 maximizes, side 1 minimizes; in a 2x2
@@ -34,9 +35,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
-
-from cardsim import dispatch as G
+from cardsim.errors import UnsupportedError
+from cardsim.jit import G, generic, helper, kernel
 
 INF = np.int64(1 << 40)
 NODES, HITS, CUTS, AGE = range(4)
@@ -77,7 +77,7 @@ def workspace(spec, table_bits: int = DEFAULT_TABLE_BITS, plies: int | None = No
         stats=np.zeros(4, dtype=np.int64))
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def clear(ws):
     """Empty the transposition table and the counters."""
     ws.keys[:] = 0
@@ -85,18 +85,18 @@ def clear(ws):
     ws.stats[:] = 0
 
 
-@njit(cache=True, inline="always")
+@helper
 def new_deal(ws):
     """Forget the table's entries at once (they belong to another deal): the features leave
     out what is fixed within one deal, such as the order of the stock."""
     ws.stats[AGE] += 1
 
 
-@njit(cache=True, inline="always")
-def position_key(game, state, params, ws):
+@generic(inline=True)
+def position_key(state, params, ws):
     """Zobrist (tabulation) hash of the position's features: one random word per (feature
     word, byte, byte value), XORed; never 0 (0 marks an empty table entry)."""
-    n = G.exact_features(game, state, params, ws.features)
+    n = G.exact_features(state, params, ws.features)
     h = np.uint64(0)
     for i in range(n):
         w = ws.features[i]
@@ -105,7 +105,7 @@ def position_key(game, state, params, ws):
     return h if h != 0 else np.uint64(1)
 
 
-@njit(cache=True, inline="always")
+@helper
 def probe(ws, key):
     """The table slot holding ``key``, or -1."""
     mask = np.uint64(ws.keys.size - 1)
@@ -118,7 +118,7 @@ def probe(ws, key):
     return -1
 
 
-@njit(cache=True, inline="always")
+@helper
 def store(ws, key, ply, lower, upper, best):
     """Keep the bounds of ``key``: in its own slot if present, else in the bucket's first slot
     when this position is shallower than the one there, else in the second."""
@@ -136,8 +136,8 @@ def store(ws, key, ply, lower, upper, best):
     ws.depth[slot] = ply
 
 
-@njit(cache=True, inline="always")
-def enter(game, params, ply, ws):
+@generic(inline=True)
+def enter(params, ply, ws):
     """Open the node ``ws.states[ply]`` with window ``frame[ply, A0:B0]`` (set by the caller):
     returns (True, value) when it is decided at once — a finished deal, or bounds (the game's
     or the table's) that fall outside the window; otherwise its moves are generated and
@@ -145,10 +145,10 @@ def enter(game, params, ply, ws):
     state = ws.states[ply]
     f = ws.frame[ply]
     ws.stats[NODES] += 1
-    if G.is_terminal(game, state, params):
-        return True, G.exact_value(game, state, params)
-    lo, hi = G.exact_bounds(game, state, params)
-    key = position_key(game, state, params, ws)
+    if G.is_terminal(state, params):
+        return True, G.exact_value(state, params)
+    lo, hi = G.exact_bounds(state, params)
+    key = position_key(state, params, ws)
     slot = probe(ws, key)
     best_move = np.int64(-1)
     if slot >= 0:
@@ -172,8 +172,8 @@ def enter(game, params, ply, ws):
     actions = ws.actions[ply]
     scores = ws.scores[ply]
     order = ws.order[ply]
-    n = G.legal_actions(game, state, params, actions)
-    G.exact_order(game, state, params, actions, n, scores)
+    n = G.legal_actions(state, params, actions)
+    G.exact_order(state, params, actions, n, scores)
     for i in range(n):                     # best guess first (insertion sort of indices)
         if actions[i] == best_move:
             scores[i] = INF
@@ -184,26 +184,26 @@ def enter(game, params, ply, ws):
         order[j] = i
     f[N] = n
     f[K] = 0
-    f[MAXIMIZE] = 1 if G.exact_side(game, state, params,
-                                    G.current_player(game, state, params)) == 0 else 0
+    f[MAXIMIZE] = 1 if G.exact_side(state, params,
+                                    G.current_player(state, params)) == 0 else 0
     f[BEST] = -INF if f[MAXIMIZE] else INF
     f[MOVE] = actions[order[0]]
     return False, np.int64(0)
 
 
-@njit(cache=True, inline="always")
-def descend(game, params, ply, ws):
+@generic(inline=True)
+def descend(params, ply, ws):
     """Play the node's next move in order into ``ws.states[ply + 1]``, with the window."""
     f = ws.frame[ply]
     child = ws.states[ply + 1]
     child[:] = ws.states[ply]
-    G.apply_action(game, child, params, ws.actions[ply, ws.order[ply, f[K]]])
+    G.apply_action(child, params, ws.actions[ply, ws.order[ply, f[K]]])
     ws.frame[ply + 1, A0] = f[A]
     ws.frame[ply + 1, B0] = f[B]
 
 
-@njit(cache=True)
-def alphabeta(game, params, root, alpha, beta, ws):
+@generic
+def alphabeta(params, root, alpha, beta, ws):
     """Fail-soft alpha-beta of the position ``ws.states[root]`` within (alpha, beta), side 0
     maximizing: the exact value when it lies inside the window, else a bound on the side of the
     window it fails. Iterative over the ply stack (``ws.frame`` holds each node's window,
@@ -211,12 +211,12 @@ def alphabeta(game, params, root, alpha, beta, ws):
     ply = root
     ws.frame[ply, A0] = alpha
     ws.frame[ply, B0] = beta
-    done, value = enter(game, params, ply, ws)
+    done, value = enter(params, ply, ws)
     while True:
         if not done:                       # go down to the node's next move
-            descend(game, params, ply, ws)
+            descend(params, ply, ws)
             ply += 1
-            done, value = enter(game, params, ply, ws)
+            done, value = enter(params, ply, ws)
             continue
         if ply == root:
             return value
@@ -252,22 +252,22 @@ def alphabeta(game, params, root, alpha, beta, ws):
         value = best
 
 
-@njit(cache=True)
-def mtdf(game, params, ply, ws, guess):
+@generic
+def mtdf(params, ply, ws, guess):
     """The exact value of ``ws.states[ply]``: null-window searches narrowing [lower, upper],
     from ``guess`` (or the table's bounds when they are narrower)."""
     state = ws.states[ply]
-    if G.is_terminal(game, state, params):
-        return G.exact_value(game, state, params)
-    lower, upper = G.exact_bounds(game, state, params)
-    slot = probe(ws, position_key(game, state, params, ws))
+    if G.is_terminal(state, params):
+        return G.exact_value(state, params)
+    lower, upper = G.exact_bounds(state, params)
+    slot = probe(ws, position_key(state, params, ws))
     if slot >= 0:
         lower = max(lower, np.int64(ws.lower[slot]))
         upper = min(upper, np.int64(ws.upper[slot]))
     guess = max(lower, min(upper, guess))
     while lower < upper:
         beta = guess + 1 if guess == lower else guess
-        guess = alphabeta(game, params, ply, beta - 1, beta, ws)
+        guess = alphabeta(params, ply, beta - 1, beta, ws)
         if guess < beta:
             upper = guess
         else:
@@ -275,19 +275,19 @@ def mtdf(game, params, ply, ws, guess):
     return lower
 
 
-@njit(cache=True)
-def solve_root(game, params, state, ws, same_deal):
+@generic
+def solve_root(params, state, ws, same_deal):
     """The exact value of ``state`` (copied into the workspace's root); ``same_deal`` keeps
     the table's entries of the previous call (a position of the same deal)."""
     if not same_deal:
         new_deal(ws)
     ws.states[0, :] = state
-    G.exact_single_deal(game, ws.states[0], params)
-    return mtdf(game, params, 0, ws, 0)
+    G.exact_single_deal(ws.states[0], params)
+    return mtdf(params, 0, ws, 0)
 
 
-@njit(cache=True)
-def solve_children(game, params, state, ws, actions, n, out, same_deal):
+@generic
+def solve_children(params, state, ws, actions, n, out, same_deal):
     """The exact value of each of ``actions[:n]`` played in ``state`` (into ``out``); each
     search starts from the value of the one before."""
     if not same_deal:
@@ -295,73 +295,91 @@ def solve_children(game, params, state, ws, actions, n, out, same_deal):
     guess = np.int64(0)
     for i in range(n):
         ws.states[0, :] = state
-        G.exact_single_deal(game, ws.states[0], params)
-        G.apply_action(game, ws.states[0], params, actions[i])
-        out[i] = mtdf(game, params, 0, ws, guess)
+        G.exact_single_deal(ws.states[0], params)
+        G.apply_action(ws.states[0], params, actions[i])
+        out[i] = mtdf(params, 0, ws, guess)
         guess = out[i]
 
 
 # --- Python API ----------------------------------------------------------------------------
 
-def unsupported(spec) -> str | None:
-    """Why the exact solver cannot solve ``spec``'s game, or None when it can."""
-    if spec.name == "mushka":
-        return ("the exact solver covers two-sided games (Scopa, 2-player Bura); Mushka has "
-                f"{spec.n_players} players each for himself and scores that are not zero-sum")
-    if spec.name == "minchiate":
-        return ("the exact solver has no Minchiate hooks yet: a double-dummy search of 21 "
-                "four-card tricks needs its own move ordering and bounds (cardsim/games/"
-                "<game>/exact.py)")
-    if spec.name == "bura" and spec.n_players != 2:
-        return (f"the exact solver covers 2-player Bura; this game has {spec.n_players} "
-                "players")
-    return None
+@generic(nrt=False)
+def _side(state, params, seat):
+    return G.exact_side(state, params, seat)
 
 
-def _check(state) -> None:
-    from cardsim.errors import PositionError
-    reason = unsupported(state.game.spec)
-    if reason:
-        raise PositionError(reason)
+@generic(nrt=False)
+def _single_deal(state, params):
+    G.exact_single_deal(state, params)
+
+
+@generic(nrt=False)
+def _bounds(state, params):
+    return G.exact_bounds(state, params)
+
+
+@generic(nrt=False)
+def _features(state, params, out):
+    return G.exact_features(state, params, out)
+
+
+def _spec(state):
+    """The state's GameSpec; :class:`UnsupportedError` when the solver does not cover it."""
+    spec = state.game.spec
+    if spec.exact is None:
+        raise UnsupportedError(spec.no_exact)
+    return spec
 
 
 def solve(state, ws: Workspace | None = None) -> int:
     """The exact value of ``state`` (a :class:`cardsim.State`) for side 0, to the deal's end."""
-    _check(state)
-    spec = state.game.spec
+    spec = _spec(state)
     ws = workspace(spec) if ws is None else ws
-    return int(solve_root(spec.game_id, spec.params, state.vec, ws, False))
+    return int(solve_root[spec](spec.params, state.vec, ws, False))
 
 
 def solve_actions(state, ws: Workspace | None = None,
                   same_deal: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Every legal action of ``state`` and its exact value for side 0 (the deal's end);
     ``same_deal`` keeps what the table learnt from an earlier position of the same deal."""
-    _check(state)
-    spec = state.game.spec
+    spec = _spec(state)
     ws = workspace(spec) if ws is None else ws
     actions = np.array(state.legal_actions(), dtype=np.int64)
     values = np.zeros(len(actions), dtype=np.int64)
     if len(actions):
-        solve_children(spec.game_id, spec.params, state.vec, ws, actions, len(actions), values,
-                       same_deal)
+        solve_children[spec](spec.params, state.vec, ws, actions, len(actions), values,
+                             same_deal)
     return actions, values
 
 
 def side_to_move(state) -> int:
     """The side (0 or 1) of the player to move."""
-    spec = state.game.spec
-    return int(G.exact_side(spec.game_id, state.vec, spec.params, state.current_player()))
+    spec = _spec(state)
+    return int(_side[spec](state.vec, spec.params, state.current_player()))
+
+
+def bounds(state) -> tuple[int, int]:
+    """The game's cheap bounds (low, high) on the position's exact value for side 0."""
+    spec = _spec(state)
+    lo, hi = _bounds[spec](state.vec, spec.params)
+    return int(lo), int(hi)
+
+
+def features(state) -> np.ndarray:
+    """The words that identify the position for the transposition table (module docstring)."""
+    spec = _spec(state)
+    out = np.zeros(MAX_FEATURES, dtype=np.uint64)
+    n = _features[spec](state.vec, spec.params, out)
+    return out[:n]
 
 
 def principal_line(state, ws: Workspace | None = None) -> list[int]:
     """A line of best play from ``state`` to the deal's end: at each step the first action
     (in canonical order) of best exact value for the side to move."""
-    _check(state)
-    spec = state.game.spec
+    spec = _spec(state)
     ws = workspace(spec) if ws is None else ws
     s = state.clone()
-    G.exact_single_deal(spec.game_id, s.vec, spec.params)
+    _single_deal[spec](s.vec, spec.params)
     line = []
     while not s.is_terminal():
         actions, values = solve_actions(s, ws, same_deal=bool(line))

@@ -42,7 +42,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, objmode
 
-from cardsim import dispatch as G
+from cardsim.jit import G, generic, helper
 from cardsim.rng import rng_below, rng_next
 
 # Columns of the int64 tree array and of the float64 statistics array.
@@ -87,15 +87,15 @@ def clock():
     return t
 
 
-@njit(cache=True, inline="always")
-def policy_action(game, state, params, rollout, actions, n, rng):
+@generic(inline=True, nrt=False)
+def policy_action(state, params, rollout, actions, n, rng):
     """The rollout player's action: uniform, or the game's heuristic."""
     if rollout == ROLLOUT_HEURISTIC:
-        return actions[G.heuristic(game, state, params, actions, n, rng)]
+        return actions[G.heuristic(state, params, actions, n, rng)]
     return actions[rng_below(rng, n)]
 
 
-@njit(cache=True, inline="always")
+@helper
 def any_with_key(actions, keys, n, key, rng):
     """A concrete action drawn uniformly among those of ``actions[:n]`` seen as ``key``."""
     count = 0
@@ -111,7 +111,7 @@ def any_with_key(actions, keys, n, key, rng):
     return actions[0]
 
 
-@njit(cache=True, inline="always")
+@helper
 def ucb(stats, tree, child, c):
     """UCB1 with the availability count in place of the parent's visits."""
     visits = stats[child, VISITS]
@@ -119,8 +119,8 @@ def ucb(stats, tree, child, c):
             + c * np.sqrt(np.log(max(tree[child, AVAIL], 1)) / visits))
 
 
-@njit(cache=True)
-def iterate(game, params, observer, search, rng, ws, n_nodes, reward_scale):
+@generic
+def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
     """One ISMCTS iteration on the world in ``ws.world``; returns the new node count."""
     tree, stats, world = ws.tree, ws.stats, ws.world
     actions, keys, seen, path = ws.actions, ws.keys, ws.seen, ws.path
@@ -128,10 +128,10 @@ def iterate(game, params, observer, search, rng, ws, n_nodes, reward_scale):
     rollout = np.int64(search[ROLLOUT])
     node = 0
     depth = 0
-    while not G.is_terminal(game, world, params):
-        n = G.legal_actions(game, world, params, actions)
+    while not G.is_terminal(world, params):
+        n = G.legal_actions(world, params, actions)
         for i in range(n):
-            keys[i] = G.observed_action(game, world, params, actions[i], observer)
+            keys[i] = G.observed_action(world, params, actions[i], observer)
             seen[i] = False
         best = -1
         best_score = -np.inf
@@ -168,7 +168,7 @@ def iterate(game, params, observer, search, rng, ws, n_nodes, reward_scale):
             new = n_nodes
             n_nodes += 1
             tree[new, KEY] = key
-            tree[new, PLAYER] = G.current_player(game, world, params)
+            tree[new, PLAYER] = G.current_player(world, params)
             tree[new, CHILD] = -1
             tree[new, SIBLING] = tree[node, CHILD]
             tree[new, AVAIL] = 1
@@ -177,20 +177,20 @@ def iterate(game, params, observer, search, rng, ws, n_nodes, reward_scale):
             tree[node, CHILD] = new
             depth += 1
             path[depth] = new
-            G.apply_action(game, world, params, any_with_key(actions, keys, n, key, rng))
+            G.apply_action(world, params, any_with_key(actions, keys, n, key, rng))
             break
         if best < 0:
             break                         # the tree is full: roll out from here
         depth += 1
         path[depth] = best
         node = best
-        G.apply_action(game, world, params,
+        G.apply_action(world, params,
                        any_with_key(actions, keys, n, tree[best, KEY], rng))
-    while not G.is_terminal(game, world, params):
-        n = G.legal_actions(game, world, params, actions)
-        G.apply_action(game, world, params,
-                       policy_action(game, world, params, rollout, actions, n, rng))
-    G.returns(game, world, params, ws.rets)
+    while not G.is_terminal(world, params):
+        n = G.legal_actions(world, params, actions)
+        G.apply_action(world, params,
+                       policy_action(world, params, rollout, actions, n, rng))
+    G.returns(world, params, ws.rets)
     stats[0, VISITS] += 1.0
     for d in range(1, depth + 1):
         nd = path[d]
@@ -199,11 +199,11 @@ def iterate(game, params, observer, search, rng, ws, n_nodes, reward_scale):
     return n_nodes
 
 
-@njit(cache=True)
-def search(game, params, root, search_params, rng, ws, reward_scale):
+@generic
+def search(params, root, search_params, rng, ws, reward_scale):
     """ISMCTS from ``root`` for the player to move; returns (action, iterations run). The
     tree is left in ``ws`` (node 0 is the root)."""
-    observer = G.current_player(game, root, params)
+    observer = G.current_player(root, params)
     iterations = np.int64(search_params[ITERATIONS])
     seconds = search_params[SECONDS]
     n_worlds = np.int64(search_params[WORLDS])
@@ -217,7 +217,7 @@ def search(game, params, root, search_params, rng, ws, reward_scale):
     stats[0, TOTAL] = 0.0
     n_nodes = 1
     for w in range(n_worlds):
-        G.determinize(game, root, params, observer, rng, ws.worlds[w])
+        G.determinize(root, params, observer, rng, ws.worlds[w])
     start = clock() if seconds > 0 else 0.0
     it = 0
     while (iterations <= 0 or it < iterations) and not (
@@ -225,9 +225,8 @@ def search(game, params, root, search_params, rng, ws, reward_scale):
         if n_worlds > 0:
             ws.world[:] = ws.worlds[it % n_worlds]
         else:
-            G.determinize(game, root, params, observer, rng, ws.world)
-        n_nodes = iterate(game, params, observer, search_params, rng, ws, n_nodes,
-                          reward_scale)
+            G.determinize(root, params, observer, rng, ws.world)
+        n_nodes = iterate(params, observer, search_params, rng, ws, n_nodes, reward_scale)
         it += 1
     return final_action(search_params, rng, ws), it
 

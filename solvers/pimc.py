@@ -17,22 +17,21 @@ ISMCTS's ``seconds``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from cardsim import dispatch as G
+from cardsim.jit import G, generic, helper
 
-from . import exact
+from .exact import solve_children
 from .ismcts import SECONDS, WORLDS, clock
 
 
-@njit(cache=True, inline="always")
-def mover_sign(game, state, params):
+@generic(inline=True, nrt=False)
+def mover_sign(state, params):
     """+1 when the player to move is on side 0 (values are side 0's), else -1."""
-    player = G.current_player(game, state, params)
-    return 1 if G.exact_side(game, state, params, player) == 0 else -1
+    player = G.current_player(state, params)
+    return 1 if G.exact_side(state, params, player) == 0 else -1
 
 
-@njit(cache=True, inline="always")
+@helper
 def first_best(values, sign, n):
     """The index of the largest ``sign * values[i]`` of ``values[:n]``, the first on a tie."""
     best = 0
@@ -42,13 +41,13 @@ def first_best(values, sign, n):
     return best
 
 
-@njit(cache=True)
-def search(game, params, state, agent_params, rng, actions, n, world, totals, values, ws):
+@generic
+def search(params, state, agent_params, rng, actions, n, world, totals, values, ws):
     """The index in ``actions[:n]`` of the action PIMC plays in ``state`` (module docstring);
     ``totals[:n]`` gets each action's summed value for the mover's side. Returns
     ``(index, worlds solved)``."""
-    player = G.current_player(game, state, params)
-    sign = mover_sign(game, state, params)
+    player = G.current_player(state, params)
+    sign = mover_sign(state, params)
     max_worlds = np.int64(agent_params[WORLDS])
     seconds = agent_params[SECONDS]
     start = clock() if seconds > 0 else 0.0
@@ -59,17 +58,17 @@ def search(game, params, state, agent_params, rng, actions, n, world, totals, va
             break
         if seconds > 0 and solved > 0 and clock() - start >= seconds:
             break
-        G.determinize(game, state, params, player, rng, world)
-        exact.solve_children(game, params, world, ws, actions, n, values, False)
+        G.determinize(state, params, player, rng, world)
+        solve_children(params, world, ws, actions, n, values, False)
         for i in range(n):
             totals[i] += sign * values[i]
         solved += 1
     return first_best(totals, 1, n), solved
 
 
-@njit(cache=True)
-def oracle(game, params, state, actions, n, values, ws):
+@generic
+def oracle(params, state, actions, n, values, ws):
     """The index of an action of best exact value on the true ``state`` for the mover's side
     (the ``oracle`` agent, which sees every card; the first in canonical order on a tie)."""
-    exact.solve_children(game, params, state, ws, actions, n, values, False)
-    return first_best(values, mover_sign(game, state, params), n)
+    solve_children(params, state, ws, actions, n, values, False)
+    return first_best(values, mover_sign(state, params), n)

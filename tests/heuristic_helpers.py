@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim import dispatch
 from cardsim.rng import rng_from_seed
 
 
@@ -11,8 +10,7 @@ def heuristic_choice(state, seed: int = 0) -> str:
     """The game's heuristic action in ``state``, as text."""
     spec = state.game.spec
     actions = np.array(state.legal_actions(), dtype=np.int64)
-    i = dispatch.heuristic(spec.game_id, state.vec, spec.params, actions, len(actions),
-                           rng_from_seed(seed))
+    i = spec.heuristic(state.vec, spec.params, actions, len(actions), rng_from_seed(seed))
     return state.action_to_string(int(actions[i]))
 
 

@@ -1,72 +1,157 @@
-"""Compiled code is cached between processes: a second process loads, never recompiles."""
+"""Compiled code is cached per game, and a command compiles only what it runs.
+
+- a cold process (an empty cache folder) that plays Scopa with random, heuristic and ISMCTS
+  players — ``cardsim demo``'s agents — compiles Scopa's code and the shared code only: no
+  other game, no PIMC, no exact solver;
+- a second process loads every compiled entry point it needs from the cache and compiles
+  nothing (numba's own compile events, and ``NUMBA_DEBUG_CACHE``);
+- the cache folders follow the sources of their group: editing one game's kernels changes
+  that game's folders and no other game's.
+"""
+import json
 import os
 import subprocess
 import sys
 
+import pytest
 
-def test_second_process_loads_compiled_kernels_from_the_cache(tmp_path):
+import cardsim
+
+COMPILED = """
+import json, sys
+from cardsim.compiling import watch
+from cardsim._cache import group_of
+from numba.core import event
+seen = []
+class L(event.Listener):
+    def on_start(self, ev):
+        f = ev.data["dispatcher"].py_func
+        seen.append([f.__module__, f.__qualname__, group_of(f)])
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", L())
+import cardsim
+import cardsim.simulate
+from solvers.agents import play
+game = cardsim.load_game("scopa")
+cardsim.simulate.play_random_deals("scopa", 5, 1)
+state = game.new_deal(seed=1)
+play(state, ["ismcts:iterations=20", "heuristic"], seed=1)
+play(game.new_deal(seed=2), ["random", "heuristic"], seed=1)
+print(json.dumps(seen))
+"""
+
+
+def test_demo_agents_compile_only_scopa_and_their_kinds(tmp_path):
+    """``cardsim demo``'s agents (Scopa: random, heuristic, ISMCTS) from an empty cache."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    run = subprocess.run([sys.executable, "-c", COMPILED], env=env, capture_output=True,
+                         text=True, check=True)
+    seen = json.loads(run.stdout.strip().splitlines()[-1])
+    groups = {g for _, _, g in seen}
+    modules = {m for m, _, _ in seen}
+    assert "scopa" in groups and "scopa-solvers" in groups
+    assert groups <= {"core", "solvers", "scopa", "scopa-solvers", None}, groups
+    assert not any(m.startswith("cardsim.games.") and not m.startswith("cardsim.games.scopa")
+                   for m in modules), modules
+    assert not modules & {"solvers.pimc", "solvers.exact", "cardsim.games.scopa.exact"}
+    names = {q for _, q, _ in seen}
+    assert "play_out__scopa__ismcts" in names and "play_out__scopa__base" in names
+    assert not any("exact" in q.rsplit("__", 1)[-1] for q in names if "__scopa__" in q)
+
+
+@pytest.mark.parametrize("name", cardsim.list_games())
+def test_a_second_process_compiles_nothing(name, tmp_path):
+    """The warm-up of ``cardsim compile`` drives every compiled entry point of the game; run
+    twice on one cache, the second run compiles nothing and loads from the cache (it shares
+    the suite's cache, so the first may have nothing left to compile either)."""
+    env = dict(os.environ, NUMBA_DEBUG_CACHE="1")
+    runs = [subprocess.run([sys.executable, "-m", "solvers.warmup", name], env=env,
+                           capture_output=True, text=True, check=True) for _ in range(2)]
+    second = json.loads(runs[1].stdout.strip().splitlines()[-1])
+    assert second["game"] == name
+    assert second["compiled"] == [] and second["compile_seconds"] == 0.0, second
+    log = runs[1].stdout + runs[1].stderr
+    assert "[cache] data loaded" in log and "[cache] data saved" not in log
+    assert "cannot cache" not in runs[0].stdout + runs[0].stderr + log
+
+
+def test_a_simple_command_caches_between_processes(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_DEBUG_CACHE="1")
     argv = [sys.executable, "-m", "cardsim", "simulate", "scopa", "--deals", "10", "--quiet"]
-    runs = [subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
-            for _ in range(2)]
-    first, second = (r.stdout + r.stderr for r in runs)
-    assert "[cache] data saved" in first
-    assert "[cache] data loaded" in second
-    assert "[cache] data saved" not in second
+    first, second = (subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+                     for _ in range(2))
+    assert "[cache] data saved" in first.stdout + first.stderr
+    assert "[cache] data loaded" in second.stdout + second.stderr
+    assert "[cache] data saved" not in second.stdout + second.stderr
+    folders = sorted(p.name.rsplit("-", 1)[0] for p in tmp_path.iterdir())
+    assert folders == ["core", "scopa"], folders          # simulate compiles no solver
 
 
-def test_agents_and_ismcts_load_from_the_cache(tmp_path):
-    """The compiled game loop with every agent (ISMCTS with a time budget, PIMC and the oracle
-    included) and the exact solver are cached: a second process loads every kernel and
-    compiles nothing (numba cannot load a cached recursive function: the solver is
-    iterative). The processes share the suite's cache (the first one compiles only what no
-    earlier test compiled): what matters is that the second compiles nothing."""
-    env = dict(os.environ, NUMBA_DEBUG_CACHE="1")
-    code = ("import cardsim\n"
-            "from solvers.agents import play\n"
-            "from solvers.exact import solve, solve_actions\n"
-            "for name in ('scopa', 'bura'):\n"
-            "    state = cardsim.load_game(name).new_deal(seed=1)\n"
-            "    play(state, ['ismcts:iterations=5,seconds=0.01', 'heuristic'], seed=1)\n"
-            "    state = cardsim.load_game(name).new_deal(seed=2)\n"
-            "    solve(state); solve_actions(state)\n"
-            "    play(state, ['pimc:worlds=2', 'oracle'], seed=1)\n")
-    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                           text=True, check=True) for _ in range(2)]
-    first, second = (r.stdout + r.stderr for r in runs)
-    for out in (first, second):
-        assert "play_out" in out and "solve_root" in out and "solve_children" in out
-    assert "[cache] data loaded" in second
-    assert "[cache] data saved" not in second, second[-2000:]
-    assert "cannot cache" not in first + second
+def _tree(root):
+    files = {"cardsim/bits.py": "from numba import types\n",
+             "cardsim/notation_like.py": "x = 1\n",
+             "solvers/ismcts.py": "from cardsim.jit import generic\n"}
+    for game in ("scopa", "bura"):
+        files[f"cardsim/games/{game}/kernels.py"] = "from ...jit import kernel\n"
+        files[f"cardsim/games/{game}/notation.py"] = "y = 2\n"
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
 
 
-def test_the_cache_folder_follows_every_compiled_source(tmp_path):
-    """Numba checks only a function's own file, so cardsim keys its cache folder by a hash of
-    every source file with compiled code: editing a kernel changes it, editing other code does
-    not."""
-    from cardsim._cache import sources_hash
-    for package in ("cardsim", "solvers"):
-        (tmp_path / package).mkdir()
-    kernel = tmp_path / "cardsim" / "kernels.py"
-    kernel.write_text("from numba import njit\n")
-    other = tmp_path / "solvers" / "text.py"
-    other.write_text("x = 1\n")
-    first = sources_hash(tmp_path)
-    other.write_text("x = 2\n")
-    assert sources_hash(tmp_path) == first
-    kernel.write_text("from numba import njit\n# changed\n")
-    assert sources_hash(tmp_path) != first
+def _hashes(root):
+    from cardsim._cache import group_hash
+    group_hash.cache_clear()
+    groups = ["core", "solvers", "scopa", "bura", "scopa-solvers", "bura-solvers"]
+    return {g: group_hash(g, root) for g in groups}
 
 
-def test_the_cache_folder_is_per_version_unless_numba_cache_dir_is_set(tmp_path):
-    code = "import cardsim, numba; print(numba.config.CACHE_DIR)"
+def test_cache_folders_follow_their_sources(tmp_path):
+    """Numba checks a cached function against its own file only, so each group's folder is
+    named after a hash of the compiling sources its code can hold (cardsim/_cache.py)."""
+    _tree(tmp_path)
+    before = _hashes(tmp_path)
+    assert len(set(before.values())) == len(before)
+    (tmp_path / "cardsim/games/bura/kernels.py").write_text("from ...jit import kernel\n#\n")
+    after = _hashes(tmp_path)
+    changed = {g for g in before if before[g] != after[g]}
+    assert changed == {"bura", "bura-solvers"}                  # one game's kernels
+    (tmp_path / "solvers/ismcts.py").write_text("from cardsim.jit import generic\n#\n")
+    again = _hashes(tmp_path)
+    assert {g for g in after if after[g] != again[g]} == {"solvers", "scopa-solvers",
+                                                          "bura-solvers"}
+    for path in ("cardsim/notation_like.py", "cardsim/games/scopa/notation.py"):
+        (tmp_path / path).write_text("z = 3\n")                 # no compiled code
+    assert _hashes(tmp_path) == again
+    (tmp_path / "cardsim/bits.py").write_text("from numba import types\n#\n")
+    assert all(v != again[g] for g, v in _hashes(tmp_path).items())
+    from cardsim._cache import group_hash
+    group_hash.cache_clear()
+
+
+def test_the_cache_lives_in_numba_cache_dir_or_the_user_cache(tmp_path):
+    code = ("import cardsim, json; from cardsim._cache import group_folder; "
+            "print(json.dumps([str(group_folder(g)) for g in ('core', 'scopa-solvers')]))")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=dict(env, XDG_CACHE_HOME=str(tmp_path)))
-    folder = run.stdout.strip()
-    assert folder.startswith(str(tmp_path / "cardsim" / "numba-"))
-    assert os.path.isdir(folder)
+    core, solvers = json.loads(run.stdout)
+    assert core.startswith(str(tmp_path / "cardsim" / "core-"))
+    assert solvers.startswith(str(tmp_path / "cardsim" / "scopa-solvers-"))
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=dict(env, NUMBA_CACHE_DIR=str(tmp_path / "mine")))
-    assert run.stdout.strip() == str(tmp_path / "mine")
+    assert json.loads(run.stdout)[0].startswith(str(tmp_path / "mine" / "core-"))
+
+
+def test_prune_removes_only_other_versions(tmp_path, monkeypatch):
+    from cardsim import _cache
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    current = _cache.group_folder("scopa")
+    current.mkdir(parents=True)
+    old = tmp_path / "scopa-0123456789abcdef"
+    old.mkdir()
+    other = tmp_path / "notes"
+    other.mkdir()
+    assert _cache.prune() == [old]
+    assert current.is_dir() and other.is_dir() and not old.exists()

@@ -116,13 +116,15 @@ def test_player_and_bench_errors(capsys, argv, needle):
 
 def test_bench_prints_every_figure(capsys, monkeypatch):
     import cardsim.bench as bench
-    monkeypatch.setattr(bench, "startup_times", lambda game: (12.5, 1.25))
+    monkeypatch.setattr(bench, "startup_figures", lambda game, commands: [
+        {"command": "simulate", "cold": 12.5, "warm": 1.25, "memory": 300.0}])
     real = bench.solver_figures
     monkeypatch.setattr(bench, "solver_figures", lambda game: real(
         game, positions=3, pimc_deals=1, pimc_worlds=2))
     code, out, _ = run(capsys, "bench", "--seconds", "0.2")
     assert code == 0
-    for figure in ("cold start incl. compile (s)", "warm start of cardsim simulate (s)",
+    for figure in ("cold start of cardsim simulate incl. compile (s)",
+                   "warm start of cardsim simulate (s)",
                    "compiled engine, best run (deals/s, 1 core)",
                    "compiled engine, median run (deals/s)", "reference engine (deals/s)",
                    "compiled (best) / reference",
@@ -185,7 +187,6 @@ def test_play_a_deal_from_the_terminal(capsys, monkeypatch):
 
 def test_bench_runner_figures(capsys, monkeypatch):
     import cardsim.bench as bench
-    monkeypatch.setattr(bench, "startup_times", lambda game: (12.5, 1.25))
     monkeypatch.setattr(bench, "runner_figures", lambda: {
         "batch_size": 500, "deals": 10, "deals_per_s_1": 1000.0, "deals_per_s_2": 1900.0,
         "overhead": 0.031})

@@ -37,8 +37,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardsim
-from tests.conformance.test_every_game import _bura_combos as combos
-from tests.conformance.test_every_game import bura_world_ok
+from cardsim.games.bura.conformance import combos
+from cardsim.games.bura.conformance import world_ok as bura_world_ok
 
 SETTINGS = dict(deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -432,8 +432,8 @@ def check_world(game, truth: dict, player: int, sample_seeds) -> Counter:
     point so far (the deal's history) did a hand hold a bura that wins there (with
     ``bura_timing=own_lead``: the scheduled leader's only) or an enabled Moscow; before the
     first trick (``initial_combo_redeal``) no active combination at all (the conformance
-    suite's ``bura_world_ok``); and the player to move has the same legal actions as in the
-    truth (they are part of what he knows)."""
+    suite's Bura adapter, ``cardsim.games.bura.conformance.world_ok``); and the player to move
+    has the same legal actions as in the truth (they are part of what he knows)."""
     seen = Counter()
     state = game.from_dict(truth)
     legal = state.legal_actions()

@@ -119,8 +119,8 @@ def _search(state, agent, seed):
     """Run one search; returns (action, the tree's root children as (key, visits, avail))."""
     spec = state.game.spec
     ws = workspace(spec, [agent]).search
-    action, its = ismcts.search(spec.game_id, spec.params, state.vec, agent.params,
-                                rng_from_seed(seed), ws, spec.reward_scale)
+    action, its = ismcts.search[spec](spec.params, state.vec, agent.params,
+                                      rng_from_seed(seed), ws, spec.reward_scale)
     children = []
     child = ws.tree[0, ismcts.CHILD]
     while child >= 0:
@@ -285,7 +285,6 @@ def test_heuristic_same_choice_in_every_sampled_world(name, opts):
     """Rules §5 of each game: the heuristic's choice depends only on what the player to move
     sees: on positions of random playouts (claims kept rare) it is the same on the true state
     and on worlds sampled for that player, with the same rng words."""
-    from cardsim import dispatch
     game = cardsim.load_game(name, **opts)
     spec = game.spec
     checked = 0
@@ -297,13 +296,13 @@ def test_heuristic_same_choice_in_every_sampled_world(name, opts):
             player = state.current_player()
             actions = np.array(state.legal_actions(), dtype=np.int64)
             words = rng_from_seed(300 + deal * 100 + step)
-            expected = dispatch.heuristic(spec.game_id, state.vec, spec.params, actions,
-                                          len(actions), words.copy())
+            expected = spec.heuristic(state.vec, spec.params, actions, len(actions),
+                                      words.copy())
             for s in range(2):
                 world = state.sample_world(player, seed=s + 7 * step)
                 assert world.legal_actions() == actions.tolist()
-                got = dispatch.heuristic(spec.game_id, world.vec, spec.params, actions,
-                                         len(actions), words.copy())
+                got = spec.heuristic(world.vec, spec.params, actions, len(actions),
+                                     words.copy())
                 assert got == expected, (deal, step, state.to_dict())
                 checked += 1
             others = [a for a in actions.tolist() if a >> 40 != 4 or rnd.random() < 0.05]

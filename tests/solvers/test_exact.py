@@ -17,7 +17,7 @@ oracle never calls them.
 3. The bounds hook contains the exact value all along random deals.
 4. Positions with equal features (piles that differ only in cards that score the same) have
    equal brute-force values, and the solver gives both that value from one shared table.
-5. 3- and 4-player Bura are refused with a PositionError.
+5. 3- and 4-player Bura are refused with an UnsupportedError.
 6. A match position is solved to the end of its current deal.
 
 Normal suite: 1,500 Scopa 2-player, 300 Scopa 2x2 and 1,500 Bura endgames (brute force), plus
@@ -35,8 +35,7 @@ import numpy as np
 import pytest
 
 import cardsim
-from cardsim import dispatch
-from cardsim.errors import CardsimError, PositionError
+from cardsim.errors import CardsimError, UnsupportedError
 from cardsim.games.bura.layout import HAND as BURA_HAND
 from cardsim.games.bura.layout import STOCK as BURA_STOCK
 from solvers import exact
@@ -200,7 +199,7 @@ class Checker:
 
         if exact.side_to_move(state) != side:
             self.fail(i, state, "side_to_move", side, exact.side_to_move(state))
-        lo, hi = dispatch.exact_bounds(self.spec.game_id, state.vec, self.spec.params)
+        lo, hi = exact.bounds(state)
         if not lo <= expected <= hi:
             self.fail(i, state, "bounds contain the value", expected, (int(lo), int(hi)))
 
@@ -409,7 +408,7 @@ BOUNDS_GAMES = [     # (game, options, deals, random moves before the first posi
                          ids=["scopa", "scopa-variant", "scopa-2x2", "scopa-2x2-variant",
                               "bura", "bura-variant", "bura-stops"])
 def test_bounds_contain_the_exact_value(name, options, deals, skip):
-    """``bounds`` of the game's exact hooks (through ``cardsim.dispatch.exact_bounds``) holds
+    """``bounds`` of the game's exact hooks (through ``solvers.exact.bounds``) holds
     the exact value of every live position met along random deals, and of each position one
     move further (the values of ``solve_actions``); Bura's claim bound (BU-CLAIM-1: a leader
     with 31 at his check point gets at least a won claim) included."""
@@ -423,7 +422,7 @@ def test_bounds_contain_the_exact_value(name, options, deals, skip):
         random_prefix(state, skip, chooser, avoid_claims=True)
         first = True
         while not state.is_terminal():
-            lo, hi = dispatch.exact_bounds(spec.game_id, state.vec, spec.params)
+            lo, hi = exact.bounds(state)
             actions, values = exact.solve_actions(state, ws, same_deal=not first)
             first = False
             v = max(values) if exact.side_to_move(state) == 0 else min(values)
@@ -434,7 +433,7 @@ def test_bounds_contain_the_exact_value(name, options, deals, skip):
                 child.apply_action(int(action))
                 if child.is_terminal():
                     continue
-                lo, hi = dispatch.exact_bounds(spec.game_id, child.vec, spec.params)
+                lo, hi = exact.bounds(child)
                 assert lo <= value <= hi, (f"value {value} outside the bounds [{lo}, {hi}]: "
                                            f"{describe(child)}")
                 checked += 1
@@ -446,10 +445,7 @@ def test_bounds_contain_the_exact_value(name, options, deals, skip):
 
 def features(state) -> np.ndarray:
     """The solver's features of a position (the words that identify it up to equivalence)."""
-    spec = state.game.spec
-    out = np.zeros(exact.MAX_FEATURES, dtype=np.uint64)
-    n = dispatch.exact_features(spec.game_id, state.vec, spec.params, out)
-    return out[:n].copy()
+    return exact.features(state).copy()
 
 
 def scopa_swaps(d: dict):
@@ -631,10 +627,10 @@ def test_kept_table_does_not_leak_between_deals(name):
 @pytest.mark.parametrize("players", [3, 4])
 def test_multiplayer_bura_is_refused(players):
     """The solver covers 2-player Bura only (the hooks value seat 0 against one opponent):
-    ``solve``, ``solve_actions`` and ``principal_line`` raise a PositionError saying so."""
+    ``solve``, ``solve_actions`` and ``principal_line`` raise an UnsupportedError saying so."""
     state = load("bura", num_players=players).new_deal(seed=1)
     for call in (exact.solve, exact.solve_actions, exact.principal_line):
-        with pytest.raises(PositionError) as err:
+        with pytest.raises(UnsupportedError) as err:
             call(state)
         assert "2-player Bura" in str(err.value)
         assert str(players) in str(err.value)

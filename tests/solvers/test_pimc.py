@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 import cardsim
-from cardsim import dispatch as G
 from cardsim.cli import main
 from cardsim.errors import AgentError
 from cardsim.games.bura.exact import split_value
@@ -68,9 +67,9 @@ def _pimc(state, agent, seed):
     spec = state.game.spec
     ws = workspace(spec, [agent])
     actions = np.array(state.legal_actions(), dtype=np.int64)
-    best, worlds = pimc.search(spec.game_id, spec.params, state.vec, agent.params,
-                               rng_from_seed(seed), actions, len(actions), ws.world, ws.totals,
-                               ws.values, ws.exact)
+    best, worlds = pimc.search[spec](spec.params, state.vec, agent.params,
+                                     rng_from_seed(seed), actions, len(actions), ws.world,
+                                     ws.totals, ws.values, ws.exact)
     return actions, int(best), int(worlds), ws.totals[:len(actions)].copy()
 
 
@@ -90,8 +89,7 @@ def test_pimc_totals_are_the_exact_values_of_its_sampled_worlds(name):
         expected = np.zeros(len(actions), dtype=np.int64)
         sign = 1 if exact.side_to_move(state) == 0 else -1
         for _ in range(worlds):
-            G.determinize(spec.game_id, state.vec, spec.params, state.current_player(), rng,
-                          world)
+            spec.determinize(state.vec, spec.params, state.current_player(), rng, world)
             _, values = exact.solve_actions(State(game, world.copy()))
             expected += sign * values
         assert totals.tolist() == expected.tolist()

@@ -9,9 +9,8 @@ Returns: for a deal, each loser -multiplier and the winners share the losers' to
 void deal); for a match, see :func:`.kernels.returns`.
 """
 from ...cards import BURA
-from ...game import GameDefinition
-from ...spec import GAME_IDS, GameSpec
-from . import kernels, layout, notation
+from ...spec import ExactHooks, GameDefinition, Kernels
+from . import exact, heuristic, kernels, layout, notation
 from .rules import PRESETS, BuraRules
 from .summary import summarize
 
@@ -26,29 +25,46 @@ def choose_random(legal: list, policy, rnd) -> int:
     return rnd.choice(others)
 
 
-def make_spec(rules: BuraRules) -> GameSpec:
-    """The :class:`GameSpec` of Bura under ``rules``."""
-    return GameSpec(
-        name="bura", n_players=rules.num_players, n_cards=layout.N_CARDS,
-        n_words=layout.N_WORDS, state_len=layout.STATE_LEN, max_actions=layout.MAX_ACTIONS,
-        params=rules.kernel_params(),
+def exact_columns(value: int) -> dict:
+    """A solver value's two parts as table columns: the deal's result, then the margin."""
+    result, margin = exact.split_value(value)
+    return {"result": "void" if result == 0 else f"{'win' if result > 0 else 'loss'} "
+                                                 f"x{abs(result)}",
+            "margin": margin}
+
+
+def exact_refuses(rules: BuraRules) -> str | None:
+    """The exact solver covers 2-player Bura only (two sides)."""
+    if rules.num_players != 2:
+        return (f"the exact solver covers 2-player Bura; this game has {rules.num_players} "
+                "players")
+    return None
+
+
+GAME = GameDefinition(
+    name="bura", rules_type=BuraRules, deck=BURA, codec=notation,
+    summary="Russian trick game: 36 cards, leads of 1-3 cards, face-down throws, claim 31",
+    summarize=summarize,
+    kernels=Kernels(
         new_deal=kernels.new_deal, new_match=kernels.new_match,
         legal_actions=kernels.legal_actions, apply_action=kernels.apply_action,
         is_terminal=kernels.is_terminal, current_player=kernels.current_player,
         returns=kernels.returns, determinize=kernels.determinize,
-        play_random_deals=kernels.play_random_deals, record_columns=kernels.RECORD_COLUMNS,
-        game_id=GAME_IDS["bura"], dealer_word=layout.DEALER,
-        max_deal_moves=layout.MAX_DEAL_MOVES, reward_scale=1.0)
-
-
-DEFINITION = GameDefinition(
-    name="bura", rules_type=BuraRules, deck=BURA, make_spec=make_spec, codec=notation,
-    summary="Russian trick game: 36 cards, leads of 1-3 cards, face-down throws, claim 31",
-    summarize=summarize,
+        observed_action=kernels.observed_action, heuristic=heuristic.choose,
+        play_random_deals=kernels.play_random_deals),
+    layout=layout, record_columns=kernels.RECORD_COLUMNS,
+    max_actions=lambda rules: layout.MAX_ACTIONS, reward_scale=1.0,
+    exact=ExactHooks(
+        single_deal=exact.single_deal, side=exact.side_of, value=exact.deal_value,
+        features=exact.features, bounds=exact.bounds, order=exact.move_order,
+        unit="256 x the deal's result + the card-point margin", columns=exact_columns,
+        refuses=exact_refuses),
+    conformance="cardsim.games.bura.conformance",
+    reference="cardsim.games.bura.reference:ReferenceBura",
     random_player=(("claim_probability", 0.1,
                     "chance to claim 31 at each check point where a claim is legal; "
                     "otherwise a uniformly random other action"),),
     choose_random=choose_random, return_unit="stakes",
     categories=("points_up", "points_down", "points"))
 
-__all__ = ["DEFINITION", "PRESETS", "BuraRules", "make_spec"]
+__all__ = ["GAME", "PRESETS", "BuraRules"]

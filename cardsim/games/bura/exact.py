@@ -8,8 +8,8 @@ return (+1 or -1 times the multiplier, 0 for a void deal; BU-END-1, BU-CLAIM-1..
 or a face-down throw is a move like any other.
 """
 import numpy as np
-from numba import njit
 
+from ...jit import helper
 from ...bits import ZERO, popcount
 from .kernels import points
 from .layout import (BEAT, CLAIM, CLAIM_TARGET, HAND, KIND_SHIFT, LEAD, LEADER, MODE,
@@ -25,25 +25,25 @@ _SHIFT = np.uint64(KIND_SHIFT)
 _CARDS = np.uint64((1 << 40) - 1)
 
 
-@njit(cache=True, inline="always")
+@helper
 def single_deal(state, params):
     """The solver values the current deal: a match position is solved as a lone deal."""
     state[MODE] = MODE_DEAL
 
 
-@njit(cache=True, inline="always")
+@helper
 def side_of(state, params, seat):
     """Two players, each for himself."""
     return seat
 
 
-@njit(cache=True, inline="always")
+@helper
 def pile_points(state, seat):
     """BU-END-4: the card points in ``seat``'s piles, face-down cards included."""
     return points(state[PILE_UP + seat] | state[PILE_DOWN + seat])
 
 
-@njit(cache=True, inline="always")
+@helper
 def deal_value(state, params):
     """BU-END-1..4: seat 0's result (``OUTCOME`` times its return) plus the card-point margin."""
     margin = np.int64(pile_points(state, 0) - pile_points(state, 1))
@@ -62,7 +62,7 @@ def split_value(value: int) -> tuple[int, int]:
     return result, int(value) - OUTCOME * result
 
 
-@njit(cache=True, inline="always")
+@helper
 def features(state, params, out):
     """The words that identify a position up to equivalence: hands, pile points (not the pile
     cards, nor which were thrown face down: only their points count from here on), the cards
@@ -81,7 +81,7 @@ def features(state, params, out):
     return N_FEATURES
 
 
-@njit(cache=True, inline="always")
+@helper
 def bounds(state, params):
     """Bounds on the value: any result, and a margin within what the cards still out can
     change (120 points in the deck); a leader with 31 at his check point can claim and win
@@ -103,7 +103,7 @@ def bounds(state, params):
     return lo, hi
 
 
-@njit(cache=True, inline="always")
+@helper
 def move_order(state, params, actions, n, scores):
     """A guess of each move's worth, best first: a claim with 31 in the piles, then beating
     with the fewest points spent, leads of high cards; a claim without 31 last."""

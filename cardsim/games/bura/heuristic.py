@@ -39,8 +39,8 @@ the current size, drawn from the unseen cards (plus the opponents' known cards),
 least as many cards that beat one of the set's cards as the set has cards.
 """
 import numpy as np
-from numba import njit
 
+from ...jit import helper, kernel
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...rng import rng_below
 from .layout import (BEAT, CARDS_MASK, CLAIM, CLAIM_TARGET, FULL_DECK, HAND, KIND_SHIFT, LEAD,
@@ -66,7 +66,7 @@ _CARDS = np.uint64(CARDS_MASK)
 
 # --- what the player to move sees -------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def _trick_face_up(state, params):
     """Rules §5: the face-up cards of the current trick. Which cards lie face down is public as
     a count only; removing every seat's thrown cards leaves exactly the face-up ones, whatever
@@ -81,7 +81,7 @@ def _trick_face_up(state, params):
     return up
 
 
-@njit(cache=True, inline="always")
+@helper
 def _face_up(state, params):
     """Rules §5: every face-up card played this deal (piles and the current trick)."""
     up = _trick_face_up(state, params)
@@ -90,7 +90,7 @@ def _face_up(state, params):
     return up
 
 
-@njit(cache=True, inline="always")
+@helper
 def _known_held(state, params, me):
     """Rules §5: the cards the others are known to hold (the trump card once drawn, cards
     shown at a refused Stop)."""
@@ -102,7 +102,7 @@ def _known_held(state, params, me):
     return held
 
 
-@njit(cache=True, inline="always")
+@helper
 def _unseen_cards(state, params, me):
     """Rules §5: the cards whose place the player to move does not know."""
     trump = bit(np.int64(state[TRUMP_CARD]))
@@ -111,7 +111,7 @@ def _unseen_cards(state, params, me):
     return FULL_DECK & ~seen
 
 
-@njit(cache=True, inline="always")
+@helper
 def _keep_value(cards, trumps):
     """The keep value of a set of cards: 16 per point (a trump 12 points more), plus ranks."""
     total = 0
@@ -124,7 +124,7 @@ def _keep_value(cards, trumps):
 
 # --- H1: the claim ----------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def _sure_points(state, params, me):
     """H1: the points surely in ``me``'s pile: face-up cards, his own face-down cards (and the
     trump card), and each other face-down card as the lowest-point unseen card."""
@@ -145,7 +145,7 @@ def _sure_points(state, params, me):
 
 # --- chance of being beaten -------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def _choose_k(n, k):
     """The binomial coefficient C(n, k) as a float (0 outside the range)."""
     if k < 0 or k > n:
@@ -156,7 +156,7 @@ def _choose_k(n, k):
     return c
 
 
-@njit(cache=True, inline="always")
+@helper
 def _beaters(cards, trumps):
     """BU-RESP-2: every card that beats at least one card of ``cards``."""
     out = ZERO
@@ -170,7 +170,7 @@ def _beaters(cards, trumps):
     return out
 
 
-@njit(cache=True, inline="always")
+@helper
 def _chance_beaten(state, params, me, cards, trumps):
     """H2, H3: the chance that some opponent holds enough cards to beat ``cards`` (BU-RESP-3)
     — for each, at least as many beaters as the set has cards in a hand of the current size."""
@@ -193,19 +193,19 @@ def _chance_beaten(state, params, me, cards, trumps):
 
 # --- choosing ---------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def _kind_of(a):
     """The kind of an action id (layout.py)."""
     return np.int64(np.uint64(a) >> _SHIFT)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _cards_of(a):
     """The card mask of an action id."""
     return np.uint64(a) & _CARDS
 
 
-@njit(cache=True, inline="always")
+@helper
 def _find_kind(actions, n_actions, kind):
     """The index of the first action of ``kind``, or -1."""
     for i in range(n_actions):
@@ -214,7 +214,7 @@ def _find_kind(actions, n_actions, kind):
     return -1
 
 
-@njit(cache=True, inline="always")
+@helper
 def _choose_stop(state, params, me, actions, n_actions, trumps):
     """H2: call Stop unless the three cards carry points and are likely to be beaten."""
     i = _find_kind(actions, n_actions, STOP)
@@ -226,7 +226,7 @@ def _choose_stop(state, params, me, actions, n_actions, trumps):
     return _find_kind(actions, n_actions, PASS)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _choose_lead(state, params, me, actions, n_actions, trumps, rng):
     """H3, H4: the strong plain set with the most points, else the single card of least keep
     value (equal keep values: at random)."""
@@ -260,7 +260,7 @@ def _choose_lead(state, params, me, actions, n_actions, trumps, rng):
     return best
 
 
-@njit(cache=True, inline="always")
+@helper
 def _beat_cost(cards, trumps):
     """H5: fewest trumps, then lowest trumps, then most points banked (smaller is cheaper)."""
     mine = cards & trumps
@@ -272,7 +272,7 @@ def _beat_cost(cards, trumps):
     return 10000 * popcount(mine) + 100 * rank_sum + 99 - points(cards)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _choose_answer(state, params, me, actions, n_actions, trumps):
     """H5, H6: the cheapest beat when it is free or the stake is worth a trump, else the
     throw of least keep value, face down first."""
@@ -299,7 +299,7 @@ def _choose_answer(state, params, me, actions, n_actions, trumps):
     return beat if stake >= WORTH_TAKING else throw
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose(state, params, actions, n_actions, rng):
     """H1-H6: the index into ``actions[:n_actions]`` (the legal actions of the player to move)
     of the heuristic's action."""

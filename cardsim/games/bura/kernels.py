@@ -6,8 +6,8 @@ rules are those of ``../shared/rules/bura.md``. Kernels that allocate nothing ar
 ``_nrt=False`` (no reference counting: see the Scopa kernels), their helpers inline.
 """
 import numpy as np
-from numba import njit
 
+from ...jit import helper, kernel
 from ... import order as deal_order
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...rng import rng_below, rng_next, rng_shuffle
@@ -32,25 +32,25 @@ _SHIFT = np.uint64(KIND_SHIFT)
 _CARDS = np.uint64(CARDS_MASK)
 
 
-@njit(cache=True, inline="always")
+@helper
 def action(kind, cards):
     """The action id of ``kind`` with the card mask ``cards``."""
     return np.int64((np.uint64(kind) << _SHIFT) | cards)
 
 
-@njit(cache=True, inline="always")
+@helper
 def next_seat(seat, n_players):
     """BU-DEAL-2: the seat on the left (play goes clockwise)."""
     return seat + 1 if seat + 1 < n_players else 0
 
 
-@njit(cache=True, inline="always")
+@helper
 def suit_of(card):
     """Rules §1: the suit of a card index."""
     return card // 9
 
 
-@njit(cache=True, inline="always")
+@helper
 def highest_index(cards):
     """Index of the highest card of a non-empty set (the strongest within one suit)."""
     top = -1
@@ -60,7 +60,7 @@ def highest_index(cards):
     return top
 
 
-@njit(cache=True, inline="always")
+@helper
 def points(cards):
     """BU-END-4: the card points of a set of cards."""
     total = 0
@@ -72,19 +72,19 @@ def points(cards):
 
 # --- combinations (BU-COMBO-*) ---------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def trump_mask(state):
     """The trump suit (BU-DEAL-3) as a mask."""
     return SUIT_MASK[suit_of(np.int64(state[TRUMP_CARD]))]
 
 
-@njit(cache=True, inline="always")
+@helper
 def has_bura(hand, trumps):
     """BU-COMBO-2: three trumps."""
     return popcount(hand & trumps) == 3
 
 
-@njit(cache=True, inline="always")
+@helper
 def has_molodka(hand, trumps):
     """BU-COMBO-5, BU-COMBO-9: three non-trump cards of one suit."""
     for s in range(4):
@@ -93,7 +93,7 @@ def has_molodka(hand, trumps):
     return False
 
 
-@njit(cache=True, inline="always")
+@helper
 def has_moscow(hand, trump_card, variant):
     """BU-COMBO-1: three aces (variant 2: one of them the trump ace)."""
     if variant == 0 or popcount(hand & ACES) != 3:
@@ -102,7 +102,7 @@ def has_moscow(hand, trump_card, variant):
     return variant == 1 or hand & trump_ace != ZERO
 
 
-@njit(cache=True, inline="always")
+@helper
 def has_small_moscow(hand, trump_card, variant):
     """BU-COMBO-6: three sixes with the trump six (variant 2: three tens with the trump ten)."""
     if variant == 0:
@@ -112,7 +112,7 @@ def has_small_moscow(hand, trump_card, variant):
     return popcount(hand & cards) == 3 and hand & bit(suit_of(trump_card) * 9 + rank) != ZERO
 
 
-@njit(cache=True, inline="always")
+@helper
 def has_active_combination(hand, trump_card, params):
     """BU-DEAL-5: a combination with an effect under the options (bura always)."""
     trumps = SUIT_MASK[suit_of(trump_card)]
@@ -122,7 +122,7 @@ def has_active_combination(hand, trump_card, params):
             or has_small_moscow(hand, trump_card, params[P_SMALL_MOSCOW]))
 
 
-@njit(cache=True, inline="always")
+@helper
 def may_stop(state, params, seat):
     """BU-COMBO-5..6: may this non-leader call Stop in the current Stop round? In the
     small-Moscow round (asked first) with a small Moscow, in the molodka round with a molodka.
@@ -134,7 +134,7 @@ def may_stop(state, params, seat):
     return params[P_MOLODKA_STOP] == 1 and has_molodka(hand, SUIT_MASK[suit_of(trump_card)])
 
 
-@njit(cache=True, inline="always")
+@helper
 def refuses_stop(state, params):
     """BU-COMBO-5: the scheduled leader refuses a molodka Stop when he holds a molodka or a
     small Moscow himself (he shows it: see ``REVEALED``)."""
@@ -145,13 +145,13 @@ def refuses_stop(state, params):
                  or has_small_moscow(hand, trump_card, params[P_SMALL_MOSCOW])))
 
 
-@njit(cache=True, inline="always")
+@helper
 def first_stop_round(params):
     """BU-COMBO-6..7: the first Stop round under the options."""
     return STOP_SMALL_MOSCOW if params[P_SMALL_MOSCOW] != 0 else STOP_MOLODKA
 
 
-@njit(cache=True, inline="always")
+@helper
 def next_asked(state, params, seat):
     """BU-COMBO-7: after ``seat`` passes, the next non-leader clockwise, then the molodka
     round (if on), then the leader leads."""
@@ -169,19 +169,19 @@ def next_asked(state, params, seat):
 
 # --- results and the match -------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def seat_mask(seat):
     """A one-seat mask."""
     return ONE << np.uint64(seat)
 
 
-@njit(cache=True, inline="always")
+@helper
 def all_seats(n):
     """The mask of every seat."""
     return (ONE << np.uint64(n)) - ONE
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def match_decided(state, params):
     """BU-MATCH-1..3: has the match been won (or lost) after the scores were updated?"""
     n = params[P_NUM_PLAYERS]
@@ -206,7 +206,7 @@ def match_decided(state, params):
     return False
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def update_scores(state, params):
     """BU-MATCH-2..3: wins to the deal's winners, or penalty points to its losers."""
     n = params[P_NUM_PLAYERS]
@@ -221,7 +221,7 @@ def update_scores(state, params):
             state[SCORE + seat] += np.uint64(2) * mult
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def next_dealer(state, params):
     """BU-END-6: the deal's winner deals; with several winners the first clockwise from the
     claimant's left; after a void deal the same dealer."""
@@ -236,7 +236,7 @@ def next_dealer(state, params):
     return np.int64(state[DEALER])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def end_deal(state, params, kind, winners, multiplier):
     """BU-END-1, BU-END-3: record the result; a match updates its scores and either ends or
     is marked to deal again (:func:`play_on` deals; no kernel calls back into the deal, so
@@ -252,7 +252,7 @@ def end_deal(state, params, kind, winners, multiplier):
     state[PHASE] = PHASE_MATCH_OVER if match_decided(state, params) else PHASE_NEXT_DEAL
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def play_on(state, params):
     """BU-END-6, BU-LEAD-2: while a match is marked to deal again, the next dealer deals and
     the next first leader is set."""
@@ -260,7 +260,7 @@ def play_on(state, params):
         next_deal(state, params)
 
 
-@njit(cache=True, inline="always")
+@helper
 def next_deal(state, params):
     """BU-END-6, BU-LEAD-2: the next deal of a match."""
     n = params[P_NUM_PLAYERS]
@@ -277,7 +277,7 @@ def next_deal(state, params):
 
 # --- the deal's log (rules §5: hands at past check points) -----------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def log_received(state, seat, cards):
     """``cards`` reach ``seat``'s hand at the coming check point (``GOT`` in layout.py)."""
     code = 1 + seat + 4 * np.int64(state[TRICKS])
@@ -286,7 +286,7 @@ def log_received(state, seat, cards):
         cards &= cards - ONE
 
 
-@njit(cache=True, inline="always")
+@helper
 def log_shown(state, cards):
     """``cards`` are shown at the current check point (``SHOWN`` in layout.py), unless they
     were shown before."""
@@ -298,7 +298,7 @@ def log_shown(state, cards):
         cards &= cards - ONE
 
 
-@njit(cache=True, inline="always")
+@helper
 def log_played(state, cards):
     """``cards`` are played in the current trick (``LEFT`` in layout.py)."""
     code = 1 + np.int64(state[TRICKS])
@@ -309,7 +309,7 @@ def log_played(state, cards):
 
 # --- the deal --------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@kernel
 def deal(state, params):
     """BU-DEAL-2..5: shuffle, three cards to each player from the dealer's left, the last card
     of the stock is the turned trump card; a dealt combination cancels the deal (same dealer).
@@ -362,7 +362,7 @@ def deal(state, params):
     check_point(state, params)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def start(params, rng, out, mode):
     """BU-DEAL-1, BU-LEAD-1: a first dealer by lot; the dealer's left leads first."""
     out[:] = ZERO
@@ -378,13 +378,13 @@ def start(params, rng, out, mode):
     play_on(out, params)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def new_deal(params, rng, out):
     """One deal (terminal when it has a result): BU-DEAL-1..5."""
     start(params, rng, out, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def new_match(params, rng, out):
     """A whole match in the chosen format (BU-MATCH-1..3)."""
     start(params, rng, out, MODE_MATCH)
@@ -392,13 +392,13 @@ def new_match(params, rng, out):
 
 # --- check points ------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def stops_enabled(params):
     """BU-COMBO-5/6: is any Stop call possible under the options?"""
     return params[P_MOLODKA_STOP] == 1 or params[P_SMALL_MOSCOW] != 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def check_point(state, params):
     """BU-COMBO-1..4, BU-COMBO-8, BU-END-2: before a lead, Moscow then bura win at once (two
     buras: BU-COMBO-3); otherwise the scheduled leader decides (claim, or lead; the Stop round
@@ -440,7 +440,7 @@ def check_point(state, params):
 
 # --- legal actions -----------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def beats(x, y, trumps):
     """BU-RESP-2: card ``x`` beats card ``y`` (same suit and higher, or trump over plain)."""
     if suit_of(x) == suit_of(y):
@@ -448,7 +448,7 @@ def beats(x, y, trumps):
     return bit(x) & trumps != ZERO and bit(y) & trumps == ZERO
 
 
-@njit(cache=True, inline="always")
+@helper
 def set_beats(mine, top, trumps):
     """BU-RESP-3: the k cards ``mine`` beat the k cards ``top`` under some one-to-one pairing
     (every pairing is tried: k! <= 6, never a greedy match)."""
@@ -473,13 +473,13 @@ def set_beats(mine, top, trumps):
             or (b01 and b12 and b20) or (b02 and b10 and b21) or (b02 and b11 and b20))
 
 
-@njit(cache=True, inline="always")
+@helper
 def one_suit(cards):
     """BU-LEAD-4: all the cards are of one suit."""
     return cards & SUIT_MASK[suit_of(lowest_index(cards))] == cards
 
 
-@njit(cache=True, inline="always")
+@helper
 def add_leads(hand, out, n):
     """BU-LEAD-4, BU-COMBO-9: one card, or two or three cards of one suit."""
     sub = hand
@@ -491,7 +491,7 @@ def add_leads(hand, out, n):
     return n
 
 
-@njit(cache=True, inline="always")
+@helper
 def add_answers(state, params, hand, out, n):
     """BU-RESP-1, BU-RESP-6, BU-RESP-7: every k cards of the hand, as a beat (if they beat the
     current top), a face-down throw (always/choice) or a face-up throw (choice; off: only
@@ -517,7 +517,7 @@ def add_answers(state, params, hand, out, n):
     return n
 
 
-@njit(cache=True, inline="always")
+@helper
 def sort_actions(a, n):
     """Insertion sort of the few actions (canonical order: by id)."""
     for i in range(1, n):
@@ -529,7 +529,7 @@ def sort_actions(a, n):
         a[j + 1] = x
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def legal_actions(state, params, out):
     """Every legal action of the player to move, sorted by id (kinds of :mod:`.layout`)."""
     phase = state[PHASE]
@@ -559,7 +559,7 @@ def legal_actions(state, params, out):
 
 # --- applying an action ------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def start_trick(state, seat, cards):
     """BU-LEAD-4, BU-COMBO-5..7: ``seat`` leads ``cards``; answers go clockwise from his left."""
     state[HAND + seat] &= ~cards
@@ -572,7 +572,7 @@ def start_trick(state, seat, cards):
     state[PHASE] = PHASE_ANSWER
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def claim(state, params):
     """BU-CLAIM-1..2: count the leader's pile, face-down cards included: 31 or more wins,
     otherwise the claimant loses (double by default)."""
@@ -587,7 +587,7 @@ def claim(state, params):
                  np.uint64(params[P_FALSE_CLAIM_MULT]))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def count_piles(state, params):
     """BU-END-2: all cards played and no claim: most points wins; a tie (or the `void`
     option) voids the deal."""
@@ -610,7 +610,7 @@ def count_piles(state, params):
         end_deal(state, params, RESULT_MOST_POINTS, seat_mask(winner), ONE)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def finish_trick(state, params):
     """BU-RESP-5, BU-DRAW-1..3, BU-LEAD-3: the trick to its holder (face-down cards to his
     face-down pile), drawing in rotation from him, then a check point with him to lead."""
@@ -639,7 +639,7 @@ def finish_trick(state, params):
     check_point(state, params)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def apply_action(state, params, a):
     """Play the action ``a`` (it must be legal: the Python API checks it)."""
     n = params[P_NUM_PLAYERS]
@@ -686,13 +686,13 @@ def apply_action(state, params, a):
 
 # --- outcome -----------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@kernel
 def is_terminal(state, params):
     """BU-END-1 (a deal) or BU-MATCH-1..3 (a match): nothing is left to play."""
     return state[PHASE] == PHASE_DEAL_OVER or state[PHASE] == PHASE_MATCH_OVER
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def current_player(state, params):
     """The seat to move, or ``TERMINAL`` (-1)."""
     if is_terminal(state, params):
@@ -700,7 +700,7 @@ def current_player(state, params):
     return np.int64(state[TO_MOVE])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def returns(state, params, out):
     """Per seat, zero-sum. A deal: each loser -multiplier, the winners share the losers' total;
     a void deal 0. A match: single_deal as its deal; wins_to_n +1 to the winner and
@@ -730,7 +730,7 @@ def returns(state, params, out):
     share_out(all_seats(n) & ~state[WINNERS], n, float(state[MULTIPLIER]), out)
 
 
-@njit(cache=True, inline="always")
+@helper
 def share_out(losers, n, stake, out):
     """Each loser pays ``stake``; the others share it equally."""
     n_losers = popcount(losers)
@@ -745,7 +745,7 @@ MAX_WORLD_TRIES = 1000
 HELD_NOW = 255        # the bound of a card still in hand: any check point so far
 
 
-@njit(cache=True, inline="always")
+@helper
 def held_until(state, card):
     """The last check point at which ``card`` was surely in its holder's hand: the one before
     the trick it was played in, the one it was shown at (if earlier), else ``HELD_NOW``."""
@@ -757,7 +757,7 @@ def held_until(state, card):
     return bound
 
 
-@njit(cache=True, inline="always")
+@helper
 def scheduled_leaders(state, params, out):
     """``out[c]`` = the scheduled leader at check point ``c`` (BU-LEAD-1..3): the first leader,
     then each trick's winner (found by where its cards lie); -1 where the log cannot tell."""
@@ -776,7 +776,7 @@ def scheduled_leaders(state, params, out):
         out[last] = np.int64(state[LAST_TRICK_TAKER]) - 1
 
 
-@njit(cache=True, inline="always")
+@helper
 def past_hands_allowed(state, params, leaders, hands):
     """Rules §5: play went on, so at no check point passed (and at the current one) did a hand
     hold an enabled Moscow or a bura that wins there (BU-COMBO-1..3; with ``own_lead`` only the
@@ -810,7 +810,7 @@ def past_hands_allowed(state, params, leaders, hands):
     return True
 
 
-@njit(cache=True, inline="always")
+@helper
 def take_cards(cards, used, count):
     """The next ``count`` cards of the shuffled pool as a mask."""
     m = ZERO
@@ -819,7 +819,7 @@ def take_cards(cards, used, count):
     return m
 
 
-@njit(cache=True, inline="always")
+@helper
 def set_log(out, cards, got, left):
     """Write the log bytes of ``cards`` in a sampled world."""
     while cards:
@@ -829,7 +829,7 @@ def set_log(out, cards, got, left):
         cards &= cards - ONE
 
 
-@njit(cache=True, inline="always")
+@helper
 def match_receipts(out, seat, slot_cp, n_slots, taken, trump_card, rng):
     """Rules §5: when each of ``seat``'s cards reached his hand is hidden (only the trump card's
     draw is public). Give his cards the receipt check points ``slot_cp[:n_slots]`` (sorted; the
@@ -868,7 +868,7 @@ def match_receipts(out, seat, slot_cp, n_slots, taken, trump_card, rng):
             done += 1
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def determinize(state, params, observer, rng, out):
     """Rules §5: a world consistent with what ``observer`` has seen, uniformly at random.
 
@@ -960,7 +960,7 @@ def determinize(state, params, observer, rng, out):
         out[RNG + j] = rng_next(rng)
 
 
-@njit(cache=True, inline="always")
+@helper
 def observed_action(state, params, a, observer):
     """Rules §5, BU-RESP-6: the action ``a`` of the player to move as ``observer`` sees it. A
     face-down throw by someone else shows only how many cards went down (and the turned trump
@@ -981,7 +981,7 @@ RECORD_COLUMNS = ("result", "winners", "multiplier", "claim_points", "dealer", "
                   "tricks", "redeals", "moves")
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def play_random_deals(params, rng, n_deals, records, max_actions, policy):
     """Play ``n_deals`` deals with random legal actions; one row per deal (RECORD_COLUMNS).
 

@@ -111,8 +111,8 @@ drawing trumps (H4) lost 0.01; ``CASH_KING`` 0.6, ``DIE_SHARE`` 0.2, ``MATTO_KEE
 ``KEEP_POINTS`` 2 changed less than 0.02.
 """
 import numpy as np
-from numba import njit
 
+from ...jit import helper, kernel
 from ...bits import ONE, ZERO, lowest_index, popcount
 from .layout import (COUNTING, CUTTER_ROBBED, DEALER_ROBBED, DECLARE, DISCARD, DISCARDS,
                      EXCLUDED, FOLA, FOLA_OPEN, HAND, HAND_SIZE, KIND_SHIFT, LAST_TRICK_POINTS,
@@ -171,12 +171,12 @@ ABOVE = _above_table()
 
 # --- card sets of two words -------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def _pc(a0, a1):
     return popcount(a0) + popcount(a1)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _bits(c):
     """The two words of card ``c``."""
     if c < WORD1_START:
@@ -184,14 +184,14 @@ def _bits(c):
     return ZERO, ONE << np.uint64(c - WORD1_START)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _has(a0, a1, c):
     if c < WORD1_START:
         return (a0 >> np.uint64(c)) & ONE != ZERO
     return (a1 >> np.uint64(c - WORD1_START)) & ONE != ZERO
 
 
-@njit(cache=True, inline="always")
+@helper
 def _pop_lowest(a0, a1):
     """The lowest card of a non-empty set and the set without it."""
     if a0 != ZERO:
@@ -203,7 +203,7 @@ def _pop_lowest(a0, a1):
 
 # --- what the player to move sees -------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def _hand_size(state, seat):
     """Rules §6: how many cards ``seat`` holds once the discards are over (public)."""
     size = HAND_SIZE - np.int64(state[TRICK_NUMBER])
@@ -212,7 +212,7 @@ def _hand_size(state, seat):
     return size
 
 
-@njit(cache=True, inline="always")
+@helper
 def _unseen(state, me):
     """The pack's cards ``me`` has not seen (module docstring)."""
     u0 = _ALL0 & ~state[HAND + 2 * me] & ~state[DISCARDS + 2 * me]
@@ -236,7 +236,7 @@ def _unseen(state, me):
     return u0, u1
 
 
-@njit(cache=True, inline="always")
+@helper
 def _shown(state, seat, u0, u1):
     """The unseen cards shown in ``seat``'s hand (two words), taken to be held there. While
     the Fola is face down a robbed zero-value card may have been discarded into it: it is not
@@ -249,7 +249,7 @@ def _shown(state, seat, u0, u1):
     return k0, k1
 
 
-@njit(cache=True, inline="always")
+@helper
 def _shown_unplayed(state, me, u0, u1):
     """The unseen cards shown in the other seats' hands (two words)."""
     k0 = ZERO
@@ -262,7 +262,7 @@ def _shown_unplayed(state, me, u0, u1):
     return k0, k1
 
 
-@njit(cache=True, inline="always")
+@helper
 def _model(state, seat, u0, u1, ka0, ka1):
     """Seat ``seat``'s cards as ``me`` sees them: the cards known held (shown, unplayed), the
     free cards he may hold, and the chance he holds each free card."""
@@ -277,7 +277,7 @@ def _model(state, seat, u0, u1, ka0, ka1):
     return k0, k1, f0, f1, p
 
 
-@njit(cache=True, inline="always")
+@helper
 def _none_of(k0, k1, f0, f1, p, x0, x1):
     """The chance that a seat (its model) holds none of the cards ``x``."""
     if (x0 & k0) != ZERO or (x1 & k1) != ZERO:
@@ -285,7 +285,7 @@ def _none_of(k0, k1, f0, f1, p, x0, x1):
     return (1.0 - p) ** _pc(x0 & f0, x1 & f1)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _nobeat(state, seat, u0, u1, ka0, ka1, card, led):
     """The chance that ``seat`` cannot beat ``card`` (a trump, or a card of the led suit
     ``led``)."""
@@ -301,7 +301,7 @@ def _nobeat(state, seat, u0, u1, ka0, ka1, card, led):
     return max(0.0, nh - void * (1.0 - no_trump))
 
 
-@njit(cache=True, inline="always")
+@helper
 def _hold(state, me, u0, u1, ka0, ka1, card, led, later):
     """The hold chance of ``card`` against the opponents among the seats ``later`` (a bit
     per seat), given that it beats the trick so far."""
@@ -314,12 +314,12 @@ def _hold(state, me, u0, u1, ka0, ka1, card, led, later):
     return chance
 
 
-@njit(cache=True, inline="always")
+@helper
 def _opponents(me):
     return (1 << ((me + 1) & 3)) | (1 << ((me + 3) & 3))
 
 
-@njit(cache=True, inline="always")
+@helper
 def _worth(state, me, u0, u1, ka0, ka1, card):
     """The chance that ``card``, kept, takes a trick later (module docstring)."""
     if card == MATTO:
@@ -330,7 +330,7 @@ def _worth(state, me, u0, u1, ka0, ka1, card):
     return PLAIN_DECAY * _hold(state, me, u0, u1, ka0, ka1, card, SUIT[card], _opponents(me))
 
 
-@njit(cache=True, inline="always")
+@helper
 def _later(state, me):
     """The seats still to play to the current trick after ``me`` (a bit per seat)."""
     leader = np.int64(state[LEADER])
@@ -342,7 +342,7 @@ def _later(state, me):
     return out
 
 
-@njit(cache=True, inline="always")
+@helper
 def _best_in_trick(state):
     """The card now winning the trick (-1 when only the Matto or nothing was played) and
     its seat (MI-PLAY-*)."""
@@ -365,7 +365,7 @@ def _best_in_trick(state):
     return best, best_seat
 
 
-@njit(cache=True, inline="always")
+@helper
 def _beats(card, best, led):
     """``card`` beats the trick's best card ``best`` (-1: none yet) of led suit ``led``."""
     if card == MATTO:
@@ -379,7 +379,7 @@ def _beats(card, best, led):
     return SUIT[card] == led and STRENGTH[card] > STRENGTH[best]
 
 
-@njit(cache=True, inline="always")
+@helper
 def _matto_ours(state, me):
     """The team of ``me`` is known (to ``me``) to hold the Matto."""
     if _has(state[HAND + 2 * me], state[HAND + 2 * me + 1], MATTO):
@@ -390,7 +390,7 @@ def _matto_ours(state, me):
     return (state[SHOWN + 2 * partner] >> np.uint64(MATTO)) & ONE != ZERO
 
 
-@njit(cache=True, inline="always")
+@helper
 def _trick_points(state, me):
     """H6: what taking the current trick is worth beyond its cards."""
     b = TRICK_POINTS
@@ -403,7 +403,7 @@ def _trick_points(state, me):
     return b
 
 
-@njit(cache=True, inline="always")
+@helper
 def _keep_value(state, me, u0, u1, ka0, ka1, card, tricks_after):
     """H6: what ``card`` is worth kept: its worth as later tricks, and its own points'
     expected fate (home with its worth's chance, else dying with ``DIE_SHARE``)."""
@@ -418,17 +418,17 @@ def _keep_value(state, me, u0, u1, ka0, ka1, card, tricks_after):
 
 # --- choosing ---------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def _kind_of(a):
     return np.int64(np.uint64(a) >> _SHIFT)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _value_of(a):
     return np.int64(np.uint64(a) & _MASK)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _find_card(actions, n_actions, kind, card):
     for i in range(n_actions):
         if _kind_of(actions[i]) == kind and _value_of(actions[i]) == card:
@@ -436,7 +436,7 @@ def _find_card(actions, n_actions, kind, card):
     return -1
 
 
-@njit(cache=True, inline="always")
+@helper
 def _discard_key(h0, h1, card):
     """H1: the lower, the sooner the card is discarded."""
     v = VALUE[card]
@@ -449,7 +449,7 @@ def _discard_key(h0, h1, card):
     return v * 10000 + 2000                           # the Matto (never discardable)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _choose_discard(state, me, actions, n_actions):
     h0 = state[HAND + 2 * me]
     h1 = state[HAND + 2 * me + 1]
@@ -464,7 +464,7 @@ def _choose_discard(state, me, actions, n_actions):
     return best
 
 
-@njit(cache=True, inline="always")
+@helper
 def _choose_declare(actions, n_actions):
     """H2: declare the lowest combination left; then done, with the bonus when legal."""
     best = 0
@@ -477,21 +477,21 @@ def _choose_declare(actions, n_actions):
     return best
 
 
-@njit(cache=True, inline="always")
+@helper
 def _voids(state, seat, suit):
     """``seat`` is publicly known to lack suit ``suit``."""
     return ((SUIT_MASK[suit, 0] & ~state[EXCLUDED + 2 * seat]) == ZERO
             and (SUIT_MASK[suit, 1] & ~state[EXCLUDED + 2 * seat + 1]) == ZERO)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _may_ruff(state, seat, suit, u0, u1):
     """``seat`` is known void in ``suit`` and may still hold a trump."""
     return _voids(state, seat, suit) and (
         u0 & _TRUMPS0 & ~state[EXCLUDED + 2 * seat]) != ZERO
 
 
-@njit(cache=True, inline="always")
+@helper
 def _choose_lead(state, me, h0, h1):
     """H3, H4, H5: the card to lead (also second after a Matto lead: the suit is still
     open)."""
@@ -572,7 +572,7 @@ def _choose_lead(state, me, h0, h1):
     return best
 
 
-@njit(cache=True, inline="always")
+@helper
 def _choose_follow(state, me, l0, l1):
     """H6, H7: the legal card (``l``) of best expected points."""
     u0, u1 = _unseen(state, me)
@@ -623,7 +623,7 @@ def _choose_follow(state, me, l0, l1):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose(state, params, actions, n_actions, rng):
     """H1-H7: the index into ``actions[:n_actions]`` (the legal actions of the player to move)
     of the heuristic's action. ``rng`` is not used: ties go to the lower card."""

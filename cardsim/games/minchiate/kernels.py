@@ -12,8 +12,8 @@ in a match, the next deal. Every scoring event of MI-SCORE-1 goes through :func:
 applies the resto conversion MI-RESTO-2 at once.
 """
 import numpy as np
-from numba import njit
 
+from ...jit import helper, kernel
 from ... import order as deal_order
 from ...bits import ONE, ZERO, lowest_index, popcount
 from ...rng import rng_below, rng_next
@@ -60,34 +60,34 @@ VALUE_MASKS = _value_masks()
 
 # --- two-word card sets ------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def word_of(card):
     return 0 if card < WORD1_START else 1
 
 
-@njit(cache=True, inline="always")
+@helper
 def bit_of(card):
     """The card's bit inside its word."""
     return ONE << np.uint64(card if card < WORD1_START else card - WORD1_START)
 
 
-@njit(cache=True, inline="always")
+@helper
 def add_card(state, at, card):
     state[at + word_of(card)] |= bit_of(card)
 
 
-@njit(cache=True, inline="always")
+@helper
 def remove_card(state, at, card):
     state[at + word_of(card)] &= ~bit_of(card)
 
 
-@njit(cache=True, inline="always")
+@helper
 def card_at(word, bits):
     """The lowest card of ``bits`` (non-zero) in word ``word``."""
     return lowest_index(bits) + (0 if word == 0 else WORD1_START)
 
 
-@njit(cache=True, inline="always")
+@helper
 def set_value(w0, w1):
     """The value of a set of cards (rules §1.3)."""
     return (10 * (popcount(w0 & VALUE_MASKS[0, 0]) + popcount(w1 & VALUE_MASKS[0, 1]))
@@ -95,14 +95,14 @@ def set_value(w0, w1):
             + 3 * (popcount(w0 & VALUE_MASKS[2, 0]) + popcount(w1 & VALUE_MASKS[2, 1])))
 
 
-@njit(cache=True, inline="always")
+@helper
 def seat_team(seat):
     return seat & 1
 
 
 # --- combinations (MI-COMB-*) -----------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def with_combo(lo, hi, combo):
     """Add a combination id to a set of ids held in two words."""
     if combo < 64:
@@ -110,7 +110,7 @@ def with_combo(lo, hi, combo):
     return lo, hi | (ONE << np.uint64(combo - 64))
 
 
-@njit(cache=True, inline="always")
+@helper
 def runs_of(w0, low, high, lo, hi):
     """MI-COMB-1: each maximal run of 3+ consecutive trumps within indices low..high."""
     i = low
@@ -127,13 +127,13 @@ def runs_of(w0, low, high, lo, hi):
     return lo, hi
 
 
-@njit(cache=True, inline="always")
+@helper
 def has_all(w0, w1, combo):
     return (w0 & COMBO_MASK[combo, 0]) == COMBO_MASK[combo, 0] and \
         (w1 & COMBO_MASK[combo, 1]) == COMBO_MASK[combo, 1]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def combo_set(w0, w1, params):
     """MI-COMB-1, MI-COMB-2: the combinations a set of cards holds, as a set of ids in two
     words. Maximal runs only; a card may serve in several combinations."""
@@ -167,7 +167,7 @@ def combo_set(w0, w1, params):
     return lo, hi
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def combos_of(w0, w1, params, out):
     """The combinations of a set of cards (:func:`combo_set`) as ids in ``out``, ascending;
     returns their number."""
@@ -184,13 +184,13 @@ def combos_of(w0, w1, params, out):
     return n
 
 
-@njit(cache=True, inline="always")
+@helper
 def bonus_applies(params, combo):
     """MI-COMB-4: the Matto bonus applies to this combination."""
     return COMBO_HAS_MATTO[combo] == 0 or params[P_BONUS_ON_MATTO_COMBO] == 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def combinations_score(w0, w1, params, with_bonus):
     """MI-COMB-3, MI-COMB-4, MI-END-3: the combinations in a set of cards, with the Matto
     bonus when ``with_bonus``."""
@@ -209,13 +209,13 @@ def combinations_score(w0, w1, params, with_bonus):
 
 # --- scoring events and resti (MI-SCORE-1, MI-RESTO-*) -----------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def add_points(state, source, a, b):
     state[POINTS + 2 * source] += np.uint64(a)
     state[POINTS + 2 * source + 1] += np.uint64(b)
 
 
-@njit(cache=True, inline="always")
+@helper
 def convert(state, params):
     """MI-RESTO-2: while a team leads by a resto or more, it gains one and the difference
     shrinks by a resto."""
@@ -230,7 +230,7 @@ def convert(state, params):
     state[D_WORD] = np.uint64(d + _BIAS)
 
 
-@njit(cache=True, inline="always")
+@helper
 def event(state, params, source, a, b):
     """MI-SCORE-1: one scoring event of ``a`` points for team A and ``b`` for team B, then
     the conversion MI-RESTO-2."""
@@ -239,7 +239,7 @@ def event(state, params, source, a, b):
     convert(state, params)
 
 
-@njit(cache=True, inline="always")
+@helper
 def team_event(state, params, source, team, points):
     if team == 0:
         event(state, params, source, points, 0)
@@ -249,7 +249,7 @@ def team_event(state, params, source, team, points):
 
 # --- the deal -----------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@kernel
 def deal(state, params):
     """MI-DEAL-1..4, MI-CUT-1..3, MI-ROB-1: shuffle; the cutter robs from the bottom; 10 + 11
     cards each from the dealer's right, the 21st face up; the rest is the Fola, which the
@@ -329,7 +329,7 @@ def deal(state, params):
         after_cutter_discards(state, params)
 
 
-@njit(cache=True, inline="always")
+@helper
 def after_cutter_discards(state, params):
     dealer = np.int64(state[DEALER])
     j = popcount(state[DEALER_ROBBED]) + popcount(state[DEALER_ROBBED + 1])
@@ -341,7 +341,7 @@ def after_cutter_discards(state, params):
         begin_declarations(state, params)
 
 
-@njit(cache=True, inline="always")
+@helper
 def begin_declarations(state, params):
     """MI-DECL-1: before the first lead each player from the dealer's right declares; with
     ``declaration_mode=all`` automatically. With ``after_own_first_card`` play starts."""
@@ -358,7 +358,7 @@ def begin_declarations(state, params):
         state[DECL_LAST] = ZERO
 
 
-@njit(cache=True, inline="always")
+@helper
 def start_play(state, params):
     """MI-FOLA-1, MI-PLAY-1: the Fola is opened; the dealer's right leads the first trick."""
     if params[P_FOLA] == 0:
@@ -370,7 +370,7 @@ def start_play(state, params):
     state[LED_SUIT] = NO_SUIT
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def start(params, rng, out, mode):
     """MI-DEAL-1: the first dealer by lot."""
     out[:] = ZERO
@@ -385,13 +385,13 @@ def start(params, rng, out, mode):
     deal(out, params)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def new_deal(params, rng, out):
     """One deal: the game (rules §1)."""
     start(params, rng, out, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def new_match(params, rng, out):
     """``deals`` deals, the resti added up, the deal passing to the dealer's right."""
     start(params, rng, out, MODE_MATCH)
@@ -399,7 +399,7 @@ def new_match(params, rng, out):
 
 # --- discards (MI-DISC-*) ------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def discard_class(state, params, seat):
     """MI-DISC-2, MI-DISC-3: the cards the seat may discard (two words in ``out``): zero-value
     cards other than T29 (without trumps when ``discard_trumps=false``); when he has none,
@@ -429,7 +429,7 @@ def discard_class(state, params, seat):
     return ZERO, ZERO
 
 
-@njit(cache=True, inline="always")
+@helper
 def discard(state, params, seat, card):
     """MI-DISC-1: one card face down into the Fola."""
     remove_card(state, HAND + 2 * seat, card)
@@ -445,7 +445,7 @@ def discard(state, params, seat, card):
 
 # --- declarations (MI-DECL-*) ----------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def declaring_set(state, params, seat):
     """The cards a declarer declares from (two words): his hand, plus his first card when he
     declares after it (``after_own_first_card``)."""
@@ -460,7 +460,7 @@ def declaring_set(state, params, seat):
     return c0, c1
 
 
-@njit(cache=True, inline="always")
+@helper
 def bonus_claimable(state, params, seat, c0):
     """MI-DECL-2: he holds the Matto (``c0``: word 0 of his declaring set) and has declared a
     combination the bonus applies to."""
@@ -476,7 +476,7 @@ def bonus_claimable(state, params, seat, c0):
     return False
 
 
-@njit(cache=True, inline="always")
+@helper
 def declare(state, seat, combo):
     """MI-DECL-2: a combination declared is shown."""
     state[DECLARED + 2 * seat + (combo >> 6)] |= ONE << np.uint64(combo & 63)
@@ -485,7 +485,7 @@ def declare(state, seat, combo):
     state[DECL_LAST] = np.uint64(combo + 1)
 
 
-@njit(cache=True, inline="always")
+@helper
 def finish_declaration(state, params, seat, claim):
     """MI-DECL-3: the declarer's combinations score at once, one event (with the Matto bonus
     when he claims it, which shows the Matto)."""
@@ -506,7 +506,7 @@ def finish_declaration(state, params, seat, claim):
     team_event(state, params, SRC_DECLARED, seat_team(seat), points)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def declare_all(state, params, seat):
     """``declaration_mode=all``: every combination declared, the bonus claimed when it can."""
     c0, c1 = declaring_set(state, params, seat)
@@ -519,7 +519,7 @@ def declare_all(state, params, seat):
     finish_declaration(state, params, seat, bonus_claimable(state, params, seat, c0))
 
 
-@njit(cache=True, inline="always")
+@helper
 def after_declaration(state, params, seat):
     """The next declarer, or play (before the first lead); or the trick goes on (after one's
     first card)."""
@@ -534,7 +534,7 @@ def after_declaration(state, params, seat):
 
 # --- play (MI-PLAY-*, MI-KING-*) -------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def trick_has_trump(state):
     for seat in range(4):
         t = np.int64(state[TRICK_CARD + seat])
@@ -543,13 +543,13 @@ def trick_has_trump(state):
     return False
 
 
-@njit(cache=True, inline="always")
+@helper
 def king_rule_applies(state, led):
     """MI-KING-1: the first trick led in a plain suit, a trump already played to it."""
     return led < 4 and not (state[SUITS_LED] >> np.uint64(led)) & ONE and trick_has_trump(state)
 
 
-@njit(cache=True, inline="always")
+@helper
 def legal_cards(state, params, seat):
     """MI-PLAY-2..4, MI-KING-1: the cards the seat may play (two words)."""
     h0 = state[HAND + 2 * seat]
@@ -570,7 +570,7 @@ def legal_cards(state, params, seat):
     return h0, h1
 
 
-@njit(cache=True, inline="always")
+@helper
 def play_card(state, params, seat, card):
     """MI-PLAY-2..4: the card goes to the trick; the public inferences of rules §6; the
     declaration after one's first card; the trick ends after four cards."""
@@ -602,7 +602,7 @@ def play_card(state, params, seat, card):
     after_card(state, params, seat)
 
 
-@njit(cache=True, inline="always")
+@helper
 def after_card(state, params, seat):
     """The next player, or the trick's end."""
     nxt = (seat + 1) % 4
@@ -612,7 +612,7 @@ def after_card(state, params, seat):
         state[TO_MOVE] = nxt
 
 
-@njit(cache=True, inline="always")
+@helper
 def trick_winner(state):
     """MI-PLAY-5: the highest trump, else the highest card of the led suit."""
     led = np.int64(state[LED_SUIT])
@@ -631,7 +631,7 @@ def trick_winner(state):
     return best
 
 
-@njit(cache=True, inline="always")
+@helper
 def finish_trick(state, params):
     """MI-PLAY-5, MI-MATTO-1/2, MI-SCORE-2: the winner's team takes the trick (the Matto
     stays with its team, which may owe a card); the dying cards score at once; the winner
@@ -667,13 +667,13 @@ def finish_trick(state, params):
 
 # --- the end (MI-MATTO-2/3, MI-END-*, MI-RESTO-3/4) ------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def move_card(state, src, dst, card):
     remove_card(state, src, card)
     add_card(state, dst, card)
 
 
-@njit(cache=True, inline="always")
+@helper
 def payment_card(state, team):
     """MI-MATTO-2 (engine default): the debtor's lowest zero-value card other than T29, else
     its lowest-valued card (lowest index among equals)."""
@@ -696,7 +696,7 @@ def payment_card(state, team):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def end_of_deal(state, params):
     """MI-MATTO-2/3, MI-END-1..4: the Matto settlement, then one scoring event (piles, cards
     beyond 42, combinations in the piles, the last trick); MI-RESTO-3 rounds the rest;
@@ -757,7 +757,7 @@ def end_of_deal(state, params):
     state[TO_MOVE] = ZERO
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def deal_again(state, params):
     """A match deals on: the deal passes to the dealer's right."""
     if state[PHASE] == PHASE_NEXT_DEAL:
@@ -768,12 +768,12 @@ def deal_again(state, params):
 
 # --- the protocol -----------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def action(kind, value):
     return np.int64((np.uint64(kind) << _SHIFT) | np.uint64(value))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def legal_actions(state, params, out):
     """The legal action ids, ascending: the discards (MI-DISC-2/3), the declarations
     (MI-DECL-2), the cards (MI-PLAY-3/4, MI-KING-1)."""
@@ -810,7 +810,7 @@ def legal_actions(state, params, out):
     return n
 
 
-@njit(cache=True, inline="always")
+@helper
 def step(state, params, a):
     """The action ``a`` and the automatic steps after it, up to the next decision or the end
     of the deal (a match is left marked to deal again)."""
@@ -828,20 +828,20 @@ def step(state, params, a):
         after_declaration(state, params, seat)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def apply_action(state, params, a):
     """Play the action ``a`` (it must be legal: the Python API checks it); a match deals on."""
     step(state, params, a)
     deal_again(state, params)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def is_terminal(state, params):
     """The deal (or the match) is over."""
     return state[PHASE] == PHASE_DEAL_OVER or state[PHASE] == PHASE_MATCH_OVER
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def current_player(state, params):
     """The seat to move, or ``TERMINAL`` (-1)."""
     if is_terminal(state, params):
@@ -849,7 +849,7 @@ def current_player(state, params):
     return np.int64(state[TO_MOVE])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def returns(state, params, out):
     """MI-RESTO-4: the net resti of team A for seats 0 and 2, the opposite for 1 and 3 (a
     match: the sum over its deals). Zeros before the end."""
@@ -870,7 +870,7 @@ N_FIXED = 6
 N_KINDS = len(COMBO_KINDS)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def record_deal(state, row):
     """Fill one row of :data:`RECORD_COLUMNS` from a finished deal."""
     row[0] = np.int64(state[DEALER])
@@ -894,7 +894,7 @@ def record_deal(state, row):
     row[base + N_KINDS] = popcount(state[BONUS_CLAIMED])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def random_action(state, params, rng, actions, policy):
     """The random player: uniform among the legal discards and cards; in a declaration, each
     combination (ascending) is declared with probability ``policy[0]``, and the bonus claimed
@@ -915,7 +915,7 @@ def random_action(state, params, rng, actions, policy):
     return done
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def play_random_deals(params, rng, n_deals, records, max_actions, policy):
     """Play ``n_deals`` single deals with the random player (:func:`random_action`), one row
     each (:data:`RECORD_COLUMNS`)."""

@@ -62,8 +62,8 @@ only as the set of cards p has not seen, so two true states with the same observ
 the same world for the same ``rng``.
 """
 import numpy as np
-from numba import njit
 
+from ...jit import helper, kernel
 from ... import order as deal_order
 from ...bits import ONE, ZERO, lowest_index, popcount
 from ...rng import rng_next, rng_shuffle
@@ -122,25 +122,25 @@ ALL_WORDS = np.array([(1 << WORD1_START) - 1, (1 << (N_CARDS - WORD1_START)) - 1
                      dtype=np.uint64)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _bit(c):
     return ONE << np.uint64(c if c < WORD1_START else c - WORD1_START)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _has(w0, w1, c):
     if c < WORD1_START:
         return ((w0 >> np.uint64(c)) & ONE) == ONE
     return ((w1 >> np.uint64(c - WORD1_START)) & ONE) == ONE
 
 
-@njit(cache=True, inline="always")
+@helper
 def uniform01(rng):
     """A float uniform in [0, 1) from 53 random bits."""
     return np.float64(rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, inline="always")
+@helper
 def declaration_excluded(state, params, seat):
     """Fact 1 of the module docstring: the cards the seat's declarations prove it does not
     hold (two words)."""
@@ -163,7 +163,7 @@ def declaration_excluded(state, params, seat):
     return e0, e1
 
 
-@njit(cache=True, inline="always")
+@helper
 def declarations_fit(state, params, observer, wh):
     """Fact 2: with ``declaration_mode=all`` each other seat that has declared holds (hand
     ``wh[seat]`` plus its played cards) exactly the combinations it declared."""
@@ -179,7 +179,7 @@ def declarations_fit(state, params, observer, wh):
     return True
 
 
-@njit(cache=True, inline="always")
+@helper
 def first_lead_made(state):
     """The first card of the deal has been led (a trick is complete or under way): from then
     on ``suit_counts`` makes the Fola's suit counts public."""
@@ -191,7 +191,7 @@ def first_lead_made(state):
     return False
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def world_problem(state, params, observer, level, seats, pinned, size, allow, quota):
     """The places hidden from ``observer`` and what each may hold (module docstring), from
     public words and his own cards only. Fills ``seats`` (the other seats, ascending),
@@ -311,13 +311,13 @@ def world_problem(state, params, observer, level, seats, pinned, size, allow, qu
     return h0, h1, total == n_hidden
 
 
-@njit(cache=True, inline="always")
+@helper
 def group_of(c):
     """Fact 6's groups: 0 the trumps and the Matto, 1 + s the suit s."""
     return 0 if c < WORD1_START else 1 + (c - WORD1_START) // 14
 
 
-@njit(cache=True, inline="always")
+@helper
 def pool_fits(pool, n_pool, size, allow, rng, got):
     """Split the pool's cards uniformly among the Fola places (own part, the cutter's
     discards, the dealer's discards: ``size[3:6]``) into ``got[3:6]``; True when every card
@@ -340,7 +340,7 @@ def pool_fits(pool, n_pool, size, allow, rng, got):
     return ok
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def _exact_world(state, params, observer, rng, hidden_cards, n, seats, pinned, size, allow,
                  quota, got):
     """The exact draw (module docstring): the other hands' placements counted by a dynamic
@@ -515,7 +515,7 @@ def _exact_world(state, params, observer, rng, hidden_cards, n, seats, pinned, s
     return result
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def sample_world(state, params, observer, rng, out, level, tries, exact):
     """One attempt at a world under the discard rules of ``level`` (0: MI-DISC-2 classes; 1:
     any cards): ``tries`` rejection tries, then (if ``exact``) the exact draw; writes it to
@@ -607,7 +607,7 @@ def sample_world(state, params, observer, rng, out, level, tries, exact):
     return True
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def determinize(state, params, observer, rng, out):
     """Rules §6: a world consistent with everything ``observer`` has seen, uniformly at random
     among the placements of the module docstring (facts 1-6), written to ``out``; the deal
@@ -621,7 +621,7 @@ def determinize(state, params, observer, rng, out):
         out[RNG + j] = rng_next(rng)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def observed_action(state, params, action, observer):
     """Rules §6: the action of the player to move as ``observer`` sees it: another player's
     discard is face down (``DISCARD_SEEN << KIND_SHIFT``, no card), except a card the table

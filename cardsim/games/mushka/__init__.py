@@ -32,9 +32,8 @@ from __future__ import annotations
 
 from ...cards import MUSHKA
 from ...errors import CardsimError
-from ...game import GameDefinition
-from ...spec import GAME_IDS, GameSpec
-from . import kernels, layout, notation
+from ...spec import GameDefinition, Kernels
+from . import heuristic, kernels, layout, notation
 from .rules import PRESETS, MushkaRules
 from .summary import summarize
 
@@ -81,26 +80,24 @@ def set_records(vec, rules: MushkaRules, records=None, **other) -> None:
         vec[layout.START_RECORD + seat] = r
 
 
-def make_spec(rules: MushkaRules) -> GameSpec:
-    """The :class:`GameSpec` of Mushka under ``rules``."""
-    return GameSpec(
-        name="mushka", n_players=rules.num_players, n_cards=layout.N_CARDS,
-        n_words=layout.N_WORDS, state_len=layout.STATE_LEN, max_actions=layout.MAX_ACTIONS,
-        params=rules.kernel_params(),
+GAME = GameDefinition(
+    name="mushka", rules_type=MushkaRules, deck=MUSHKA, codec=notation,
+    summary="Russian Loo-like game: 3-7 players, exchange or pass, the ace of spades, "
+            "count-down from 25",
+    summarize=summarize,
+    kernels=Kernels(
         new_deal=kernels.new_deal, new_match=kernels.new_match,
         legal_actions=kernels.legal_actions, apply_action=kernels.apply_action,
         is_terminal=kernels.is_terminal, current_player=kernels.current_player,
         returns=kernels.returns, determinize=kernels.determinize,
-        play_random_deals=kernels.play_random_deals, record_columns=kernels.RECORD_COLUMNS,
-        game_id=GAME_IDS["mushka"], dealer_word=layout.DEALER,
-        max_deal_moves=layout.MAX_DEAL_MOVES, reward_scale=5.0)
-
-
-DEFINITION = GameDefinition(
-    name="mushka", rules_type=MushkaRules, deck=MUSHKA, make_spec=make_spec, codec=notation,
-    summary="Russian Loo-like game: 3-7 players, exchange or pass, the ace of spades, "
-            "count-down from 25",
-    summarize=summarize,
+        observed_action=kernels.observed_action, heuristic=heuristic.choose,
+        play_random_deals=kernels.play_random_deals),
+    layout=layout, record_columns=kernels.RECORD_COLUMNS,
+    max_actions=lambda rules: layout.MAX_ACTIONS, reward_scale=5.0,
+    no_exact="the exact solver covers two-sided games (Scopa, 2-player Bura); Mushka has 3 to "
+             "7 players each for himself and scores that are not zero-sum",
+    conformance="cardsim.games.mushka.conformance",
+    reference="cardsim.games.mushka.reference:ReferenceMushka",
     random_player=(
         ("pass_probability", 0.25, "in the exchange: chance to pass (stands instead while "
          "holding the ace of spades)"),
@@ -111,4 +108,4 @@ DEFINITION = GameDefinition(
     choose_random=choose_random, return_unit="points written off",
     categories=("tricks", "ace_bonus", "remise"), deal_setup=set_records)
 
-__all__ = ["DEFINITION", "PRESETS", "MushkaRules", "make_spec"]
+__all__ = ["GAME", "PRESETS", "MushkaRules"]

@@ -91,8 +91,8 @@ rarely pass and waste their high cards) and loses in the heuristic's field, so t
 is kept; ``PLAIN_DECAY``, ``AS_KEEP`` and ``LEAD_TO_WIN`` changed little.
 """
 import numpy as np
-from numba import njit
 
+from ...jit import helper, kernel
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from .kernels import above, ace_beats_lead, ace_bonus, led_card, suit_of
 from .layout import (ACE_OF_SPADES, ACTIVE, CARDS_MASK, DECIDED_PASS, DECISION, DEALER,
@@ -121,13 +121,13 @@ _AS = np.uint64(1) << np.uint64(ACE_OF_SPADES)
 
 # --- what the player to move sees -------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def _trump(state):
     """MU-DEAL-3: the trump suit (the turned card's suit, public)."""
     return suit_of(np.int64(state[TRUMP_CARD]))
 
 
-@njit(cache=True, inline="always")
+@helper
 def _deck(params):
     """Rules §1: the cards of the deck in use (ranks from the lowest rank up, every suit)."""
     low = params[P_LOWEST_RANK]
@@ -137,7 +137,7 @@ def _deck(params):
     return deck
 
 
-@njit(cache=True, inline="always")
+@helper
 def _unseen(state, params, me):
     """Rules §5: the deck's cards ``me`` has not seen: not in his hand or his discards, not
     played, not the turned card lying face up (a taken turned card stays unseen)."""
@@ -149,7 +149,7 @@ def _unseen(state, params, me):
     return _deck(params) & ~seen
 
 
-@njit(cache=True, inline="always")
+@helper
 def _hand_size(state, seat):
     """Rules §5: how many cards ``seat`` holds (public): 5 before the play, then one less per
     trick played and one less once he played to the current trick."""
@@ -161,7 +161,7 @@ def _hand_size(state, seat):
     return size
 
 
-@njit(cache=True, inline="always")
+@helper
 def _opponents(state, params, me):
     """The opponents in the play: active seats with cards; during the exchange, every seat
     that has not passed (MU-PASS-1; the seats still to decide count as playing)."""
@@ -177,7 +177,7 @@ def _opponents(state, params, me):
     return out
 
 
-@njit(cache=True, inline="always")
+@helper
 def _later(state, params, me):
     """The active seats still to play to the current trick after ``me`` (MU-PLAY-1)."""
     n = params[P_NUM_PLAYERS]
@@ -191,7 +191,7 @@ def _later(state, params, me):
     return out
 
 
-@njit(cache=True, inline="always")
+@helper
 def _live(state, params, card, unseen, opponents):
     """``card`` may be in an opponent's hand: unseen and not excluded for some opponent."""
     if not unseen & bit(card):
@@ -204,7 +204,7 @@ def _live(state, params, card, unseen, opponents):
 
 # --- chances ----------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def _miss(state, seat, n_unseen):
     """The chance that ``seat`` does not hold one given unseen card: 1 - hand / unseen."""
     if n_unseen <= 0:
@@ -212,7 +212,7 @@ def _miss(state, seat, n_unseen):
     return 1.0 - min(1.0, _hand_size(state, seat) / n_unseen)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _hold(state, params, card, led, unseen, later, leading):
     """The hold chance of ``card`` (a trump, or a card of the led suit ``led``) that beats the
     trick so far: none of the seats in ``later`` beats it (module docstring). ``leading``:
@@ -240,7 +240,7 @@ def _hold(state, params, card, led, unseen, later, leading):
     return chance
 
 
-@njit(cache=True, inline="always")
+@helper
 def _worth(state, params, card, unseen, opponents):
     """The worth of keeping ``card``: the chance it takes a trick later (module docstring)."""
     t = _trump(state)
@@ -260,7 +260,7 @@ def _worth(state, params, card, unseen, opponents):
     return worth
 
 
-@njit(cache=True, inline="always")
+@helper
 def _no_trick_chance(state, params, cards, unseen, opponents):
     """The chance that none of ``cards`` takes a trick: the product of 1 - worth."""
     chance = 1.0
@@ -271,7 +271,7 @@ def _no_trick_chance(state, params, cards, unseen, opponents):
     return chance
 
 
-@njit(cache=True, inline="always")
+@helper
 def _trick_weight(state, params, me):
     """H2, H8: a trick counts ``LOW_RECORD_WEIGHT`` times in a match with a low record."""
     if state[MODE] == MODE_MATCH and np.int64(state[RECORD + me]) <= LOW_RECORD:
@@ -279,7 +279,7 @@ def _trick_weight(state, params, me):
     return 1.0
 
 
-@njit(cache=True, inline="always")
+@helper
 def _remise_stake(state, params, me):
     """What the first trick is worth beyond +1: the remise, and for the ace's holder the
     bonus and the 5 more of MU-SCORE-4."""
@@ -291,19 +291,19 @@ def _remise_stake(state, params, me):
 
 # --- choosing ---------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def _kind_of(a):
     """The kind of an action id (layout.py)."""
     return np.int64(np.uint64(a) >> _SHIFT)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _cards_of(a):
     """The card mask of an action id."""
     return np.uint64(a) & _CARDS
 
 
-@njit(cache=True, inline="always")
+@helper
 def _find(actions, n_actions, kind, cards):
     """The index of the action of ``kind`` with the card mask ``cards``, or -1."""
     for i in range(n_actions):
@@ -312,7 +312,7 @@ def _find(actions, n_actions, kind, cards):
     return -1
 
 
-@njit(cache=True, inline="always")
+@helper
 def _find_kind(actions, n_actions, kind):
     """The index of the first action of ``kind``, or -1."""
     for i in range(n_actions):
@@ -321,7 +321,7 @@ def _find_kind(actions, n_actions, kind):
     return -1
 
 
-@njit(cache=True, inline="always")
+@helper
 def _least_worth(state, params, cards, unseen, opponents):
     """The card of ``cards`` of least worth (ties: the lower index)."""
     best = -1
@@ -335,7 +335,7 @@ def _least_worth(state, params, cards, unseen, opponents):
     return best
 
 
-@njit(cache=True, inline="always")
+@helper
 def _choose_exchange(state, params, me, actions, n_actions):
     """H2, H3: pass, stand, or exchange the cards worth less than a drawn card."""
     hand = state[HAND + me]
@@ -383,7 +383,7 @@ def _choose_exchange(state, params, me, actions, n_actions):
     return _find_kind(actions, n_actions, STAND)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _wins_so_far(state, params, card, lead):
     """MU-PLAY-6, MU-ACE-2: ``card`` would beat every card of the current trick."""
     t = _trump(state)
@@ -406,7 +406,7 @@ def _wins_so_far(state, params, card, lead):
     return card % 13 + (200 if s == t else 100) > best
 
 
-@njit(cache=True, inline="always")
+@helper
 def _choose_follow(state, params, me, legal, lead):
     """H8: the legal card of best score: hold chance - worth - (no trick yet) remise stake
     times the chance of no trick at all."""
@@ -438,7 +438,7 @@ def _choose_follow(state, params, me, legal, lead):
     return best
 
 
-@njit(cache=True, inline="always")
+@helper
 def _choose_lead(state, params, me):
     """H5, H6, H7: the card to lead."""
     hand = state[HAND + me]
@@ -489,7 +489,7 @@ def _choose_lead(state, params, me):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose(state, params, actions, n_actions, rng):
     """H1-H8: the index into ``actions[:n_actions]`` (the legal actions of the player to move)
     of the heuristic's action. ``rng`` is not used: ties go to the lower card."""

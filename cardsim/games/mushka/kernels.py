@@ -13,8 +13,8 @@ that brings a record to 0 stops the game at once (``stop_mode=automatic``) or of
 (``declared``); ``STOP_AT`` says where a declined stop resumes.
 """
 import numpy as np
-from numba import njit
 
+from ...jit import helper, kernel
 from ... import order as deal_order
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...rng import rng_below, rng_next, rng_shuffle
@@ -38,37 +38,37 @@ _CARDS = np.uint64(CARDS_MASK)
 _ACE_OF_SPADES = np.uint64(1) << np.uint64(ACE_OF_SPADES)
 
 
-@njit(cache=True, inline="always")
+@helper
 def action(kind, cards):
     """The action id of ``kind`` with the card mask ``cards``."""
     return np.int64((np.uint64(kind) << _SHIFT) | cards)
 
 
-@njit(cache=True, inline="always")
+@helper
 def next_seat(seat, n_players):
     """MU-DEAL-1, MU-PLAY-1: the seat on the left (play goes clockwise)."""
     return seat + 1 if seat + 1 < n_players else 0
 
 
-@njit(cache=True, inline="always")
+@helper
 def suit_of(card):
     """Rules §1: the suit of a card index."""
     return card // 13
 
 
-@njit(cache=True, inline="always")
+@helper
 def trump_suit(state):
     """MU-DEAL-3: the suit of the turned card."""
     return suit_of(np.int64(state[TRUMP_CARD]))
 
 
-@njit(cache=True, inline="always")
+@helper
 def above(card):
     """The cards of ``card``'s suit ranked above it."""
     return SUIT_MASK[suit_of(card)] & ~((bit(card) << ONE) - ONE)
 
 
-@njit(cache=True, inline="always")
+@helper
 def ace_bonus(state, params):
     """MU-SCORE-3: 5 written off for the ace of spades, 10 when spades are trump."""
     return params[P_ACE_BONUS] * (2 if trump_suit(state) == SPADES else 1)
@@ -76,7 +76,7 @@ def ace_bonus(state, params):
 
 # --- the deal -----------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@kernel
 def deal(state, params):
     """MU-DEAL-2..4: shuffle the deck, five cards to each player one at a time from the
     dealer's left, turn the next card for trump; the rest is the stock. With
@@ -119,7 +119,7 @@ def deal(state, params):
         state[TO_MOVE] = next_seat(dealer, n)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def start(params, rng, out, mode):
     """MU-DEAL-1: a first dealer by lot; every record at ``start_points``."""
     out[:] = ZERO
@@ -133,13 +133,13 @@ def start(params, rng, out, mode):
     deal(out, params)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def new_deal(params, rng, out):
     """One deal from ``start_points`` (the Python API may set other records)."""
     start(params, rng, out, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def new_match(params, rng, out):
     """A whole game, until a player stops at 0 (MU-MATCH-1) or ``max_deals`` (MU-MATCH-2)."""
     start(params, rng, out, MODE_MATCH)
@@ -147,7 +147,7 @@ def new_match(params, rng, out):
 
 # --- the end of a deal and of the game -----------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def stop_game(state, seat):
     """MU-STOP-1, MU-MATCH-1: the player at 0 stops and wins; nothing more is scored."""
     state[STOPPER] = seat + 1
@@ -156,7 +156,7 @@ def stop_game(state, seat):
     state[PHASE] = PHASE_MATCH_OVER if state[MODE] == MODE_MATCH else PHASE_DEAL_OVER
 
 
-@njit(cache=True, inline="always")
+@helper
 def finish_deal(state, params):
     """MU-MATCH-2: a deal ends; a match deals again, or ends after ``max_deals`` with the
     lowest records winning."""
@@ -180,7 +180,7 @@ def finish_deal(state, params):
     state[PHASE] = PHASE_NEXT_DEAL
 
 
-@njit(cache=True, inline="always")
+@helper
 def offer_stop(state, seat, at):
     """MU-STOP-4: ``seat``, at 0, is offered the stop; a refusal resumes at ``at``."""
     state[PHASE] = PHASE_STOP
@@ -189,7 +189,7 @@ def offer_stop(state, seat, at):
     state[TO_MOVE] = seat
 
 
-@njit(cache=True, inline="always")
+@helper
 def reached_zero(state, params, seat, at):
     """MU-STOP-1/4: a record of 0 stops the game (automatic) or offers the stop (declared).
     Returns True when the flow is interrupted."""
@@ -202,14 +202,14 @@ def reached_zero(state, params, seat, at):
     return True
 
 
-@njit(cache=True, inline="always")
+@helper
 def write_off(state, seat, amount):
     """MU-SCORE-5, MU-STOP-2: a write-off never takes a record below 0 (the clamp)."""
     record = np.int64(state[RECORD + seat])
     state[RECORD + seat] = max(0, record - amount)
 
 
-@njit(cache=True, inline="always")
+@helper
 def win_trick(state, params, seat):
     """MU-SCORE-1, MU-SCORE-3, MU-STOP-3: a trick won writes off 1 at once (a record at 0
     restarts from ``start_points - 1``, or ``start_points``); the holder's first trick also
@@ -228,7 +228,7 @@ def win_trick(state, params, seat):
     return reached_zero(state, params, seat, AT_PLAY)
 
 
-@njit(cache=True, inline="always")
+@helper
 def end_offers(state, params, after):
     """MU-STOP-4: at the end of the deal every player at 0, from the dealer's left, is offered
     the stop (the offers after seat ``after``; -1 = from the start)."""
@@ -243,7 +243,7 @@ def end_offers(state, params, after):
     finish_deal(state, params)
 
 
-@njit(cache=True, inline="always")
+@helper
 def remise(state, params):
     """MU-SCORE-2, MU-SCORE-4: an active player without a trick adds the remise; the ace
     holder without a trick adds 5 more. Then the offers of MU-STOP-4 (declared mode)."""
@@ -259,7 +259,7 @@ def remise(state, params):
         finish_deal(state, params)
 
 
-@njit(cache=True, inline="always")
+@helper
 def end_of_deal(state, params):
     """MU-SCORE-3 (``end_of_deal`` timing), then the remises: the holder with a trick writes
     off the ace bonus; a record of 0 stops (or is offered the stop) before any remise."""
@@ -272,7 +272,7 @@ def end_of_deal(state, params):
     remise(state, params)
 
 
-@njit(cache=True, inline="always")
+@helper
 def play_on(state, params):
     """MU-PLAY-2, MU-PASS-3: after a trick (or a declined stop) the lone player's next credited
     trick, the end of the deal, or the next lead by the trick's winner."""
@@ -291,7 +291,7 @@ def play_on(state, params):
         return
 
 
-@njit(cache=True, inline="always")
+@helper
 def end_exchange(state, params):
     """MU-PASS-1..3, MU-ACE-5, MU-PLAY-2: after the dealer's decision the players who did not
     pass play; the ace holder is fixed; nobody left voids the deal, one player left takes all
@@ -319,7 +319,7 @@ def end_exchange(state, params):
     play_on(state, params)
 
 
-@njit(cache=True, inline="always")
+@helper
 def next_deal(state, params):
     """MU-DEAL-1: the deal passes to the left after every deal, a void deal included."""
     state[DEALER] = next_seat(np.int64(state[DEALER]), params[P_NUM_PLAYERS])
@@ -327,7 +327,7 @@ def next_deal(state, params):
     deal(state, params)
 
 
-@njit(cache=True, inline="always")
+@helper
 def deal_again(state, params):
     """While a match is marked to deal again, the next dealer deals."""
     while state[PHASE] == PHASE_NEXT_DEAL:
@@ -336,13 +336,13 @@ def deal_again(state, params):
 
 # --- play -----------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def led_card(state):
     """The first card of the current trick, or -1."""
     return np.int64(state[TRICK_CARD + np.int64(state[LEADER])]) - 1
 
 
-@njit(cache=True, inline="always")
+@helper
 def trick_best(state, params, suit):
     """The highest card of ``suit`` in the current trick, or -1."""
     best = -1
@@ -353,14 +353,14 @@ def trick_best(state, params, suit):
     return best
 
 
-@njit(cache=True, inline="always")
+@helper
 def ace_beats_lead(state, lead):
     """MU-ACE-2: spades are not trump and the trick was led with the ace of trumps."""
     t = trump_suit(state)
     return t != SPADES and lead == 13 * t + 12
 
 
-@njit(cache=True, inline="always")
+@helper
 def legal_cards(state, params, seat):
     """MU-PLAY-3..5, MU-ACE-2..4: follow suit, else trump, else any card (with
     ``must_head_trick``: above the trick's best of the suit while it is not trumped; with
@@ -391,7 +391,7 @@ def legal_cards(state, params, seat):
     return legal
 
 
-@njit(cache=True, inline="always")
+@helper
 def shown_not_held(state, params, seat, card):
     """Rules §5: what playing ``card`` to the current trick proves ``seat`` does not hold
     (before it is played): the led suit when he does not follow (except the MU-ACE-2 answer),
@@ -420,7 +420,7 @@ def shown_not_held(state, params, seat, card):
     return proof
 
 
-@njit(cache=True, inline="always")
+@helper
 def trick_winner(state, params):
     """MU-PLAY-6, MU-ACE-1..3: the ace of spades on a led trump ace, else the highest trump,
     else the highest card of the led suit."""
@@ -444,7 +444,7 @@ def trick_winner(state, params):
     return winner
 
 
-@njit(cache=True, inline="always")
+@helper
 def play_card(state, params, seat, card):
     """MU-PLAY-1..6: play a card; after the last active player the trick is won (MU-SCORE-1)."""
     n = params[P_NUM_PLAYERS]
@@ -469,7 +469,7 @@ def play_card(state, params, seat, card):
 
 # --- the exchange -------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def keep_mask(state, params, seat):
     """MU-EXCH-4 and the taken turned card: cards that may not be discarded."""
     keep = ZERO
@@ -480,7 +480,7 @@ def keep_mask(state, params, seat):
     return keep
 
 
-@njit(cache=True, inline="always")
+@helper
 def exchange(state, params, seat, cards):
     """MU-EXCH-2, MU-EXCH-6: discard ``cards`` face down and draw as many from the stock."""
     state[HAND + seat] &= ~cards
@@ -490,7 +490,7 @@ def exchange(state, params, seat, cards):
     state[DECISION + seat] = DECIDED_STAND + k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def legal_actions(state, params, out):
     """The legal action ids, ascending: MU-EXCH-2..5 in the exchange, MU-PLAY-3..5 and
     MU-ACE-2 in play, MU-STOP-4 at an offer, the dealer's discard for the turned card."""
@@ -533,14 +533,14 @@ def legal_actions(state, params, out):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def apply_action(state, params, a):
     """Play the action ``a`` (it must be legal: the Python API checks it); a match deals on."""
     step(state, params, a)
     deal_again(state, params)
 
 
-@njit(cache=True, inline="always")
+@helper
 def step(state, params, a):
     """The action ``a`` and the automatic steps after it, up to the next decision or the end
     of the deal (a match is left marked to deal again)."""
@@ -581,13 +581,13 @@ def step(state, params, a):
 
 # --- outcome ----------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@kernel
 def is_terminal(state, params):
     """The deal (MU-STOP-1, MU-PASS-2) or the game (MU-MATCH-1/2) is over."""
     return state[PHASE] == PHASE_DEAL_OVER or state[PHASE] == PHASE_MATCH_OVER
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def current_player(state, params):
     """The seat to move, or ``TERMINAL`` (-1)."""
     if is_terminal(state, params):
@@ -595,7 +595,7 @@ def current_player(state, params):
     return np.int64(state[TO_MOVE])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def returns(state, params, out):
     """Per seat. A deal: the record written off (``start_record - record``: +1 a trick, the
     ace bonus, -5 a remise). A match: each loser -1/(n-1), the winners share the losers'
@@ -620,7 +620,7 @@ def returns(state, params, out):
 MAX_WORLD_TRIES = 10_000     # rejection tries before the exact draw (:func:`exact_world`)
 
 
-@njit(cache=True, inline="always")
+@helper
 def ace_public(state):
     """Rules §5: the ace of spades' place is public once it was played or its bonus written
     off (or it is the turned card, or the dealer took it as the turned card)."""
@@ -634,7 +634,7 @@ def ace_public(state):
     return False
 
 
-@njit(cache=True, inline="always")
+@helper
 def end_bonus_reached(state):
     """With ``ace_bonus_timing=end_of_deal``: the end of the deal was reached (MU-SCORE-3), so
     a holder with a trick has written off the bonus. A stop after the fifth trick is not
@@ -647,7 +647,7 @@ def end_bonus_reached(state):
     return (phase == PHASE_DEAL_OVER or phase == PHASE_MATCH_OVER) and state[STOPPER] == ZERO
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def forbidden_cards(state, params, observer, out):
     """Rules §5: per seat, the hidden cards its hand cannot hold: ``EXCLUDED``, and with
     ``ace_bonus_timing=end_of_deal`` the ace of spades for every active seat with a trick once
@@ -661,13 +661,13 @@ def forbidden_cards(state, params, observer, out):
             out[seat] |= _ACE_OF_SPADES
 
 
-@njit(cache=True, inline="always")
+@helper
 def uniform01(rng):
     """A float uniform in [0, 1) from 53 random bits."""
     return np.float64(rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def exact_world(state, params, observer, rng, hidden, forbid, out):
     """Rules §5: the hidden cards dealt to their places uniformly among the worlds that keep
     every hand clear of its ``forbid`` cards and the discards clear of the ace of spades
@@ -831,7 +831,7 @@ def exact_world(state, params, observer, rng, hidden, forbid, out):
     return True
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def determinize(state, params, observer, rng, out):
     """Rules §5: a world consistent with what ``observer`` has seen, uniformly at random.
 
@@ -911,7 +911,7 @@ def determinize(state, params, observer, rng, out):
         out[RNG + j] = rng_next(rng)
 
 
-@njit(cache=True, inline="always")
+@helper
 def observed_action(state, params, a, observer):
     """Rules §5: the action ``a`` of the player to move as ``observer`` sees it. Another
     player's exchange shows only how many cards he exchanged (``EXCHANGE_SEEN << 52 | k``)
@@ -941,7 +941,7 @@ with this deal; the last match of a call may be cut off), tricks and record writ
 seat (``start_record - record``); ``trump`` is the trump suit (0 spades .. 3 hearts)."""
 
 
-@njit(cache=True, inline="always")
+@helper
 def record_deal(state, params, row, moves):
     """Fill one row of :data:`RECORD_COLUMNS` from a finished deal."""
     n = params[P_NUM_PLAYERS]
@@ -989,7 +989,7 @@ def record_deal(state, params, row, moves):
                                         - np.int64(state[RECORD + seat])) if seat < n else 0
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def play_random_deals(params, rng, n_deals, records, max_actions, policy):
     """Play whole games (matches) with the random player until ``n_deals`` deals are
     recorded, one row per deal (:data:`RECORD_COLUMNS`); a game cut off by the end is marked

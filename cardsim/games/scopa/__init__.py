@@ -9,36 +9,35 @@ Returns: for a deal, each seat's side's deal points minus the other side's; for 
 +1 for the winning side and -1 for the other.
 """
 from ...cards import SCOPA
-from ...game import GameDefinition
-from ...spec import GAME_IDS, GameSpec
-from . import kernels, layout, notation
-from .summary import summarize
+from ...spec import ExactHooks, GameDefinition, Kernels
+from . import exact, heuristic, kernels, layout, notation
 from .rules import PRESETS, ScopaRules
+from .summary import summarize
 
 RECORD_COLUMNS = tuple(f"side{s}_{c}" for s in range(2) for c in layout.CATEGORIES) + (
     "dealer", "redeals", "moves")
 
-
-def make_spec(rules: ScopaRules) -> GameSpec:
-    """The :class:`GameSpec` of Scopa under ``rules``."""
-    return GameSpec(
-        name="scopa", n_players=rules.num_players, n_cards=layout.N_CARDS,
-        n_words=layout.N_WORDS, state_len=layout.STATE_LEN,
-        max_actions=layout.MAX_ACTIONS_9 if rules.hand_size == 9 else layout.MAX_ACTIONS_3,
-        params=rules.kernel_params(),
+GAME = GameDefinition(
+    name="scopa", rules_type=ScopaRules, deck=SCOPA, codec=notation,
+    summary="Italian fishing game: 40 cards, captures by equal card or sum, 2 players or 2x2",
+    summarize=summarize,
+    kernels=Kernels(
         new_deal=kernels.new_deal, new_match=kernels.new_match,
         legal_actions=kernels.legal_actions, apply_action=kernels.apply_action,
         is_terminal=kernels.is_terminal, current_player=kernels.current_player,
         returns=kernels.returns, determinize=kernels.determinize,
-        play_random_deals=kernels.play_random_deals, record_columns=RECORD_COLUMNS,
-        game_id=GAME_IDS["scopa"], dealer_word=layout.DEALER,
-        max_deal_moves=layout.MAX_DEAL_MOVES, reward_scale=4.0)
-
-
-DEFINITION = GameDefinition(
-    name="scopa", rules_type=ScopaRules, deck=SCOPA, make_spec=make_spec, codec=notation,
-    summary="Italian fishing game: 40 cards, captures by equal card or sum, 2 players or 2x2",
-    summarize=summarize,
+        observed_action=kernels.observed_action, heuristic=heuristic.choose,
+        play_random_deals=kernels.play_random_deals),
+    layout=layout, record_columns=RECORD_COLUMNS,
+    max_actions=lambda rules: (layout.MAX_ACTIONS_9 if rules.hand_size == 9
+                               else layout.MAX_ACTIONS_3),
+    reward_scale=4.0,
+    exact=ExactHooks(
+        single_deal=exact.single_deal, side=exact.side_of, value=exact.deal_value,
+        features=exact.features, bounds=exact.bounds, order=exact.move_order,
+        unit="points of the deal's difference"),
+    conformance="cardsim.games.scopa.conformance",
+    reference="cardsim.games.scopa.reference:ReferenceScopa",
     categories=("cards", "coins", "settebello", "primiera", "scopas"))
 
-__all__ = ["DEFINITION", "PRESETS", "ScopaRules", "make_spec"]
+__all__ = ["GAME", "PRESETS", "ScopaRules"]

@@ -6,8 +6,8 @@ Values are integers from side 0's point of view: the deal's point difference, si
 minus side 1's (SC-SCORE-6), the quantity a deal's returns report.
 """
 import numpy as np
-from numba import njit
 
+from ...jit import helper
 from ...bits import ONE, lowest_index, popcount
 from .kernels import deal_points, primiera_total
 from .layout import (ACTION_CARD_SHIFT, CAPTURE_MASK, COINS, HAND, LAST_CAPTURER, MODE,
@@ -21,27 +21,27 @@ _CAPTURE = np.uint64(CAPTURE_MASK)
 _SETTE = np.uint64(1) << np.uint64(SETTEBELLO)
 
 
-@njit(cache=True, inline="always")
+@helper
 def single_deal(state, params):
     """The solver values the current deal: a match position is solved as a lone deal (its end
     is the deal's end, SC-END-1)."""
     state[MODE] = MODE_DEAL
 
 
-@njit(cache=True, inline="always")
+@helper
 def side_of(state, params, seat):
     """SC-TEAM-1: seat ``p`` plays for side ``p & 1`` (2 players: the seat itself)."""
     return seat & 1
 
 
-@njit(cache=True, inline="always")
+@helper
 def deal_value(state, params):
     """SC-SCORE-6: the finished deal's point difference, side 0 minus side 1."""
     p = deal_points(state, params)
     return np.int64(p[0] - p[1])
 
 
-@njit(cache=True, inline="always")
+@helper
 def pile_summary(pile):
     """What of a pile decides its categories (SC-SCORE-1..4): cards, coins, the settebello and
     the best primiera value per suit, packed in one word (the cards themselves do not matter)."""
@@ -57,7 +57,7 @@ def pile_summary(pile):
     return w
 
 
-@njit(cache=True, inline="always")
+@helper
 def features(state, params, out):
     """The words that identify a position of a deal up to equivalence: hands, table, how far
     the stock is dealt (its order is fixed within the deal), the player to move, the last
@@ -77,7 +77,7 @@ def features(state, params, out):
     return n + 4
 
 
-@njit(cache=True, inline="always")
+@helper
 def _more(a_min, a_max, b_min, b_max):
     """Bounds of a 'one point to the larger figure' category (SC-SCORE-1..4) for side 0 minus
     side 1 when side 0's figure ends in [a_min, a_max] and side 1's in [b_min, b_max]."""
@@ -86,7 +86,7 @@ def _more(a_min, a_max, b_min, b_max):
     return lo, hi
 
 
-@njit(cache=True, inline="always")
+@helper
 def bounds(state, params):
     """Cheap bounds on the deal's final point difference: the categories already decided
     count, the open ones span what the unplaced cards allow, and every move still to play
@@ -130,7 +130,7 @@ def bounds(state, params):
     return np.int64(lo + s - moves1), np.int64(hi + s + moves0)
 
 
-@njit(cache=True, inline="always")
+@helper
 def move_order(state, params, actions, n, scores):
     """A guess of each move's worth, best first: sweeps, the settebello, coins and many cards
     taken; of the discards, the lowest card."""

@@ -33,8 +33,8 @@ The rules, rule by rule:
 The score of an action is (H1 + H2 + H3) − max(H4, H5).
 """
 import numpy as np
-from numba import njit
 
+from ...jit import helper, kernel
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...rng import rng_below
 from .layout import (ACTION_CARD_SHIFT, CAPTURE_MASK, FULL_DECK, HAND, N_CARDS, PILE, SETTEBELLO,
@@ -61,7 +61,7 @@ _SHIFT = np.uint64(ACTION_CARD_SHIFT)
 _TIE = 1e-9
 
 
-@njit(cache=True, inline="always")
+@helper
 def _chance_holds(n_unseen, n_wanted, hand_size):
     """H4, H5: the chance that ``hand_size`` cards drawn from ``n_unseen`` hold at least one of
     ``n_wanted`` given cards."""
@@ -75,7 +75,7 @@ def _chance_holds(n_unseen, n_wanted, hand_size):
     return 1.0 - p_none
 
 
-@njit(cache=True, inline="always")
+@helper
 def _worth(cards):
     """H2, H3: the summed worth of a set of cards."""
     total = 0.0
@@ -85,7 +85,7 @@ def _worth(cards):
     return total
 
 
-@njit(cache=True, inline="always")
+@helper
 def _capture_gain(taken, pile, forfeit):
     """H2, H3: the worth of the cards ``taken`` (the played card included) to a side whose pile
     is ``pile``, with the bonus for each suit the pile lacks."""
@@ -97,7 +97,7 @@ def _capture_gain(taken, pile, forfeit):
     return gain
 
 
-@njit(cache=True, inline="always")
+@helper
 def _exposure(table, unseen, hand_size, scopa_worth):
     """H4, H5: what the next player can be expected to take from ``table``: a sweep when the
     table sums to 10 or less (charged a scopa plus the cards), or else his best single card
@@ -122,7 +122,7 @@ def _exposure(table, unseen, hand_size, scopa_worth):
     return max(sweep, single)
 
 
-@njit(cache=True, inline="always")
+@helper
 def _cards_in_hands(state, params):
     """Rules §5: the number of cards in all hands (public)."""
     n = 0
@@ -131,7 +131,7 @@ def _cards_in_hands(state, params):
     return n
 
 
-@njit(cache=True, inline="always")
+@helper
 def _action_score(state, params, a, unseen, next_hand, last_move, next_last):
     """H1-H5: the score of the action ``a`` of the player to move."""
     me = np.int64(state[TO_MOVE])
@@ -153,7 +153,7 @@ def _action_score(state, params, a, unseen, next_hand, last_move, next_last):
     return score - _exposure(left, unseen, next_hand, scopa_next)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def choose(state, params, actions, n_actions, rng):
     """H1-H5: the index into ``actions[:n_actions]`` (the legal actions of the player to move)
     of the best-scoring action; equal scores are broken uniformly with ``rng``."""

@@ -9,8 +9,8 @@ counting, the small helpers inlined into them cost no atomic increments per call
 those made legal-move generation about twice as slow). The helpers are ``inline="always"``.
 """
 import numpy as np
-from numba import njit
 
+from ...jit import helper, kernel
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ... import order as deal_order
 from ...rng import rng_below, rng_next, rng_shuffle
@@ -28,19 +28,19 @@ _SHIFT = np.uint64(ACTION_CARD_SHIFT)
 
 # --- deal order ----------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def order_card(state, i):
     """The card at position ``i`` of the deal order."""
     return deal_order.order_card(state, ORDER, i)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def set_order_card(state, i, card):
     """Write ``card`` at position ``i`` of the deal order."""
     deal_order.set_order_card(state, ORDER, i, card)
 
 
-@njit(cache=True, inline="always")
+@helper
 def deal_next(state, n_cards):
     """Take the next ``n_cards`` of the stock, in order; return them as a mask."""
     return deal_order.deal_next(state, ORDER, NEXT, STOCK, n_cards)
@@ -48,19 +48,19 @@ def deal_next(state, n_cards):
 
 # --- the deal ------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def next_seat(seat, n_players):
     """SC-DEAL-4, SC-TEAM-2: the seat after ``seat`` in playing order."""
     return seat + 1 if seat + 1 < n_players else 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def is_void_deal(table, params):
     """SC-DEAL-3: three or four kings among the first table cards cancel the deal."""
     return params[P_REDEAL_KINGS] == 1 and popcount(table & KINGS) >= 3
 
 
-@njit(cache=True, inline="always")
+@helper
 def deal_hands(state, params):
     """SC-DEAL-5: every player receives ``hand_size`` cards, the first player of the deal first."""
     n = params[P_NUM_PLAYERS]
@@ -70,7 +70,7 @@ def deal_hands(state, params):
         state[HAND + seat] = deal_next(state, params[P_HAND_SIZE])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def deal(state, params):
     """SC-DEAL-2..4: shuffle, 4 cards to the table, hands dealt, the dealer's next player moves.
 
@@ -96,7 +96,7 @@ def deal(state, params):
     state[PHASE] = PHASE_PLAY
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def start(params, rng, out, mode):
     """SC-DEAL-1: a new deal or match with a dealer drawn at random, then SC-DEAL-2..4."""
     out[:] = ZERO
@@ -108,13 +108,13 @@ def start(params, rng, out, mode):
     deal(out, params)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def new_deal(params, rng, out):
     """One deal (terminal when the deal is scored): SC-DEAL-1..4."""
     start(params, rng, out, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def new_match(params, rng, out):
     """A whole match to the target score (SC-MATCH-1..3), starting with SC-DEAL-1..4."""
     start(params, rng, out, MODE_MATCH)
@@ -122,7 +122,7 @@ def new_match(params, rng, out):
 
 # --- legal actions -------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def by_value(table):
     """The table as a value-major mask: bit ``4 * (value - 1) + suit`` per card, so that
     scanning its bits upwards meets the cards in increasing capture value."""
@@ -133,7 +133,7 @@ def by_value(table):
             | (SPREAD_BY_VALUE[(table >> np.uint64(30)) & ten] << np.uint64(3)))
 
 
-@njit(cache=True, inline="always")
+@helper
 def sum_captures(table_by_value, value, card, out, n):
     """SC-CAPT-4: append every set of 2+ table cards summing to ``value`` as an action.
 
@@ -177,7 +177,7 @@ def sum_captures(table_by_value, value, card, out, n):
         todo = candidates & ~((bit(last) << ONE) - ONE)
 
 
-@njit(cache=True, inline="always")
+@helper
 def sort_range(a, lo, hi):
     """Insertion sort of ``a[lo:hi]`` (the few capture options of one card)."""
     for i in range(lo + 1, hi):
@@ -189,7 +189,7 @@ def sort_range(a, lo, hi):
         a[j + 1] = x
 
 
-@njit(cache=True, inline="always")
+@helper
 def sum_values(table):
     """SC-CAPT-4 pre-check: bit v is set when 2 or more table cards sum to v (v <= 10).
 
@@ -207,7 +207,7 @@ def sum_values(table):
     return several
 
 
-@njit(cache=True, inline="always")
+@helper
 def capture_options(table, table_by_value, sums, card, params, out, n):
     """SC-CAPT-2..6: the actions of playing ``card`` onto ``table``, appended in sorted order.
 
@@ -233,7 +233,7 @@ def capture_options(table, table_by_value, sums, card, params, out, n):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def legal_actions(state, params, out):
     """SC-CAPT-1, SC-CAPT-8: every (card, capture set) of the player to move, sorted by id."""
     if state[PHASE] != PHASE_PLAY:
@@ -251,7 +251,7 @@ def legal_actions(state, params, out):
 
 # --- applying an action --------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@helper
 def hands_empty(state, params):
     """True when no player holds a card."""
     m = ZERO
@@ -260,13 +260,13 @@ def hands_empty(state, params):
     return m == ZERO
 
 
-@njit(cache=True, inline="always")
+@helper
 def is_last_move(state, params):
     """SC-SCOPA-3, SC-TEAM-5: after this move the stock and every hand are empty."""
     return state[STOCK] == ZERO and hands_empty(state, params)
 
 
-@njit(cache=True, inline="always")
+@helper
 def capture(state, params, side, card, taken):
     """SC-CAPT-7, SC-SCOPA-1..3: move the cards to the side's pile; count a scopa on a sweep."""
     state[TABLE] &= ~taken
@@ -277,7 +277,7 @@ def capture(state, params, side, card, taken):
         state[SCOPE + side] += ONE
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def apply_action(state, params, action):
     """SC-CAPT-1..7: play a card, capture or discard; then refill, or end the deal.
 
@@ -305,7 +305,7 @@ def apply_action(state, params, action):
 
 # --- scoring -------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def primiera_total(pile, forfeit):
     """SC-PRIM-1..2: sum of the best primiera value per suit; a missing suit gives 0, or -1
     for the whole total when the forfeit variant is on (that side cannot win)."""
@@ -324,13 +324,13 @@ def primiera_total(pile, forfeit):
     return total
 
 
-@njit(cache=True, inline="always")
+@helper
 def point_to_more(a, b):
     """SC-SCORE-1..4: one point to the side with the larger figure; a tie gives none."""
     return (1 if a > b else 0), (1 if b > a else 0)
 
 
-@njit(cache=True, inline="always")
+@helper
 def category_points(state, params):
     """SC-SCORE-1..5: the points of (cards, coins, settebello, primiera, scopas), each a pair
     (side 0, side 1), from the current piles and scopa counts."""
@@ -345,7 +345,7 @@ def category_points(state, params):
             (np.int64(state[SCOPE]), np.int64(state[SCOPE + 1])))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def score_deal(state, params, out):
     """SC-SCORE-1..5: per side (rows) the points of the five categories (columns of
     ``layout.CATEGORIES``: cards, coins, settebello, primiera, scopas) of the current piles."""
@@ -357,7 +357,7 @@ def score_deal(state, params, out):
     out[0, 4], out[1, 4] = points[4]
 
 
-@njit(cache=True, inline="always")
+@helper
 def deal_points(state, params):
     """SC-SCORE-6: the total points of the deal, (side 0, side 1)."""
     c = category_points(state, params)
@@ -365,7 +365,7 @@ def deal_points(state, params):
             c[0][1] + c[1][1] + c[2][1] + c[3][1] + c[4][1])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def end_deal(state, params):
     """SC-END-1..3, SC-SCORE-6, SC-MATCH-2..3, SC-DEAL-6: left-over cards, deal points added to
     the match score; a match either ends or goes on with the next dealer's deal."""
@@ -391,13 +391,13 @@ def end_deal(state, params):
 
 # --- outcome -------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@kernel
 def is_terminal(state, params):
     """SC-END-1 (a deal) or SC-MATCH-3 (a match): nothing is left to play."""
     return state[PHASE] != PHASE_PLAY
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def current_player(state, params):
     """The seat to move, or ``TERMINAL`` (-1) when the deal or match is over."""
     if state[PHASE] != PHASE_PLAY:
@@ -405,7 +405,7 @@ def current_player(state, params):
     return np.int64(state[TO_MOVE])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def returns(state, params, out):
     """Per seat: a deal's point difference (own side minus the other), or a match's +1 / -1;
     zeros before the end."""
@@ -422,7 +422,7 @@ def returns(state, params, out):
         out[seat] = diff if seat & 1 == 0 else 0.0 - diff
 
 
-@njit(cache=True, inline="always")
+@helper
 def observed_action(state, params, a, observer):
     """Rules §5: every Scopa move is played face up, so everyone sees it whole."""
     return a
@@ -430,7 +430,7 @@ def observed_action(state, params, a, observer):
 
 # --- hidden information --------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel(nrt=True)
 def determinize(state, params, observer, rng, out):
     """Rules §5: a world consistent with what ``observer`` has seen, uniformly at random.
 
@@ -474,7 +474,7 @@ def determinize(state, params, observer, rng, out):
 N_RECORD = 2 * N_CATEGORIES + 3   # per side 5 categories, then dealer, redeals, moves
 
 
-@njit(cache=True)
+@kernel(nrt=True)
 def play_random_deals(params, rng, n_deals, records, max_actions, policy):
     """Play ``n_deals`` deals with uniformly random legal actions; one row per deal
     (``policy`` is empty: Scopa's random player has no parameter).

@@ -1,0 +1,171 @@
+"""cardsim.jit and the registry: code written once, compiled per game, with only the branches a
+copy runs; one record per game; clear errors for unknown games and missing capabilities."""
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from numba.core.errors import TypingError
+
+import cardsim
+from cardsim.errors import AgentError, UnknownGameError, UnsupportedError
+from cardsim.jit import EXACT_HOOKS, G, Generic, generic
+from cardsim.registry import GAMES, definition, list_games
+from cardsim.spec import ExactHooks, GameDefinition, Kernels
+from solvers import exact
+from solvers.agents import play, switches, parse_agent
+
+
+@generic
+def moves(state, params, out):
+    return G.legal_actions(state, params, out)
+
+
+WITH_BOUNDS = False
+
+
+@generic(switches=("WITH_BOUNDS",))
+def low_bound(state, params):
+    if WITH_BOUNDS:
+        lo, hi = G.exact_bounds(state, params)
+        return lo
+    return np.int64(-1)
+
+
+@generic
+def calls_low_bound(state, params):
+    return low_bound(state, params)
+
+
+@generic
+def ping(n):
+    return pong(n)
+
+
+@generic
+def pong(n):
+    return ping(n)
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_each_game_compiles_its_own_copy(name):
+    game = cardsim.load_game(name)
+    state = game.new_deal(seed=3)
+    out = np.zeros(game.spec.max_actions, dtype=np.int64)
+    n = moves[game.spec](state.vec, game.spec.params, out)
+    assert out[:n].tolist() == state.legal_actions()
+    assert moves[game] is moves[game.spec] is moves[game.definition]
+    assert moves[game].py_func.__qualname__ == f"moves__{name}"
+    assert moves[game].py_func.__globals__["G"].legal_actions is game.spec.legal_actions
+
+
+def test_copies_of_different_games_are_different_functions():
+    copies = {moves[cardsim.load_game(name)] for name in list_games()}
+    assert len(copies) == len(list_games())
+
+
+def test_a_switched_off_branch_is_never_typed():
+    """Mushka has no exact hooks: typing ``G.exact_bounds`` fails for it, so the copy without
+    the switch compiles only because numba pruned that branch before typing."""
+    mushka = cardsim.load_game("mushka")
+    state = mushka.new_deal(seed=1)
+    off = low_bound[mushka, {"WITH_BOUNDS": False}]
+    assert off(state.vec, mushka.spec.params) == -1
+    with pytest.raises((TypingError, AttributeError), match="exact_bounds"):
+        low_bound[mushka, {"WITH_BOUNDS": True}](state.vec, mushka.spec.params)
+    scopa = cardsim.load_game("scopa")
+    deal = scopa.new_deal(seed=1)
+    on = low_bound[scopa, {"WITH_BOUNDS": True}]
+    assert on(deal.vec, scopa.spec.params) == exact.bounds(deal)[0]
+    assert on is not low_bound[scopa, {"WITH_BOUNDS": False}]
+
+
+def test_switches_follow_the_callees():
+    assert calls_low_bound.all_switches() == ("WITH_BOUNDS",)
+    scopa = cardsim.load_game("scopa")
+    deal = scopa.new_deal(seed=2)
+    on = calls_low_bound[scopa, {"WITH_BOUNDS": True}]
+    assert on(deal.vec, scopa.spec.params) == exact.bounds(deal)[0]
+    assert calls_low_bound[scopa](deal.vec, scopa.spec.params) == -1     # the module's value
+    assert moves[scopa, {"WITH_BOUNDS": True}] is moves[scopa]          # not its switch
+
+
+def test_agent_loops_switch_on_only_the_kinds_they_run():
+    kinds = [parse_agent(a) for a in ("random", "heuristic", "ismcts:iterations=5", "pimc")]
+    assert switches(kinds[:2]) == {"WITH_ISMCTS": False, "WITH_EXACT": False}
+    assert switches(kinds[:3]) == {"WITH_ISMCTS": True, "WITH_EXACT": False}
+    assert switches([kinds[3], kinds[0]]) == {"WITH_ISMCTS": False, "WITH_EXACT": True}
+
+
+def test_generic_functions_are_not_called_directly():
+    with pytest.raises(TypeError, match=r"moves\[spec\]"):
+        moves(None, None, None)
+
+
+def test_helpers_refuse_calls_from_python():
+    """A helper has no Python wrapper: a call from Python is refused, not a jump into no code."""
+    from cardsim.bits import popcount
+    with pytest.raises(TypeError, match="compiled helper"):
+        popcount(np.uint64(7))
+
+
+def test_recursive_generic_functions_are_refused():
+    with pytest.raises(RuntimeError, match="must not be recursive"):
+        ping[cardsim.load_game("scopa")]
+
+
+def test_exact_hook_names_match_the_record():
+    hooks = [f.name for f in dataclasses.fields(ExactHooks) if f.type == "Callable"]
+    assert list(EXACT_HOOKS) == hooks
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_one_record_per_game(name):
+    """Every registered game declares one record, in its own package, with all the kernels of
+    the protocol, and names its conformance adapter; the registry line is its package."""
+    record = definition(name)
+    assert isinstance(record, GameDefinition) and record.name == name
+    assert GAMES[name] == f"cardsim.games.{name}"
+    assert record.conformance == f"cardsim.games.{name}.conformance"
+    for f in dataclasses.fields(Kernels):
+        assert getattr(record.kernels, f.name) is not None, f.name
+    assert (record.exact is None) == bool(record.no_exact)
+    assert definition(name) is record
+
+
+def test_an_unknown_game_is_a_clear_error():
+    for bad in ("skat", "", "Scopa", None):
+        with pytest.raises(UnknownGameError, match="expected one of bura, minchiate, mushka, "
+                                                   "scopa"):
+            cardsim.load_game(bad)
+
+
+@pytest.mark.parametrize("name", ["mushka", "minchiate"])
+def test_pimc_and_the_solver_refuse_a_game_without_exact_hooks(name):
+    game = cardsim.load_game(name)
+    state = game.new_deal(seed=1)
+    reason = definition(name).no_exact
+    n = game.num_players
+    with pytest.raises(AgentError, match="pimc and oracle: " + reason[:30]):
+        play(state, ["pimc:worlds=2"] + ["heuristic"] * (n - 1))
+    for call in (exact.solve, exact.solve_actions, exact.principal_line, exact.bounds):
+        with pytest.raises(UnsupportedError, match=reason[:30]):
+            call(state)
+
+
+def test_solve_on_the_command_line_refuses_in_one_line(tmp_path):
+    import json
+    game = cardsim.load_game("mushka")
+    position = tmp_path / "p.json"
+    position.write_text(json.dumps(game.new_deal(seed=1).to_dict()))
+    run = subprocess.run([sys.executable, "-m", "cardsim", "solve", "mushka", str(position)],
+                         capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr.strip() == f"cardsim: error: {definition('mushka').no_exact}"
+
+
+def test_generic_is_the_decorated_object():
+    assert isinstance(moves, Generic) and moves.__name__ == "moves"

@@ -14,7 +14,7 @@ group                 its functions                                 the folder's
 ``<game>-solvers``    the solvers' copies for a game (:mod:`.jit`)    core, the game, solvers
 ====================  ============================================  =======================
 
-(only the ``.py`` files that compile something count). Editing one game's kernels starts new
+(only the ``.py`` files that define compiled functions count, and ``cardsim/jit.py``). Editing one game's kernels starts new
 folders for that game's kernels and for the solvers compiled for it, and for no other game.
 The folder is ``<base>/<group>-<hash>``, where ``<base>`` is ``NUMBA_CACHE_DIR`` when set, else
 ``<user cache>/cardsim`` (``$XDG_CACHE_HOME`` or ``~/.cache``). Folders are only ever added:
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 from functools import lru_cache
 from pathlib import Path
@@ -36,7 +37,9 @@ from numba.core import caching
 
 ROOT = Path(__file__).resolve().parent.parent
 """The folder that holds the ``cardsim`` and ``solvers`` packages."""
-_COMPILED_MARKERS = (b"numba", b"jit import")
+_COMPILED = re.compile(rb"^@(kernel|helper|leaf|generic|njit|intrinsic)\b", re.M)
+"""A line that starts compiled code: such a file's source is part of its group's hash (and
+``cardsim/jit.py``, which says how everything compiles)."""
 
 
 def base_folder() -> Path:
@@ -55,7 +58,8 @@ def _sources(root: Path, part: str) -> list[Path]:
         files = sorted((root / "solvers").rglob("*.py"))
     else:
         files = sorted((root / "cardsim" / "games" / part).rglob("*.py"))
-    return [f for f in files if any(m in f.read_bytes() for m in _COMPILED_MARKERS)]
+    return [f for f in files if f.name == "jit.py" and part == "core"
+            or _COMPILED.search(f.read_bytes())]
 
 
 def group_parts(group: str) -> tuple[str, ...]:

@@ -51,3 +51,12 @@ def lowest_index(x):
 def bit(i):
     """The uint64 mask with only bit ``i`` set."""
     return ONE << np.uint64(i)
+
+
+@helper
+def copy_words(dst, src):
+    """``dst[:] = src`` for two vectors of one length, as a loop: numba's slice assignment
+    compiles its shape-mismatch message (string formatting) into every caller, seconds of each
+    cold compile."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]

@@ -71,10 +71,15 @@ class CompileLog:
 
 
 class _Listener(event.Listener):
-    def __init__(self) -> None:
+    """Follows numba's compile events; the outermost compile is the one reported."""
+
+    def __init__(self, stream, tty: bool, after: float, every: float) -> None:
+        self.stream, self.tty, self.after, self.every = stream, tty, after, every
         self.depth = 0
         self.started = 0.0
         self.what = ""
+        self.shown = False          # the running compile has been announced
+        self.last = 0.0             # when it was last announced (lines mode)
         self.lock = threading.Lock()
         self.log = CompileLog()
 
@@ -83,13 +88,33 @@ class _Listener(event.Listener):
             if self.depth == 0:
                 self.started = time.perf_counter()
                 self.what = describe(ev.data["dispatcher"].py_func)
+                self.shown = False
             self.depth += 1
 
     def on_end(self, ev) -> None:
         with self.lock:
             self.depth -= 1
             if self.depth == 0:
-                self.log.compiles.append((self.what, time.perf_counter() - self.started))
+                seconds = time.perf_counter() - self.started
+                self.log.compiles.append((self.what, seconds))
+                if self.shown:
+                    text = f"compiled {self.what} in {seconds:.1f} s (cached for the next run)"
+                    _write(self.stream, f"\r{text}\033[K\n" if self.tty else text + "\n")
+                    self.shown = False
+
+    def tick(self) -> None:
+        """Show the running compile, if it has run for ``after`` seconds."""
+        with self.lock:
+            now = time.perf_counter()
+            if self.depth == 0 or now - self.started < self.after:
+                return
+            spent = f"{self.what} … {now - self.started:.0f} s"
+            if self.tty:
+                _write(self.stream, f"\rcompiling {spent}\033[K")
+            elif not self.shown or now - self.last >= self.every:
+                _write(self.stream, f"compiling {spent} so far\n")
+                self.last = now
+            self.shown = True
 
 
 @contextmanager
@@ -100,34 +125,17 @@ def watch(stream: Any = "stderr", after: float = 3.0, every: float = 15.0,
     writes lines even on a terminal (for several processes sharing one)."""
     if stream == "stderr":
         stream = sys.stderr
-    listener = _Listener()
-    stop = threading.Event()
     if tty is None:
         try:
             tty = stream is not None and stream.isatty()
         except (AttributeError, ValueError):
             tty = False
+    listener = _Listener(stream, tty, after, every)
+    stop = threading.Event()
 
     def report() -> None:
-        shown = None            # the compile being shown: its start time
-        last = 0.0
         while not stop.wait(1.0):
-            with listener.lock:
-                busy = listener.depth > 0
-                started, what = listener.started, listener.what
-            now = time.perf_counter()
-            if shown is not None and (not busy or started != shown):
-                _end(stream, tty, listener, shown)
-                shown = None
-            if busy and now - started >= after:
-                if tty:
-                    _write(stream, f"\rcompiling {what} … {now - started:.0f} s\033[K")
-                elif shown is None or now - last >= every:
-                    _write(stream, f"compiling {what} … {now - started:.0f} s so far\n")
-                    last = now
-                shown = started
-        if shown is not None:
-            _end(stream, tty, listener, shown)
+            listener.tick()
 
     thread = None
     event.register("numba:compile", listener)
@@ -141,16 +149,6 @@ def watch(stream: Any = "stderr", after: float = 3.0, every: float = 15.0,
         if thread is not None:
             thread.join()
         event.unregister("numba:compile", listener)
-
-
-def _end(stream, tty: bool, listener: _Listener, started: float) -> None:
-    """Say how long the compile that began at ``started`` took."""
-    with listener.lock:
-        done = [(w, s) for w, s in listener.log.compiles]
-    seconds = next((s for w, s in reversed(done)), time.perf_counter() - started)
-    what = next((w for w, s in reversed(done)), listener.what)
-    text = f"compiled {what} in {seconds:.1f} s (cached for the next run)"
-    _write(stream, ("\r" + text + "\033[K\n") if tty else text + "\n")
 
 
 def _write(stream, text: str) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from cardsim.errors import CardsimError
+from cardsim.bits import copy_words
 from cardsim.jit import G, generic
 from cardsim.rng import rng_from_seed
 from cardsim.stats import mean_interval, wilson_interval
@@ -44,8 +45,8 @@ def _evaluate(params, root, player, actions, n_actions, n_worlds, kinds, agent_p
         for k in range(4):
             seeds[k] = rng[k]
         for i in range(n_actions):
-            state[:] = world
-            rng[:] = seeds                # the same stream after every action
+            copy_words(state, world)
+            copy_words(rng, seeds)        # the same stream after every action
             G.apply_action(state, params, actions[i])
             play_out(params, state, kinds, agent_params, rng, ws, reward_scale)
             G.returns(state, params, ws.search.rets)

@@ -36,6 +36,7 @@ from collections import namedtuple
 
 import numpy as np
 from cardsim.errors import UnsupportedError
+from cardsim.bits import copy_words
 from cardsim.jit import G, generic, helper, kernel
 
 INF = np.int64(1 << 40)
@@ -196,7 +197,7 @@ def descend(params, ply, ws):
     """Play the node's next move in order into ``ws.states[ply + 1]``, with the window."""
     f = ws.frame[ply]
     child = ws.states[ply + 1]
-    child[:] = ws.states[ply]
+    copy_words(child, ws.states[ply])
     G.apply_action(child, params, ws.actions[ply, ws.order[ply, f[K]]])
     ws.frame[ply + 1, A0] = f[A]
     ws.frame[ply + 1, B0] = f[B]
@@ -281,9 +282,9 @@ def solve_root(params, state, ws, same_deal):
     the table's entries of the previous call (a position of the same deal)."""
     if not same_deal:
         new_deal(ws)
-    ws.states[0, :] = state
+    copy_words(ws.states[0], state)
     G.exact_single_deal(ws.states[0], params)
-    return mtdf(params, 0, ws, 0)
+    return mtdf(params, np.int64(0), ws, np.int64(0))
 
 
 @generic
@@ -294,10 +295,10 @@ def solve_children(params, state, ws, actions, n, out, same_deal):
         new_deal(ws)
     guess = np.int64(0)
     for i in range(n):
-        ws.states[0, :] = state
+        copy_words(ws.states[0], state)
         G.exact_single_deal(ws.states[0], params)
         G.apply_action(ws.states[0], params, actions[i])
-        out[i] = mtdf(params, 0, ws, guess)
+        out[i] = mtdf(params, np.int64(0), ws, guess)
         guess = out[i]
 
 

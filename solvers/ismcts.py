@@ -42,6 +42,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, objmode
 
+from cardsim.bits import copy_words
 from cardsim.jit import G, generic, helper
 from cardsim.rng import rng_below, rng_next
 
@@ -215,7 +216,7 @@ def search(params, root, search_params, rng, ws, reward_scale):
     tree[0, AVAIL] = 0
     stats[0, VISITS] = 0.0
     stats[0, TOTAL] = 0.0
-    n_nodes = 1
+    n_nodes = np.int64(1)
     for w in range(n_worlds):
         G.determinize(root, params, observer, rng, ws.worlds[w])
     start = clock() if seconds > 0 else 0.0
@@ -223,7 +224,7 @@ def search(params, root, search_params, rng, ws, reward_scale):
     while (iterations <= 0 or it < iterations) and not (
             seconds > 0 and it % 16 == 0 and clock() - start >= seconds):
         if n_worlds > 0:
-            ws.world[:] = ws.worlds[it % n_worlds]
+            copy_words(ws.world, ws.worlds[it % n_worlds])
         else:
             G.determinize(root, params, observer, rng, ws.world)
         n_nodes = iterate(params, observer, search_params, rng, ws, n_nodes, reward_scale)

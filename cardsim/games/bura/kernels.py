@@ -9,7 +9,7 @@ import numpy as np
 
 from ...jit import helper, kernel
 from ... import order as deal_order
-from ...bits import ONE, ZERO, bit, lowest_index, popcount
+from ...bits import ONE, ZERO, bit, lowest_index, popcount, copy_words
 from ...rng import rng_below, rng_next, rng_shuffle
 from .layout import (ACES, BEAT, CARDS_MASK, CLAIM, CLAIM_POINTS, CLAIM_TARGET, DEALER,
                     DEAL_NUMBER, FIRST_LEADER, GOT, HAND, HAND_SIZE, KIND_SHIFT,
@@ -919,7 +919,7 @@ def determinize(state, params, observer, rng, out):
     hands = np.empty(4 * (last + 1), dtype=np.uint64)
     taken = np.empty(N_CARDS, dtype=np.bool_)
     for _ in range(MAX_WORLD_TRIES):
-        out[:] = state
+        copy_words(out, state)
         out[STOCK] &= ~hidden
         for seat in range(n):
             for where in (HAND, PILE_DOWN, TRICK_PLAYED, THROWN):

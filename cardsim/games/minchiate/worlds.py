@@ -65,7 +65,7 @@ import numpy as np
 
 from ...jit import helper, kernel
 from ... import order as deal_order
-from ...bits import ONE, ZERO, lowest_index, popcount
+from ...bits import ONE, ZERO, lowest_index, popcount, copy_words
 from ...rng import rng_next, rng_shuffle
 from .kernels import bonus_applies, combo_set
 from .layout import (COMBO_MASK, DEALER, DECINE_HIGH, DECINE_LOW, DECLARED, DECLARED_DONE,
@@ -584,7 +584,7 @@ def sample_world(state, params, observer, rng, out, level, tries, exact):
                                      size, allow, quota, got) == 0:
             return False
     # write the world: the hidden places, the Fola
-    out[:] = state
+    copy_words(out, state)
     dealer = np.int64(state[DEALER])
     cutter = (dealer + 3) % 4
     for j in range(3):
@@ -614,7 +614,7 @@ def determinize(state, params, observer, rng, out):
     order is forgotten and the chance stream replaced."""
     if not sample_world(state, params, observer, rng, out, 0, MAX_WORLD_TRIES, True):
         if not sample_world(state, params, observer, rng, out, 1, MAX_WORLD_TRIES, True):
-            out[:] = state          # no world fits (an impossible position): as it is
+            copy_words(out, state)  # no world fits (an impossible position): as it is
     for i in range(N_CARDS):
         deal_order.set_order_card(out, ORDER, i, _UNKNOWN)
     for j in range(4):

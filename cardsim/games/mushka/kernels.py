@@ -16,7 +16,7 @@ import numpy as np
 
 from ...jit import helper, kernel
 from ... import order as deal_order
-from ...bits import ONE, ZERO, bit, lowest_index, popcount
+from ...bits import ONE, ZERO, bit, lowest_index, popcount, copy_words
 from ...rng import rng_below, rng_next, rng_shuffle
 from .layout import (ACE_HOLDER, ACE_OF_SPADES, ACTIVE, AT_BONUS, AT_END, AT_PLAY,
                      BONUS_TAKEN, CARDS_MASK, DEALER, DEAL_NUMBER, DECIDED_PASS, DECIDED_STAND,
@@ -808,7 +808,7 @@ def exact_world(state, params, observer, rng, hidden, forbid, out):
                 pool_cards[i] = pool_cards[j]
                 pool_cards[j] = ACE_OF_SPADES
                 break
-    out[:] = state
+    copy_words(out, state)
     used = 0
     for seat in range(n):
         if seat == observer:
@@ -869,7 +869,7 @@ def determinize(state, params, observer, rng, out):
     no_ace_discards = params[P_ACE_DISCARDABLE] == 0
     found = False
     for _ in range(MAX_WORLD_TRIES):
-        out[:] = state
+        copy_words(out, state)
         rng_shuffle(cards, k, rng)
         used = 0
         ok = True
@@ -897,7 +897,7 @@ def determinize(state, params, observer, rng, out):
         found = True
         break
     if not found and not exact_world(state, params, observer, rng, hidden, forbid, out):
-        out[:] = state          # no world fits (an inconsistent position): the state as it is
+        copy_words(out, state)  # no world fits (an inconsistent position): the state as it is
     deal_order.forget_dealt(out, ORDER, NEXT)
     if state[ACE_HOLDER] != ZERO or state[ACTIVE] != ZERO:
         holder = ZERO

@@ -11,7 +11,7 @@ those made legal-move generation about twice as slow). The helpers are ``inline=
 import numpy as np
 
 from ...jit import helper, kernel
-from ...bits import ONE, ZERO, bit, lowest_index, popcount
+from ...bits import ONE, ZERO, bit, lowest_index, popcount, copy_words
 from ... import order as deal_order
 from ...rng import rng_below, rng_next, rng_shuffle
 from .layout import (ACTION_CARD_SHIFT, CAPTURE_MASK, COINS, DEAL_NUMBER, DEALER, FULL_DECK,
@@ -440,7 +440,7 @@ def determinize(state, params, observer, rng, out):
     the chance stream of later deals is replaced too, so it cannot leak future deals, and the
     dealt part of the deal order is forgotten (it holds the true hands).
     """
-    out[:] = state
+    copy_words(out, state)
     unseen = FULL_DECK & ~(state[HAND + observer] | state[TABLE] | state[PILE] | state[PILE + 1])
     cards = np.empty(N_CARDS, dtype=np.int64)
     k = 0

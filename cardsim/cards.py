@@ -45,6 +45,7 @@ class Deck:
     """Index of the first card of each uint64 word; default: 64 cards a word. Minchiate's
     rules (§1.4) split its 97 cards as trumps + Matto (41) in word 0, suit cards in word 1."""
     _index: dict = field(init=False, repr=False, compare=False)
+    _widths: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.cards)})
@@ -52,6 +53,7 @@ class Deck:
             object.__setattr__(self, "word_starts", tuple(range(0, len(self.cards), WORD_BITS)))
         ends = self.word_starts[1:] + (len(self.cards),)
         assert all(0 < e - s <= WORD_BITS for s, e in zip(self.word_starts, ends))
+        object.__setattr__(self, "_widths", tuple(e - s for s, e in zip(self.word_starts, ends)))
 
     @property
     def size(self) -> int:
@@ -107,29 +109,35 @@ class Deck:
 
     def names(self, mask: int) -> list[str]:
         """Card names of a mask, in index order."""
-        return [self.cards[i] for i in bits_of(mask)]
-
-    def _spans(self) -> list[tuple[int, int]]:
-        ends = self.word_starts[1:] + (len(self.cards),)
-        return [(s, e - s) for s, e in zip(self.word_starts, ends)]
+        cards = self.cards
+        return [cards[i] for i in bits_of(mask)]
 
     def to_words(self, mask: int) -> np.ndarray:
         """A mask (bit i = card index i) as the kernels' ``n_words`` uint64 words."""
-        return np.array([(mask >> start) & ((1 << width) - 1) for start, width in self._spans()],
+        return np.array([(mask >> start) & ((1 << width) - 1)
+                         for start, width in zip(self.word_starts, self._widths)],
                         dtype=np.uint64)
 
     def from_words(self, words) -> int:
         """The inverse of :meth:`to_words`."""
-        return sum(int(w) << start for (start, _), w in zip(self._spans(), words))
+        mask = 0
+        for start, w in zip(self.word_starts, words):
+            mask |= int(w) << start
+        return mask
+
+
+_BYTE_BITS = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
 
 
 def bits_of(mask: int) -> list[int]:
-    """Indices of the set bits of a Python int, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    """Indices of the set bits of a Python int, ascending (a byte at a time)."""
+    out: list[int] = []
+    if mask <= 0:
+        return out
+    for k, byte in enumerate(mask.to_bytes((mask.bit_length() + 7) // 8, "little")):
+        if byte:
+            base = 8 * k
+            out.extend(base + i for i in _BYTE_BITS[byte])
     return out
 
 

@@ -18,6 +18,12 @@ for every game (DESIGN.md §1).
   the same game. No game id at run time, no other game's code compiled, each game cached in
   its own folder (:mod:`cardsim._cache`).
 
+**Compile time.** Numba compiles every called function on its own and links its machine code
+into each caller, which LLVM then optimises again: a chain of solver layers (analysis → game
+loop → agent → search) optimises the game's kernels once per layer. Thin layers are therefore
+``inline="ir"`` (taken into their callers as numba IR: one optimisation for the whole chain),
+and kernels' helpers are LLVM-inlined helpers.
+
 **Switches.** A generic function may read module-level booleans named in ``switches``
 (``if WITH_EXACT:``). They are constants of each copy: numba prunes the dead branch before it
 types anything, so a copy without the exact agents never compiles the exact solver. A copy
@@ -41,33 +47,50 @@ import dataclasses
 import types
 from typing import Any, Callable, Mapping
 
-from numba import njit
+from numba import njit, types as nb_types
 from numba.core.registry import CPUDispatcher
 
 _HELPER = dict(forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 
-class HelperDispatcher(CPUDispatcher):
-    """Numba's dispatcher of a :func:`helper`: compiled without a Python wrapper, so a call
-    from Python is refused (it would jump to no code)."""
+class Dispatcher(CPUDispatcher):
+    """Numba's dispatcher, compiling one copy per argument *type*: a call from compiled code
+    with a constant (``event(state, params, 0, points)``) is compiled for ``int64``, not once
+    more for each constant value (numba's literal types; cardsim never asks for them)."""
+
+    def get_call_template(self, args, kws):
+        args = tuple(nb_types.unliteral(a) for a in args)
+        kws = {k: nb_types.unliteral(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
+
+
+class HelperDispatcher(Dispatcher):
+    """The dispatcher of a :func:`helper`: compiled without a Python wrapper, so a call from
+    Python is refused (it would jump to no code)."""
 
     def __call__(self, *args, **kwargs):
         raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is a compiled "
                         "helper: call it from compiled code (or make it a kernel)")
 
 
-def _helper_dispatcher(fn: Callable, nrt: bool) -> HelperDispatcher:
-    dispatcher = HelperDispatcher(py_func=fn, locals={}, targetoptions=dict(_HELPER, _nrt=nrt))
+def _dispatcher(fn: Callable, cls: type = Dispatcher, **options) -> Dispatcher:
+    """``njit(cache=True, **options)`` with a dispatcher of class ``cls``."""
+    dispatcher = cls(py_func=fn, locals={}, targetoptions=dict(options, nopython=True))
     dispatcher.enable_caching()
     return dispatcher
+
+
+def _helper_dispatcher(fn: Callable, nrt: bool) -> HelperDispatcher:
+    return _dispatcher(fn, HelperDispatcher, **_HELPER, _nrt=nrt)
 
 
 def kernel(fn: Callable | None = None, *, nrt: bool = False, inline: bool = False):
     """A compiled entry point (module docstring); ``@kernel``, ``@kernel(nrt=True)`` for one
     that allocates, ``@kernel(inline=True)`` for a small one that compiled callers inline too
     (LLVM's ``alwaysinline``) while Python can still call it."""
-    options = dict(cache=True, _nrt=nrt, forceinline=inline)
-    return njit(**options) if fn is None else njit(**options)(fn)
+    def wrap(f: Callable) -> Dispatcher:
+        return _dispatcher(f, _nrt=nrt, forceinline=inline)
+    return wrap if fn is None else wrap(fn)
 
 
 def helper(fn: Callable | None = None, *, nrt: bool = False):
@@ -129,7 +152,7 @@ class Generic:
     switches]`` is the numba dispatcher for ``game`` (a Game, GameSpec or GameDefinition)."""
 
     def __init__(self, py_func: Callable, switches: tuple[str, ...], nrt: bool,
-                 inline: bool) -> None:
+                 inline: bool | str) -> None:
         self.py_func = py_func
         self.switches = tuple(switches)
         self.nrt = nrt
@@ -191,16 +214,23 @@ class Generic:
         fn.__doc__ = self.py_func.__doc__
         fn.__kwdefaults__ = self.py_func.__kwdefaults__
         fn._cardsim_game = record.name            # its cache folder (cardsim/_cache.py)
-        dispatcher = (_helper_dispatcher(fn, self.nrt) if self.inline
-                      else njit(cache=True, _nrt=self.nrt)(fn))
+        if self.inline == "ir":
+            dispatcher = _dispatcher(fn, _nrt=self.nrt, inline="always")
+        elif self.inline:
+            dispatcher = _helper_dispatcher(fn, self.nrt)
+        else:
+            dispatcher = _dispatcher(fn, _nrt=self.nrt)
         self.copies[key] = dispatcher
         return dispatcher
 
 
 def generic(fn: Callable | None = None, *, switches: tuple[str, ...] = (), nrt: bool = True,
-            inline: bool = False):
+            inline: bool | str = False):
     """Declare a function compiled once per game (module docstring). ``nrt=False`` for one
-    that allocates nothing; ``inline=True`` for a small one LLVM should inline."""
+    that allocates nothing; ``inline=True`` for a small helper LLVM inlines (no Python
+    wrapper); ``inline="ir"`` for a layer of glue that compiled callers take in as numba IR
+    (Python can still call it): its caller then compiles no separate copy of it, and does not
+    re-optimise its code a second time (module docstring, "Compile time")."""
     def wrap(f: Callable) -> Generic:
         return Generic(f, switches, nrt, inline)
     return wrap if fn is None else wrap(fn)

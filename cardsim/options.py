@@ -8,6 +8,7 @@ rule it toggles and a one-line description. From that single declaration come th
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, Mapping
 
 from .errors import OptionError
@@ -78,3 +79,14 @@ def non_default(rules: Any) -> dict[str, Any]:
     """The options of ``rules`` whose value differs from the default."""
     return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)
             if getattr(rules, f.name) != f.default}
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_items(rules: Any) -> tuple:
+    return tuple((f.name, getattr(rules, f.name)) for f in dataclasses.fields(rules))
+
+
+def rules_dict(rules: Any) -> dict[str, Any]:
+    """Every option of a (frozen, flat) rules dataclass by name: ``dataclasses.asdict``
+    without its deep copy, computed once per rules (position dicts carry it at every step)."""
+    return dict(_rules_items(rules))

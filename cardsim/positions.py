@@ -8,13 +8,13 @@ card name) whose message names the value and what was expected.
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Iterable, Mapping
 
 import numpy as np
 
 from .cards import Deck
 from .errors import CardError, PositionError
+from .options import rules_dict
 from .rng import rng_from_seed
 
 
@@ -34,7 +34,7 @@ def check_header(d: Any, rules: Any, game: str, keys: set[str], required: Iterab
                              + ", ".join(sorted(keys)))
     if d.get("game", game) != game:
         raise position_error(game, f"game={d['game']!r}: expected {game!r}")
-    mine = dataclasses.asdict(rules)
+    mine = rules_dict(rules)
     if "rules" in d and d["rules"] != mine:
         theirs = d["rules"] if isinstance(d["rules"], Mapping) else {}
         diff = [k for k, v in mine.items() if theirs.get(k) != v]

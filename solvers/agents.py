@@ -216,7 +216,7 @@ def switches(agents) -> dict[str, bool]:
             "WITH_EXACT": any(a.is_exact for a in agents)}
 
 
-@generic(switches=("WITH_ISMCTS", "WITH_EXACT"))
+@generic(switches=("WITH_ISMCTS", "WITH_EXACT"), inline="ir")
 def choose_action(params, kind, agent_params, state, rng, ws, reward_scale):
     """The action of the agent (``kind``, ``agent_params``) for the player to move."""
     actions = ws.search.actions
@@ -240,28 +240,41 @@ def choose_action(params, kind, agent_params, state, rng, ws, reward_scale):
     return actions[rng_below(rng, n)]
 
 
-@generic
-def play_out(params, state, kinds, agent_params, rng, ws, reward_scale):
-    """Play ``state`` to its end, seat ``s`` played by agent (``kinds[s]``,
-    ``agent_params[s]``); returns the number of moves."""
+@generic(inline="ir")
+def play_out(params, state, kinds, agent_params, rng, ws, reward_scale, max_moves, line):
+    """Play ``state`` to its end, or for ``max_moves`` moves when that is > 0, seat ``s``
+    played by agent (``kinds[s]``, ``agent_params[s]``); the first ``len(line)`` moves are
+    written to ``line``. Returns the number of moves. (One compiled loop serves a whole game
+    and a single move, :func:`choose`.)"""
     moves = 0
-    while not G.is_terminal(state, params):
+    while not G.is_terminal(state, params) and (max_moves <= 0 or moves < max_moves):
         seat = G.current_player(state, params)
         a = choose_action(params, kinds[seat], agent_params[seat], state, rng, ws,
                           reward_scale)
+        if moves < line.shape[0]:
+            line[moves] = a
         G.apply_action(state, params, a)
         moves += 1
     return moves
 
 
+NO_LINE = np.zeros(0, dtype=np.int64)
+"""``play_out``'s ``line`` when the moves are not wanted."""
+
+
 def choose(agent: Agent, state, seed=0, ws: Workspace | None = None) -> int:
-    """The action ``agent`` plays in ``state`` (a :class:`cardsim.State`), from ``seed``."""
+    """The action ``agent`` plays in ``state`` (a :class:`cardsim.State`), from ``seed``; the
+    state is left as it is."""
     spec = state.game.spec
+    if state.is_terminal():
+        raise AgentError("the position is over: no move to choose")
     ws = workspace(spec, [agent]) if ws is None else ws
-    rng = rng_from_seed(seed)
-    run = choose_action[spec, switches([agent])]
-    return int(run(spec.params, agent.kind, agent.params, state.vec, rng, ws,
-                   spec.reward_scale))
+    kinds = np.full(spec.n_players, agent.kind, dtype=np.int64)
+    params = np.stack([agent.params] * spec.n_players)
+    line = np.zeros(1, dtype=np.int64)
+    play_out[spec, switches([agent])](spec.params, state.vec.copy(), kinds, params,
+                                      rng_from_seed(seed), ws, spec.reward_scale, 1, line)
+    return int(line[0])
 
 
 def play(state, agents, seed=0) -> int:
@@ -276,4 +289,4 @@ def play(state, agents, seed=0) -> int:
     rng = rng_from_seed(seed)
     run = play_out[spec, switches(agents)]
     return int(run(spec.params, state.vec, kinds, params, rng, workspace(spec, agents),
-                   spec.reward_scale))
+                   spec.reward_scale, 0, NO_LINE))

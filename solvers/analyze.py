@@ -40,6 +40,7 @@ def _evaluate(params, root, player, actions, n_actions, n_worlds, kinds, agent_p
               rng, ws, reward_scale, world, state, out):
     """``out[i, w]`` = the player's return after action ``i`` in world ``w``."""
     seeds = np.empty(4, dtype=np.uint64)
+    line = np.zeros(0, dtype=np.int64)
     for w in range(n_worlds):
         G.determinize(root, params, player, rng, world)
         for k in range(4):
@@ -48,7 +49,7 @@ def _evaluate(params, root, player, actions, n_actions, n_worlds, kinds, agent_p
             copy_words(state, world)
             copy_words(rng, seeds)        # the same stream after every action
             G.apply_action(state, params, actions[i])
-            play_out(params, state, kinds, agent_params, rng, ws, reward_scale)
+            play_out(params, state, kinds, agent_params, rng, ws, reward_scale, 0, line)
             G.returns(state, params, ws.search.rets)
             out[i, w] = ws.search.rets[player]
 

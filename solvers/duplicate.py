@@ -22,7 +22,7 @@ import pandas as pd
 from cardsim.errors import AgentError
 from cardsim.stats import mean_interval
 
-from .agents import parse_agent, play_out, switches, workspace
+from .agents import NO_LINE, parse_agent, play_out, switches, workspace
 
 
 def categories(state, n: int) -> dict:
@@ -67,7 +67,8 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
             params = np.stack([agents[k].params for k in order])
             rng = agent_seqs[r].generate_state(4, dtype=np.uint64)
             t = time.perf_counter()
-            moves = run(spec.params, state.vec, kinds, params, rng, ws, spec.reward_scale)
+            moves = run(spec.params, state.vec, kinds, params, rng, ws, spec.reward_scale, 0,
+                        NO_LINE)
             seconds = time.perf_counter() - t
             row = {"deal": i, "rotation": r, "seed": int(seq.entropy[-1]), "dealer": dealer,
                    "moves": int(moves), "seconds": seconds}

@@ -203,7 +203,7 @@ def descend(params, ply, ws):
     ws.frame[ply + 1, B0] = f[B]
 
 
-@generic
+@generic(inline="ir")
 def alphabeta(params, root, alpha, beta, ws):
     """Fail-soft alpha-beta of the position ``ws.states[root]`` within (alpha, beta), side 0
     maximizing: the exact value when it lies inside the window, else a bound on the side of the
@@ -253,7 +253,7 @@ def alphabeta(params, root, alpha, beta, ws):
         value = best
 
 
-@generic
+@generic(inline="ir")
 def mtdf(params, ply, ws, guess):
     """The exact value of ``ws.states[ply]``: null-window searches narrowing [lower, upper],
     from ``guess`` (or the table's bounds when they are narrower)."""

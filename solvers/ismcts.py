@@ -120,7 +120,7 @@ def ucb(stats, tree, child, c):
             + c * np.sqrt(np.log(max(tree[child, AVAIL], 1)) / visits))
 
 
-@generic
+@generic(inline="ir")
 def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
     """One ISMCTS iteration on the world in ``ws.world``; returns the new node count."""
     tree, stats, world = ws.tree, ws.stats, ws.world

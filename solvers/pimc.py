@@ -41,7 +41,7 @@ def first_best(values, sign, n):
     return best
 
 
-@generic
+@generic(inline="ir")
 def search(params, state, agent_params, rng, actions, n, world, totals, values, ws):
     """The index in ``actions[:n]`` of the action PIMC plays in ``state`` (module docstring);
     ``totals[:n]`` gets each action's summed value for the mover's side. Returns
@@ -66,7 +66,7 @@ def search(params, state, agent_params, rng, actions, n, world, totals, values, 
     return first_best(totals, 1, n), solved
 
 
-@generic
+@generic(inline="ir")
 def oracle(params, state, actions, n, values, ws):
     """The index of an action of best exact value on the true ``state`` for the mover's side
     (the ``oracle`` agent, which sees every card; the first in canonical order on a tie)."""

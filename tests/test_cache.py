@@ -42,12 +42,15 @@ print(json.dumps(seen))
 """
 
 
-def test_demo_agents_compile_only_scopa_and_their_kinds(tmp_path):
-    """``cardsim demo``'s agents (Scopa: random, heuristic, ISMCTS) from an empty cache."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    run = subprocess.run([sys.executable, "-c", COMPILED], env=env, capture_output=True,
-                         text=True, check=True)
-    seen = json.loads(run.stdout.strip().splitlines()[-1])
+def test_demo_agents_compile_only_scopa_and_their_kinds_then_load(tmp_path):
+    """``cardsim demo``'s agents (Scopa: random, heuristic, ISMCTS) and ``cardsim simulate
+    scopa`` from an empty cache compile Scopa's code and the shared code only, into Scopa's
+    folders; a second process doing the same compiles nothing and loads it all."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_DEBUG_CACHE="1")
+    first, second = (subprocess.run([sys.executable, "-c", COMPILED], env=env,
+                                    capture_output=True, text=True, check=True)
+                     for _ in range(2))
+    seen = json.loads(first.stdout.strip().splitlines()[-1])
     groups = {g for _, _, g in seen}
     modules = {m for m, _, _ in seen}
     assert "scopa" in groups and "scopa-solvers" in groups
@@ -58,6 +61,12 @@ def test_demo_agents_compile_only_scopa_and_their_kinds(tmp_path):
     names = {q for _, q, _ in seen}
     assert "play_out__scopa__ismcts" in names and "play_out__scopa__base" in names
     assert not any("exact" in q.rsplit("__", 1)[-1] for q in names if "__scopa__" in q)
+    folders = sorted(p.name.rsplit("-", 1)[0] for p in tmp_path.iterdir())
+    assert folders == ["core", "scopa", "scopa-solvers", "solvers"], folders
+    assert json.loads(second.stdout.strip().splitlines()[-1]) == []     # compiled nothing
+    log = second.stdout + second.stderr
+    assert "[cache] data loaded" in log and "[cache] data saved" not in log
+    assert "cannot cache" not in first.stdout + first.stderr + log
 
 
 @pytest.mark.parametrize("name", cardsim.list_games())
@@ -80,18 +89,6 @@ def test_a_second_process_compiles_nothing(name):
     assert result["game"] == name
     assert result["compiled"] == [] and result["compile_seconds"] == 0.0, result
     assert "[cache] data loaded" in log and "[cache] data saved" not in log
-
-
-def test_a_simple_command_caches_between_processes(tmp_path):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_DEBUG_CACHE="1")
-    argv = [sys.executable, "-m", "cardsim", "simulate", "scopa", "--deals", "10", "--quiet"]
-    first, second = (subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
-                     for _ in range(2))
-    assert "[cache] data saved" in first.stdout + first.stderr
-    assert "[cache] data loaded" in second.stdout + second.stderr
-    assert "[cache] data saved" not in second.stdout + second.stderr
-    folders = sorted(p.name.rsplit("-", 1)[0] for p in tmp_path.iterdir())
-    assert folders == ["core", "scopa"], folders          # simulate compiles no solver
 
 
 def _tree(root):

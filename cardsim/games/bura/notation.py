@@ -30,13 +30,13 @@ Action dict: ``{"play": ["As", "Ks"], "mode": "lead" | "beat" | "throw_down" | "
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Mapping
 
 import numpy as np
 
 from ...cards import BURA
 from ...errors import IllegalActionError, PositionError
+from ...options import rules_dict
 from ...positions import (card_indices, check_each_card_once, check_header, position_error,
                           rng_words)
 from . import kernels as K
@@ -82,7 +82,7 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
                   "multiplier": int(vec[MULTIPLIER]), "claim_points": int(vec[CLAIM_POINTS])}
     ltt = int(vec[LAST_TRICK_TAKER])
     return {
-        "game": "bura", "rules": dataclasses.asdict(rules),
+        "game": "bura", "rules": rules_dict(rules),
         "mode": "match" if vec[MODE] == MODE_MATCH else "deal",
         "phase": PHASE_NAMES[phase], "dealer": int(vec[DEALER]),
         "to_move": None if over else int(vec[TO_MOVE]), "leader": int(vec[LEADER]),

@@ -90,13 +90,13 @@ as the other players observe it (``discard_seen``, never legal) is ``{"discard":
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Mapping
 
 import numpy as np
 
 from ...cards import MINCHIATE
 from ...errors import CardError, IllegalActionError
+from ...options import rules_dict
 from ...order import UNKNOWN
 from ...positions import Fields, check_header, is_int, rng_words
 from .layout import (BONUS_CLAIMED, COMBO_CARDS, COMBO_HAS_MATTO, COMBO_KIND_ID, COMBO_KINDS,
@@ -393,7 +393,7 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
     mt, lw = int(vec[MATTO_TEAM]), int(vec[LAST_WINNER])
     exposed = [exposed_of(vec, s) for s in range(N)]
     return {
-        "game": GAME, "rules": dataclasses.asdict(rules),
+        "game": GAME, "rules": rules_dict(rules),
         "mode": MODE_NAMES[int(vec[MODE])],
         "deal_number": int(vec[DEAL_NUMBER]),
         "phase": PHASE_NAMES[phase],

@@ -43,13 +43,13 @@ text ``"play Th"``, ``"exchange 7c+9d"``, ``"stand"``, ``"pass"``, ``"discard 8s
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Mapping
 
 import numpy as np
 
 from ...cards import MUSHKA
 from ...errors import CardError, IllegalActionError
+from ...options import rules_dict
 from ...order import UNKNOWN
 from ...positions import Fields, check_header, is_int, rng_words
 from .layout import (ACE_HOLDER, ACE_OF_SPADES, ACTIVE, AT_BONUS, AT_END, AT_PLAY, BONUS_TAKEN,
@@ -145,7 +145,7 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
     if phase == PHASE_STOP:
         offer = {"seat": int(vec[STOP_SEAT]), "at": STOP_AT_NAMES[int(vec[STOP_AT])]}
     return {
-        "game": GAME, "rules": dataclasses.asdict(rules),
+        "game": GAME, "rules": rules_dict(rules),
         "mode": "match" if int(vec[MODE]) == MODE_MATCH else "deal",
         "phase": PHASE_NAMES[phase], "dealer": int(vec[DEALER]),
         "to_move": None if over else int(vec[TO_MOVE]),

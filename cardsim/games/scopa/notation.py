@@ -18,13 +18,13 @@ table); action text ``"7sw>7cu"``, ``"6cu>2co+4sw"``, ``"3co"``.
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Mapping
 
 import numpy as np
 
 from ...cards import SCOPA
 from ...errors import IllegalActionError, PositionError
+from ...options import rules_dict
 from ...positions import (card_indices, check_each_card_once, check_header, position_error,
                           rng_words)
 from . import kernels as K
@@ -59,7 +59,7 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
     lc = int(vec[LAST_CAPTURER])
     return {
         "game": "scopa",
-        "rules": dataclasses.asdict(rules),
+        "rules": rules_dict(rules),
         "mode": _rev(MODES, int(vec[MODE])),
         "phase": _rev(PHASES, int(vec[PHASE])),
         "dealer": int(vec[DEALER]),

@@ -46,6 +46,7 @@ class Deck:
     rules (§1.4) split its 97 cards as trumps + Matto (41) in word 0, suit cards in word 1."""
     _index: dict = field(init=False, repr=False, compare=False)
     _widths: tuple = field(init=False, repr=False, compare=False)
+    _byte_names: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.cards)})
@@ -54,6 +55,11 @@ class Deck:
         ends = self.word_starts[1:] + (len(self.cards),)
         assert all(0 < e - s <= WORD_BITS for s, e in zip(self.word_starts, ends))
         object.__setattr__(self, "_widths", tuple(e - s for s, e in zip(self.word_starts, ends)))
+        # _byte_names[k][b]: the names of the cards whose bits are set in byte k of a mask
+        byte_names = tuple(tuple(tuple(self.cards[8 * k + i] for i in _BYTE_BITS[b]
+                                       if 8 * k + i < len(self.cards)) for b in range(256))
+                           for k in range((len(self.cards) + 7) // 8))
+        object.__setattr__(self, "_byte_names", byte_names)
 
     @property
     def size(self) -> int:
@@ -109,8 +115,17 @@ class Deck:
 
     def names(self, mask: int) -> list[str]:
         """Card names of a mask, in index order."""
-        cards = self.cards
-        return [cards[i] for i in bits_of(mask)]
+        out: list[str] = []
+        if mask <= 0:
+            return out
+        if mask >> len(self.cards):
+            raise CardError(f"mask {mask:#x} has bits beyond the {len(self.cards)} cards of "
+                            f"the {self.game} deck")
+        for table, byte in zip(self._byte_names,
+                               mask.to_bytes((mask.bit_length() + 7) // 8, "little")):
+            if byte:
+                out.extend(table[byte])
+        return out
 
     def to_words(self, mask: int) -> np.ndarray:
         """A mask (bit i = card index i) as the kernels' ``n_words`` uint64 words."""

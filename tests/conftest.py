@@ -49,5 +49,5 @@ def pytest_configure(config):
 
 def _heaviest_first(games):
     """The games in the order that keeps both cores busy: the longest compiles first."""
-    order = ["bura", "minchiate", "scopa", "mushka"]          # measured: 105, 102, 81, 76 s
+    order = ["bura", "minchiate", "mushka", "scopa"]          # measured: 88, 77, 70, 63 s
     return sorted(games, key=lambda g: order.index(g) if g in order else -1)

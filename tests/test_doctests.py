@@ -4,7 +4,8 @@ import importlib
 
 import pytest
 
-MODULES = ["cardsim", "cardsim.cards", "cardsim.game", "solvers.agents"]
+MODULES = ["cardsim", "cardsim.cards", "cardsim.game", "cardsim.registry", "cardsim.jit",
+           "cardsim.compiling", "solvers.agents"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -35,7 +35,7 @@ once per game with that game's kernels in place: no game id at run time, no othe
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import ModuleType
 from typing import Any, Callable
 
@@ -59,6 +59,18 @@ class Kernels:
     observed_action: Callable
     heuristic: Callable
     play_random_deals: Callable
+
+    @classmethod
+    def of(cls, *modules, **given: Callable) -> Kernels:
+        """The kernels named as the fields, each from ``given`` or else from the first of
+        ``modules`` that defines it (``Kernels.of(kernels, worlds, heuristic=heuristic.choose)``)."""
+        found = dict(given)
+        for name in (f.name for f in fields(cls)):
+            if name not in found:
+                found[name] = next((getattr(m, name) for m in modules if hasattr(m, name)), None)
+                if found[name] is None:
+                    raise TypeError(f"no kernel {name!r} in {[m.__name__ for m in modules]}")
+        return cls(**found)
 
 
 @dataclass(frozen=True)

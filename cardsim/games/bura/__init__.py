@@ -45,13 +45,7 @@ GAME = GameDefinition(
     name="bura", rules_type=BuraRules, deck=BURA, codec=notation,
     summary="Russian trick game: 36 cards, leads of 1-3 cards, face-down throws, claim 31",
     summarize=summarize,
-    kernels=Kernels(
-        new_deal=kernels.new_deal, new_match=kernels.new_match,
-        legal_actions=kernels.legal_actions, apply_action=kernels.apply_action,
-        is_terminal=kernels.is_terminal, current_player=kernels.current_player,
-        returns=kernels.returns, determinize=kernels.determinize,
-        observed_action=kernels.observed_action, heuristic=heuristic.choose,
-        play_random_deals=kernels.play_random_deals),
+        kernels=Kernels.of(kernels, heuristic=heuristic.choose),
     layout=layout, record_columns=kernels.RECORD_COLUMNS,
     max_actions=lambda rules: layout.MAX_ACTIONS, reward_scale=1.0,
     exact=ExactHooks(

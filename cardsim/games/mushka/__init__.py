@@ -85,13 +85,7 @@ GAME = GameDefinition(
     summary="Russian Loo-like game: 3-7 players, exchange or pass, the ace of spades, "
             "count-down from 25",
     summarize=summarize,
-    kernels=Kernels(
-        new_deal=kernels.new_deal, new_match=kernels.new_match,
-        legal_actions=kernels.legal_actions, apply_action=kernels.apply_action,
-        is_terminal=kernels.is_terminal, current_player=kernels.current_player,
-        returns=kernels.returns, determinize=kernels.determinize,
-        observed_action=kernels.observed_action, heuristic=heuristic.choose,
-        play_random_deals=kernels.play_random_deals),
+        kernels=Kernels.of(kernels, heuristic=heuristic.choose),
     layout=layout, record_columns=kernels.RECORD_COLUMNS,
     max_actions=lambda rules: layout.MAX_ACTIONS, reward_scale=5.0,
     no_exact="the exact solver covers two-sided games (Scopa, 2-player Bura); Mushka has 3 to "

@@ -21,13 +21,7 @@ GAME = GameDefinition(
     name="scopa", rules_type=ScopaRules, deck=SCOPA, codec=notation,
     summary="Italian fishing game: 40 cards, captures by equal card or sum, 2 players or 2x2",
     summarize=summarize,
-    kernels=Kernels(
-        new_deal=kernels.new_deal, new_match=kernels.new_match,
-        legal_actions=kernels.legal_actions, apply_action=kernels.apply_action,
-        is_terminal=kernels.is_terminal, current_player=kernels.current_player,
-        returns=kernels.returns, determinize=kernels.determinize,
-        observed_action=kernels.observed_action, heuristic=heuristic.choose,
-        play_random_deals=kernels.play_random_deals),
+        kernels=Kernels.of(kernels, heuristic=heuristic.choose),
     layout=layout, record_columns=RECORD_COLUMNS,
     max_actions=lambda rules: (layout.MAX_ACTIONS_9 if rules.hand_size == 9
                                else layout.MAX_ACTIONS_3),

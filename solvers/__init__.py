@@ -1,5 +1,7 @@
 """Agents and solvers over the GameSpec protocol (DESIGN.md §3), one implementation each for
-every game: :mod:`.agents` (spec strings, the compiled game loop), :mod:`.ismcts`
-(Information-Set MCTS), :mod:`.duplicate` (duplicate deals), :mod:`.analyze` (the value of
-each legal action of a position), :mod:`.interactive` (a person at the terminal). PIMC and the
-double-dummy solvers come with issue 7."""
+every game, compiled per game (:mod:`cardsim.jit`): :mod:`.agents` (spec strings, the compiled
+game loop), :mod:`.ismcts` (Information-Set MCTS), :mod:`.pimc` (perfect-information Monte
+Carlo and the oracle), :mod:`.exact` (the exact double-dummy solver), :mod:`.duplicate`
+(duplicate deals), :mod:`.analyze` (the value of each legal action of a position),
+:mod:`.interactive` (a person at the terminal), :mod:`.warmup` (compiling a game's entry points
+ahead of time) and :mod:`.strength` (strength figures on duplicate deals)."""

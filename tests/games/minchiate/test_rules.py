@@ -1,7 +1,7 @@
 """One test (or more) per rule ID of rules/minchiate.md §2, and per option of §3.
 
-Every expectation is worked out from the rules file and the engine contract
-(/work/minchiate/CONTRACT.md), never copied from the engine: the card values, the combination
+Every expectation is worked out from the rules file and the action encoding documented in
+``cardsim/games/minchiate/layout.py``, never copied from the engine: the card values, the combination
 catalogue, the deal a seed gives and the resto arithmetic are restated below (section
 "Oracle") from the rules text, and each test states its numbers by hand where they are small.
 Positions are written in card notation with :func:`position` (the cards that matter; the rest

@@ -1,10 +1,10 @@
 """One test (or more) per rule ID of rules/mushka.md §2, and per option of §3.
 
-Every expectation is worked out by hand from the rules file and the engine contract
-(/work/mushka/CONTRACT.md): exact legal-action lists (ids, strings and dicts), hands, discards,
+Every expectation is worked out by hand from the rules file and the action encoding documented
+in ``cardsim/games/mushka/layout.py``: exact legal-action lists (ids, strings and dicts), hands, discards,
 stock, records, phases and returns. Positions are written in card notation with
 ``positions.position`` (the cards that matter; the rest spread so that the position is legal)
-and actions go through ``action_from_dict``. What a seed deals is compared with the contract's
+and actions go through ``action_from_dict``. What a seed deals is compared with the rules'
 dealing restated in ``positions.oracle_deal`` / ``oracle_next_deal``.
 
 Seats 0..3 are P1..P4 of the rules' examples; unless a test says otherwise the dealer is the

@@ -45,7 +45,7 @@ GAME = GameDefinition(
     name="bura", rules_type=BuraRules, deck=BURA, codec=notation,
     summary="Russian trick game: 36 cards, leads of 1-3 cards, face-down throws, claim 31",
     summarize=summarize,
-        kernels=Kernels.of(kernels, heuristic=heuristic.choose),
+    kernels=Kernels.of(kernels, heuristic=heuristic.choose),
     layout=layout, record_columns=kernels.RECORD_COLUMNS,
     max_actions=lambda rules: layout.MAX_ACTIONS, reward_scale=1.0,
     exact=ExactHooks(

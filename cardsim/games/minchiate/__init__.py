@@ -63,7 +63,7 @@ GAME = GameDefinition(
     name="minchiate", rules_type=MinchiateRules, deck=MINCHIATE, codec=notation,
     summary="Florentine tarot: 97 cards, 2 x 2 partnerships, robbing, versicole, resti",
     summarize=summarize,
-        kernels=Kernels.of(kernels, worlds, heuristic=heuristic.choose),
+    kernels=Kernels.of(kernels, worlds, heuristic=heuristic.choose),
     layout=layout, record_columns=kernels.RECORD_COLUMNS,
     max_actions=lambda rules: layout.MAX_ACTIONS, reward_scale=2.0,
     n_players=lambda rules: 4,

@@ -85,7 +85,7 @@ GAME = GameDefinition(
     summary="Russian Loo-like game: 3-7 players, exchange or pass, the ace of spades, "
             "count-down from 25",
     summarize=summarize,
-        kernels=Kernels.of(kernels, heuristic=heuristic.choose),
+    kernels=Kernels.of(kernels, heuristic=heuristic.choose),
     layout=layout, record_columns=kernels.RECORD_COLUMNS,
     max_actions=lambda rules: layout.MAX_ACTIONS, reward_scale=5.0,
     no_exact="the exact solver covers two-sided games (Scopa, 2-player Bura); Mushka has 3 to "

@@ -21,7 +21,7 @@ GAME = GameDefinition(
     name="scopa", rules_type=ScopaRules, deck=SCOPA, codec=notation,
     summary="Italian fishing game: 40 cards, captures by equal card or sum, 2 players or 2x2",
     summarize=summarize,
-        kernels=Kernels.of(kernels, heuristic=heuristic.choose),
+    kernels=Kernels.of(kernels, heuristic=heuristic.choose),
     layout=layout, record_columns=RECORD_COLUMNS,
     max_actions=lambda rules: (layout.MAX_ACTIONS_9 if rules.hand_size == 9
                                else layout.MAX_ACTIONS_3),

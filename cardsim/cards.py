@@ -156,6 +156,14 @@ def bits_of(mask: int) -> list[int]:
     return out
 
 
+def mask_of(cards) -> int:
+    """The bit mask of a collection of card indices (a Python int)."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
 def _suited(ranks: list[str], suits: list[str]) -> tuple[str, ...]:
     return tuple(r + s for s in suits for r in ranks)
 

@@ -8,12 +8,12 @@ card name) whose message names the value and what was expected.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
 from .cards import Deck
-from .errors import CardError, PositionError
+from .errors import CardError, IllegalActionError, PositionError
 from .options import rules_dict
 from .rng import rng_from_seed
 
@@ -153,3 +153,14 @@ class Fields:
                 raise self.error(f"{key}: card {name!r} is listed twice: each card exists once")
             out.append(c)
         return out
+
+
+def require_legal(action: int, legal: list[int], to_string: Callable[[int], str]) -> int:
+    """``action`` if it is among ``legal``, else :class:`~cardsim.errors.IllegalActionError`
+    naming it and every legal action (by ``to_string``): the last step of each game's
+    ``action_from_dict``."""
+    if action not in legal:
+        raise IllegalActionError(
+            f"illegal action {to_string(action)}: expected one of "
+            + (", ".join(to_string(a) for a in legal) or "nothing (terminal)"))
+    return action

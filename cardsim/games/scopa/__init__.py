@@ -1,16 +1,19 @@
 """Scopa, the Italian fishing game, exactly as ``../shared/rules/scopa.md`` specifies it.
 
 Two players, or four in two partnerships (2x2). Roles of the modules: :mod:`.rules` (variant
-options), :mod:`.layout` (state vector and action encoding), :mod:`.kernels` (compiled rules),
-:mod:`.notation` (positions and actions as dicts and text), :mod:`.reference` (plain-Python
-oracle for the tests).
+options), :mod:`.layout` (state vector and action encoding), :mod:`.kernels` (compiled play),
+:mod:`.scoring` (compiled scoring of a deal and a match), :mod:`.worlds` (hidden information:
+sampled worlds, observed actions), :mod:`.heuristic`, :mod:`.notation` (positions and actions
+as dicts and text), :mod:`.validation` (the checks that a position is possible),
+:mod:`.reference` (plain-Python oracle for the tests), :mod:`.summary`, :mod:`.exact` (the
+exact solver's hooks).
 
 Returns: for a deal, each seat's side's deal points minus the other side's; for a match,
 +1 for the winning side and -1 for the other.
 """
 from ...cards import SCOPA
 from ...spec import ExactHooks, GameDefinition, Kernels
-from . import exact, heuristic, kernels, layout, notation
+from . import exact, heuristic, kernels, layout, notation, worlds
 from .rules import PRESETS, ScopaRules
 from .summary import summarize
 
@@ -21,7 +24,7 @@ GAME = GameDefinition(
     name="scopa", rules_type=ScopaRules, deck=SCOPA, codec=notation,
     summary="Italian fishing game: 40 cards, captures by equal card or sum, 2 players or 2x2",
     summarize=summarize,
-    kernels=Kernels.of(kernels, heuristic=heuristic.choose),
+    kernels=Kernels.of(kernels, worlds, heuristic=heuristic.choose),
     layout=layout, record_columns=RECORD_COLUMNS,
     max_actions=lambda rules: (layout.MAX_ACTIONS_9 if rules.hand_size == 9
                                else layout.MAX_ACTIONS_3),

@@ -7,13 +7,31 @@ minus side 1's (SC-SCORE-6), the quantity a deal's returns report.
 """
 import numpy as np
 
-from ...jit import helper
 from ...bits import ONE, lowest_index, popcount
-from .kernels import deal_points, primiera_total
-from .layout import (ACTION_CARD_SHIFT, CAPTURE_MASK, COINS, HAND, LAST_CAPTURER, MODE,
-                     MODE_DEAL, N_CARDS, NEXT, PHASE, PILE, PRIMIERA,
-                     SCOPE, SETTEBELLO, STOCK, SUIT_MASK, TABLE, TO_MOVE, VALUE)
+from ...jit import helper
+from .layout import (
+    ACTION_CARD_SHIFT,
+    CAPTURE_MASK,
+    COINS,
+    HAND,
+    LAST_CAPTURER,
+    MODE,
+    MODE_DEAL,
+    N_CARDS,
+    NEXT,
+    PHASE,
+    PILE,
+    PRIMIERA,
+    SCOPE,
+    SETTEBELLO,
+    STOCK,
+    SUIT_MASK,
+    TABLE,
+    TO_MOVE,
+    VALUE,
+)
 from .rules import P_NUM_PLAYERS, P_PRIMIERA_FORFEIT
+from .scoring import deal_points, primiera_total
 
 N_FEATURES = 8
 _SHIFT = np.uint64(ACTION_CARD_SHIFT)

@@ -34,11 +34,25 @@ The score of an action is (H1 + H2 + H3) − max(H4, H5).
 """
 import numpy as np
 
-from ...jit import helper, kernel
+from ...actions import next_seat
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
+from ...jit import helper, kernel
 from ...rng import rng_below
-from .layout import (ACTION_CARD_SHIFT, CAPTURE_MASK, FULL_DECK, HAND, N_CARDS, PILE, SETTEBELLO,
-                     STOCK, SUIT_MASK, TABLE, TO_MOVE, VALUE, VALUE_MASK)
+from .layout import (
+    ACTION_CARD_SHIFT,
+    CAPTURE_MASK,
+    FULL_DECK,
+    HAND,
+    N_CARDS,
+    PILE,
+    SETTEBELLO,
+    STOCK,
+    SUIT_MASK,
+    TABLE,
+    TO_MOVE,
+    VALUE,
+    VALUE_MASK,
+)
 from .rules import P_HAND_SIZE, P_LAST_MOVE_SCOPA, P_NUM_PLAYERS, P_PRIMIERA_FORFEIT
 
 __all__ = ["choose", "SCOPA_WORTH", "SETTEBELLO_WORTH", "CARD_WORTH", "COIN_WORTH",
@@ -75,6 +89,8 @@ def _chance_holds(n_unseen, n_wanted, hand_size):
     return 1.0 - p_none
 
 
+# The sum-over-a-mask loop of bura.scoring.points too (floats here): a shared bits helper would
+# serve both (proposed in issue 17), kept here until it exists.
 @helper
 def _worth(cards):
     """H2, H3: the summed worth of a set of cards."""
@@ -108,7 +124,7 @@ def _exposure(table, unseen, hand_size, scopa_worth):
     total = 0
     single = 0.0
     rest = table
-    while rest:
+    while rest:                 # the mask walk of every kernel (no allocation-free bit iterator)
         c = lowest_index(rest)
         rest &= rest - ONE
         v = VALUE[c]
@@ -157,9 +173,8 @@ def _action_score(state, params, a, unseen, next_hand, last_move, next_last):
 def choose(state, params, actions, n_actions, rng):
     """H1-H5: the index into ``actions[:n_actions]`` (the legal actions of the player to move)
     of the best-scoring action; equal scores are broken uniformly with ``rng``."""
-    n = params[P_NUM_PLAYERS]
     me = np.int64(state[TO_MOVE])
-    nxt = me + 1 if me + 1 < n else 0
+    nxt = next_seat(me, params[P_NUM_PLAYERS])
     in_hands = _cards_in_hands(state, params)
     stock_size = popcount(state[STOCK])
     next_hand = popcount(state[HAND + nxt])

@@ -1,4 +1,6 @@
-"""Scopa's compiled kernels (numba), one per rule, on the flat state of :mod:`.layout`.
+"""Scopa's compiled kernels (numba), one per rule, on the flat state of :mod:`.layout`: the
+deal, the legal actions, applying an action, the outcome and the engine's own play loop. The
+scoring of a deal is in :mod:`.scoring`, the hidden information in :mod:`.worlds`.
 
 Every kernel takes the state vector (uint64) and the packed params (int64, see
 :mod:`.rules`); every card mask is uint64. The rule each kernel implements is the first line of
@@ -6,21 +8,52 @@ its docstring; the rules are those of ``../shared/rules/scopa.md``.
 
 Kernels that allocate nothing are compiled with ``_nrt=False``: without numba's reference
 counting, the small helpers inlined into them cost no atomic increments per call (measured:
-those made legal-move generation about twice as slow). The helpers are ``inline="always"``.
+those made legal-move generation about twice as slow). The helpers are LLVM-inlined
+(:func:`cardsim.jit.helper`).
 """
 import numpy as np
 
-from ...jit import helper, kernel
-from ...bits import ONE, ZERO, bit, lowest_index, popcount, copy_words
 from ... import order as deal_order
-from ...rng import rng_below, rng_next, rng_shuffle
-from .layout import (ACTION_CARD_SHIFT, CAPTURE_MASK, COINS, DEAL_NUMBER, DEALER, FULL_DECK,
-                     HAND, KINGS, LAST_CAPTURER, MODE, MODE_MATCH, N_CARDS, N_CATEGORIES, NEXT,
-                     ORDER, PHASE, PHASE_DEAL_OVER, PHASE_MATCH_OVER, PHASE_PLAY, PILE, PRIMIERA,
-                     REDEALS, RNG, SCOPE, SCORE, SETTEBELLO, STATE_LEN, STOCK, SUIT_MASK, TABLE,
-                     TERMINAL, TO_MOVE, VALUE, VALUE_MASK, SPREAD_BY_VALUE, CARD_OF_VALUE_MAJOR)
-from .rules import (P_EQUAL_PRIORITY, P_HAND_SIZE, P_LAST_MOVE_SCOPA, P_LEFTOVER_TO_CAPTURER,
-                    P_NUM_PLAYERS, P_PRIMIERA_FORFEIT, P_REDEAL_KINGS, P_TARGET_SCORE)
+from ...actions import next_seat
+from ...bits import ONE, ZERO, bit, lowest_index, popcount
+from ...jit import helper, kernel
+from ...rng import rng_below, rng_next
+from .layout import (
+    ACTION_CARD_SHIFT,
+    CAPTURE_MASK,
+    CARD_OF_VALUE_MAJOR,
+    DEAL_NUMBER,
+    DEALER,
+    FULL_DECK,
+    HAND,
+    KINGS,
+    LAST_CAPTURER,
+    MODE,
+    MODE_MATCH,
+    N_CARDS,
+    N_CATEGORIES,
+    NEXT,
+    ORDER,
+    PHASE,
+    PHASE_DEAL_OVER,
+    PHASE_MATCH_OVER,
+    PHASE_PLAY,
+    PILE,
+    REDEALS,
+    RNG,
+    SCOPE,
+    SCORE,
+    SPREAD_BY_VALUE,
+    STATE_LEN,
+    STOCK,
+    TABLE,
+    TERMINAL,
+    TO_MOVE,
+    VALUE,
+    VALUE_MASK,
+)
+from .rules import P_EQUAL_PRIORITY, P_HAND_SIZE, P_LAST_MOVE_SCOPA, P_NUM_PLAYERS, P_REDEAL_KINGS
+from .scoring import deal_points, match_is_won, score_deal, score_into_match
 
 _CAPTURE_MASK = np.uint64(CAPTURE_MASK)
 _SHIFT = np.uint64(ACTION_CARD_SHIFT)
@@ -47,12 +80,6 @@ def deal_next(state, n_cards):
 
 
 # --- the deal ------------------------------------------------------------------------------
-
-@helper
-def next_seat(seat, n_players):
-    """SC-DEAL-4, SC-TEAM-2: the seat after ``seat`` in playing order."""
-    return seat + 1 if seat + 1 < n_players else 0
-
 
 @kernel
 def is_void_deal(table, params):
@@ -96,6 +123,8 @@ def deal(state, params):
     state[PHASE] = PHASE_PLAY
 
 
+# start/new_deal/new_match stand in every game's kernels alike: the protocol takes them by name
+# (spec.Kernels), and one factory in the core would cache them blind to edits of this module.
 @kernel
 def start(params, rng, out, mode):
     """SC-DEAL-1: a new deal or match with a dealer drawn at random, then SC-DEAL-2..4."""
@@ -303,84 +332,18 @@ def apply_action(state, params, action):
             end_deal(state, params)
 
 
-# --- scoring -------------------------------------------------------------------------------
-
-@kernel(inline=True)
-def primiera_total(pile, forfeit):
-    """SC-PRIM-1..2: sum of the best primiera value per suit; a missing suit gives 0, or -1
-    for the whole total when the forfeit variant is on (that side cannot win)."""
-    total = 0
-    for s in range(4):
-        cards = pile & SUIT_MASK[s]
-        if cards == ZERO:
-            if forfeit:
-                return -1
-            continue
-        best = 0
-        while cards:
-            best = max(best, PRIMIERA[lowest_index(cards)])
-            cards &= cards - ONE
-        total += best
-    return total
-
-
-@helper
-def point_to_more(a, b):
-    """SC-SCORE-1..4: one point to the side with the larger figure; a tie gives none."""
-    return (1 if a > b else 0), (1 if b > a else 0)
-
-
-@helper
-def category_points(state, params):
-    """SC-SCORE-1..5: the points of (cards, coins, settebello, primiera, scopas), each a pair
-    (side 0, side 1), from the current piles and scopa counts."""
-    p0 = state[PILE]
-    p1 = state[PILE + 1]
-    forfeit = params[P_PRIMIERA_FORFEIT] == 1
-    settebello = np.uint64(SETTEBELLO)
-    return (point_to_more(popcount(p0), popcount(p1)),
-            point_to_more(popcount(p0 & COINS), popcount(p1 & COINS)),
-            point_to_more((p0 >> settebello) & ONE, (p1 >> settebello) & ONE),
-            point_to_more(primiera_total(p0, forfeit), primiera_total(p1, forfeit)),
-            (np.int64(state[SCOPE]), np.int64(state[SCOPE + 1])))
-
-
-@kernel
-def score_deal(state, params, out):
-    """SC-SCORE-1..5: per side (rows) the points of the five categories (columns of
-    ``layout.CATEGORIES``: cards, coins, settebello, primiera, scopas) of the current piles."""
-    points = category_points(state, params)
-    out[0, 0], out[1, 0] = points[0]
-    out[0, 1], out[1, 1] = points[1]
-    out[0, 2], out[1, 2] = points[2]
-    out[0, 3], out[1, 3] = points[3]
-    out[0, 4], out[1, 4] = points[4]
-
-
-@helper
-def deal_points(state, params):
-    """SC-SCORE-6: the total points of the deal, (side 0, side 1)."""
-    c = category_points(state, params)
-    return (c[0][0] + c[1][0] + c[2][0] + c[3][0] + c[4][0],
-            c[0][1] + c[1][1] + c[2][1] + c[3][1] + c[4][1])
-
+# --- the end of a deal (its scoring: :mod:`.scoring`) -----------------------------------------
 
 @kernel
 def end_deal(state, params):
-    """SC-END-1..3, SC-SCORE-6, SC-MATCH-2..3, SC-DEAL-6: left-over cards, deal points added to
-    the match score; a match either ends or goes on with the next dealer's deal."""
-    if state[TABLE] and state[LAST_CAPTURER] and params[P_LEFTOVER_TO_CAPTURER] == 1:
-        state[PILE + state[LAST_CAPTURER] - ONE] |= state[TABLE]
-        state[TABLE] = ZERO
-    points = deal_points(state, params)
-    state[SCORE] += np.uint64(points[0])
-    state[SCORE + 1] += np.uint64(points[1])
+    """SC-END-1, SC-MATCH-3, SC-DEAL-6: the deal is scored into the match score
+    (:func:`.scoring.score_into_match`); a match either ends or goes on with the next
+    dealer's deal."""
+    score_into_match(state, params)
     if state[MODE] != MODE_MATCH:
         state[PHASE] = PHASE_DEAL_OVER
         return
-    a = np.int64(state[SCORE])
-    b = np.int64(state[SCORE + 1])
-    if max(a, b) >= params[P_TARGET_SCORE] and a != b:
+    if match_is_won(state, params):
         state[PHASE] = PHASE_MATCH_OVER
         return
     state[DEALER] = next_seat(np.int64(state[DEALER]), params[P_NUM_PLAYERS])
@@ -420,53 +383,6 @@ def returns(state, params, out):
         diff = float(points[0] - points[1])
     for seat in range(params[P_NUM_PLAYERS]):
         out[seat] = diff if seat & 1 == 0 else 0.0 - diff
-
-
-@helper
-def observed_action(state, params, a, observer):
-    """Rules §5: every Scopa move is played face up, so everyone sees it whole."""
-    return a
-
-
-# --- hidden information --------------------------------------------------------------------
-
-@kernel(nrt=True)
-def determinize(state, params, observer, rng, out):
-    """Rules §5: a world consistent with what ``observer`` has seen, uniformly at random.
-
-    The unseen cards are the deck minus the observer's hand, the table and both piles (all
-    public); they are shuffled and dealt again to the other hands (keeping their public sizes)
-    and to the stock (keeping its size). The true hidden cards are never read, only counted;
-    the chance stream of later deals is replaced too, so it cannot leak future deals, and the
-    dealt part of the deal order is forgotten (it holds the true hands).
-    """
-    copy_words(out, state)
-    unseen = FULL_DECK & ~(state[HAND + observer] | state[TABLE] | state[PILE] | state[PILE + 1])
-    cards = np.empty(N_CARDS, dtype=np.int64)
-    k = 0
-    while unseen:
-        cards[k] = lowest_index(unseen)
-        unseen &= unseen - ONE
-        k += 1
-    rng_shuffle(cards, k, rng)
-    used = 0
-    for seat in range(params[P_NUM_PLAYERS]):
-        if seat == observer:
-            continue
-        m = ZERO
-        for _ in range(popcount(state[HAND + seat])):
-            m |= bit(cards[used])
-            used += 1
-        out[HAND + seat] = m
-    stock = ZERO
-    for i in range(np.int64(state[NEXT]), N_CARDS):
-        set_order_card(out, i, cards[used])
-        stock |= bit(cards[used])
-        used += 1
-    out[STOCK] = stock
-    deal_order.forget_dealt(out, ORDER, NEXT)
-    for j in range(4):
-        out[RNG + j] = rng_next(rng)
 
 
 # --- the engine's own play loop --------------------------------------------------------------

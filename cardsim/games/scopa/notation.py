@@ -22,16 +22,48 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ...cards import SCOPA
+from ...cards import SCOPA, mask_of
 from ...errors import IllegalActionError, PositionError
 from ...options import rules_dict
-from ...positions import (card_indices, check_each_card_once, check_header, position_error,
-                          rng_words)
+from ...positions import (
+    card_indices,
+    check_each_card_once,
+    check_header,
+    position_error,
+    require_legal,
+    rng_words,
+)
 from . import kernels as K
-from .layout import (ACTION_CARD_SHIFT, CAPTURE_MASK, CATEGORIES, DEAL_NUMBER, DEALER, HAND,
-                     LAST_CAPTURER, MODE, MODE_MATCH, N_CARDS, N_CATEGORIES, NEXT, PHASE,
-                     PHASE_DEAL_OVER, PHASE_MATCH_OVER, PHASE_PLAY, PILE, REDEALS, RNG, SCOPE,
-                     SCORE, STATE_LEN, STOCK, TABLE, TO_MOVE, COINS, SETTEBELLO)
+from . import scoring, validation
+from .layout import (
+    ACTION_CARD_SHIFT,
+    CAPTURE_MASK,
+    CATEGORIES,
+    COINS,
+    DEAL_NUMBER,
+    DEALER,
+    HAND,
+    LAST_CAPTURER,
+    MODE,
+    MODE_MATCH,
+    N_CARDS,
+    N_CATEGORIES,
+    NEXT,
+    PHASE,
+    PHASE_DEAL_OVER,
+    PHASE_MATCH_OVER,
+    PHASE_PLAY,
+    PILE,
+    REDEALS,
+    RNG,
+    SCOPE,
+    SCORE,
+    SETTEBELLO,
+    STATE_LEN,
+    STOCK,
+    TABLE,
+    TO_MOVE,
+)
 
 PHASES = {"play": PHASE_PLAY, "deal_over": PHASE_DEAL_OVER, "match_over": PHASE_MATCH_OVER}
 MODES = {"deal": 0, "match": MODE_MATCH}
@@ -133,7 +165,7 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
     check_each_card_once(SCOPA, zones, "hands, table, stock or piles")
 
     def mask(cards: list[int]) -> np.uint64:
-        return np.uint64(sum(1 << c for c in cards))
+        return np.uint64(mask_of(cards))
 
     for p in range(n):
         vec[HAND + p] = mask(zones[f"hands[{p}]"])
@@ -150,65 +182,12 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
         vec[SCOPE + s], vec[SCORE + s] = scopas[s], scores[s]
     vec[DEAL_NUMBER] = _int(d, "deal_number", 1, 1, 1_000_000)
     vec[REDEALS] = _int(d, "redeals", 0, 0, 1_000_000)
-    lc = d.get("last_capturer", None)
-    if lc is not None:
-        lc = _int(d, "last_capturer", None, 0, 1)
-        if not vec[PILE + lc]:
-            raise _err(f"last_capturer={lc}: that side's pile is empty")
-        vec[LAST_CAPTURER] = lc + 1
-    elif vec[PILE] or vec[PILE + 1]:
-        raise _err("last_capturer is None but a pile holds cards: name the side that captured last")
+    if d.get("last_capturer") is not None:
+        vec[LAST_CAPTURER] = _int(d, "last_capturer", None, 0, 1) + 1
+    validation.check_last_capturer(vec)
     vec[RNG:RNG + 4] = rng_words(d, "scopa")
-    _check_hand_sizes(vec, rules, len(stock))
-    _check_progress(vec, rules)
+    validation.check_position(vec, rules, len(stock))
     return vec
-
-
-def _check_progress(vec: np.ndarray, rules: Any) -> None:
-    """Piles, scopas, mode, phase and scores must be reachable (SC-CAPT-7, SC-SCOPA-1,
-    SC-MATCH-2..3)."""
-    for s in range(2):
-        size = bin(int(vec[PILE + s])).count("1")
-        if size == 1:
-            raise _err(f"piles[{s}] holds one card: a capture takes at least two")
-        if 2 * int(vec[SCOPE + s]) > size:
-            raise _err(f"scopas[{s}]={int(vec[SCOPE + s])} with {size} captured cards: each "
-                       "scopa captures at least two")
-    mode, phase = int(vec[MODE]), int(vec[PHASE])
-    a, b = int(vec[SCORE]), int(vec[SCORE + 1])
-    decided = max(a, b) >= rules.target_score and a != b
-    if mode != MODE_MATCH and phase == PHASE_MATCH_OVER:
-        raise _err("phase 'match_over' needs mode 'match'")
-    if mode == MODE_MATCH and phase == PHASE_DEAL_OVER:
-        raise _err("phase 'deal_over' needs mode 'deal': a match goes on to its next deal")
-    if mode == MODE_MATCH and phase == PHASE_MATCH_OVER and not decided:
-        raise _err(f"scores {[a, b]} do not end a match to {rules.target_score}: one side must "
-                   "reach the target with more points than the other")
-    if mode == MODE_MATCH and phase == PHASE_PLAY and decided:
-        raise _err(f"scores {[a, b]} already end a match to {rules.target_score}: set phase "
-                   "'match_over'")
-
-
-def _check_hand_sizes(vec: np.ndarray, rules: Any, stock_size: int) -> None:
-    """Hand and stock sizes must be reachable (SC-DEAL-2, SC-DEAL-5, SC-TEAM-2)."""
-    n = rules.num_players
-    size = rules.hand_size
-    sizes = [bin(int(vec[HAND + p])).count("1") for p in range(n)]
-    if stock_size % (size * n) or (rules.hand_size == 9 and stock_size):
-        raise _err(f"stock of {stock_size} cards: expected a multiple of {size * n}"
-                   if size == 3 else f"stock of {stock_size} cards: nine_at_once leaves no stock")
-    if vec[PHASE] != PHASE_PLAY:
-        if any(sizes) or stock_size:
-            raise _err("a finished deal has no cards in hands or stock")
-        return
-    first = (int(vec[DEALER]) + 1) % n
-    played = (int(vec[TO_MOVE]) - first) % n   # seats that already played this round
-    h = sizes[int(vec[TO_MOVE])]
-    expected = [h - 1 if (p - first) % n < played else h for p in range(n)]
-    if h < 1 or h > size or sizes != expected:
-        raise _err(f"hand sizes {sizes} with seat {int(vec[TO_MOVE])} to move and dealer "
-                   f"{int(vec[DEALER])}: expected {size}-card hands played in turn order, e.g. "
-                   f"{[size - 1 if (p - first) % n < played else size for p in range(n)]}")
 
 
 # --- actions ---------------------------------------------------------------------------------
@@ -244,12 +223,8 @@ def action_from_dict(vec: np.ndarray, rules: Any, d: Mapping[str, Any], legal: l
         raise IllegalActionError(f"action {d!r}: 'play' must name exactly one card")
     card = SCOPA.index(play[0])
     taken = SCOPA.mask(d.get("capture", []))
-    action = card << ACTION_CARD_SHIFT | taken
-    if action not in legal:
-        raise IllegalActionError(
-            f"illegal action {action_to_string(vec, action)}: expected one of "
-            + (", ".join(action_to_string(vec, a) for a in legal) or "nothing (terminal)"))
-    return action
+    return require_legal(card << ACTION_CARD_SHIFT | taken, legal,
+                         lambda a: action_to_string(vec, a))
 
 
 # --- views -----------------------------------------------------------------------------------
@@ -258,7 +233,7 @@ def score_breakdown(vec: np.ndarray, rules: Any) -> dict:
     """Points per category and side from the current piles, with the figures behind them."""
     table = np.zeros((2, N_CATEGORIES), dtype=np.int64)
     params = rules.kernel_params()
-    K.score_deal(vec, params, table)
+    scoring.score_deal(vec, params, table)
     forfeit = rules.primiera_missing_suit == "forfeit"
     out = {cat: [int(table[s, c]) for s in range(2)] for c, cat in enumerate(CATEGORIES)}
     out["total"] = [int(table[s].sum()) for s in range(2)]
@@ -266,7 +241,7 @@ def score_breakdown(vec: np.ndarray, rules: Any) -> dict:
     out["card_count"] = [bin(p).count("1") for p in piles]
     out["coin_count"] = [bin(p & int(COINS)).count("1") for p in piles]
     out["settebello_side"] = next((s for s in range(2) if piles[s] >> SETTEBELLO & 1), None)
-    totals = [int(K.primiera_total(np.uint64(p), forfeit)) for p in piles]
+    totals = [int(scoring.primiera_total(np.uint64(p), forfeit)) for p in piles]
     out["primiera_total"] = [t if t >= 0 else None for t in totals]
     out["match_scores"] = [int(vec[SCORE + s]) for s in range(2)]
     return out

@@ -3,9 +3,10 @@
 It implements ``../shared/rules/scopa.md`` again from the text, independently of
 :mod:`.kernels` and :mod:`.layout`: card sets are Python ``set`` objects of card indices, the
 stock is a ``list`` in dealing order, and each rule is one small method whose docstring starts
-with its rule ID. Only the deck (:data:`cardsim.cards.SCOPA`), the random-number generator
-(:class:`cardsim.rng.PyRng`, the plain-Python twin of the kernels' generator) and the options
-(:class:`.rules.ScopaRules`) are shared, so that a seed deals the same cards in both engines.
+with its rule ID. Only the deck (:data:`cardsim.cards.SCOPA`, with its mask helpers
+``mask_of`` and ``bits_of``), the random-number generator (:class:`cardsim.rng.PyRng`, the
+plain-Python twin of the kernels' generator) and the options (:class:`.rules.ScopaRules`) are
+shared, so that a seed deals the same cards in both engines.
 
 The interface mirrors the public ``State`` for the differential test
 (``tests/games/scopa/test_differential.py``): the same action ids
@@ -20,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from itertools import combinations
 
-from ...cards import SCOPA
+from ...cards import SCOPA, bits_of, mask_of
 from ...rng import PyRng, rng_from_seed
 from .rules import ScopaRules
 
@@ -49,19 +50,6 @@ def primiera_value(card: int) -> int:
     return PRIMIERA_BY_RANK[card % 10]
 
 
-def mask_of(cards) -> int:
-    """The bit mask of a collection of card indices."""
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
-def cards_of(mask: int) -> list[int]:
-    """The card indices of a bit mask, ascending."""
-    return [c for c in range(N_CARDS) if mask >> c & 1]
-
-
 def action_id(card: int, captured) -> int:
     """The action encoding shared with the compiled engine: ``card << 40 | capture mask``."""
     return card << CARD_SHIFT | mask_of(captured)
@@ -69,7 +57,7 @@ def action_id(card: int, captured) -> int:
 
 def split_action(action: int) -> tuple[int, set[int]]:
     """Inverse of :func:`action_id`: (played card, set of captured table cards)."""
-    return action >> CARD_SHIFT, set(cards_of(action & ((1 << CARD_SHIFT) - 1)))
+    return action >> CARD_SHIFT, set(bits_of(action & ((1 << CARD_SHIFT) - 1)))
 
 
 class ReferenceScopa:
@@ -113,6 +101,7 @@ class ReferenceScopa:
         """A whole match to ``rules.target_score`` from a seed (SC-MATCH-1..3)."""
         return cls._start(rules, seed, "match")
 
+    # Every reference engine starts so (each rules file's DEAL-1 alike); each oracle stands alone.
     @classmethod
     def _start(cls, rules: ScopaRules, seed, mode: str) -> "ReferenceScopa":
         """SC-DEAL-1: the state's stream is 4 outputs of the seed's generator; the first
@@ -423,12 +412,7 @@ class ReferenceScopa:
     def all_cards(self) -> list[int]:
         """Every card of every place (hands, table, stock, piles), duplicates kept: the 40
         cards when the state is consistent."""
-        out = list(self.table) + list(self.stock)
-        for h in self.hands:
-            out += list(h)
-        for p in self.piles:
-            out += list(p)
-        return out
+        return [*self.table, *self.stock, *(c for place in self.hands + self.piles for c in place)]
 
     def to_dict(self) -> dict:
         """The position dict; card lists sorted by index, except the stock (dealing order)."""

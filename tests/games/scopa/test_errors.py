@@ -10,8 +10,14 @@ import copy
 import pytest
 
 import cardsim
-from cardsim.errors import (CardError, CardsimError, IllegalActionError, OptionError,
-                            PositionError, UnknownGameError)
+from cardsim.errors import (
+    CardError,
+    CardsimError,
+    IllegalActionError,
+    OptionError,
+    PositionError,
+    UnknownGameError,
+)
 
 try:  # tests/ as a package, or the project root on sys.path
     from tests.games.scopa.positions import action_id, complement, position

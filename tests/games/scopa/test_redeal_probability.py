@@ -16,7 +16,9 @@ Test. Two-sided exact test at ``ALPHA`` = 1e-4: the p-value is
 ``min(1, 2 * min(P(X <= R), P(X >= R)))`` under that negative binomial. As a cross-check, the
 exact two-sided binomial test of ``R`` cancelled out of ``n + R`` attempts
 (``scipy.stats.binomtest``, which conditions on the number of attempts and differs from the
-negative binomial only at order 1/n) must also pass at the same level.
+negative binomial only at order 1/n) must also pass at the same level. Per deal, the number of
+deals with at least one redeal must pass the exact binomial test of ``p`` too, and no deal may
+be redealt four times or more (probability ``n p^4`` < 2e-5).
 
 Tolerance this implies. With n = 300 000 deals, E[R] = n p / (1 - p) ~ 477 and
 sd(R) = sqrt(n p) / (1 - p) ~ 21.8; alpha = 1e-4 is about 3.9 sd, so the estimate must lie within
@@ -63,8 +65,14 @@ def _two_sided_nbinom_pvalue(r, n, p):
 def _check_rate(n_deals, seed):
     records = _play(n_deals, seed)
     redeals = records[:, REDEALS_COLUMN]
-    assert redeals.min() >= 0
     assert (records[:, MOVES_COLUMN] == 36).all()          # every deal was played out
+    # Per deal the redeals are geometric: at least one with probability p (so the deals with
+    # a redeal are binomial(n, p)), four or more with p ** 4 (~6e-12: n * p ** 4 < 2e-5).
+    assert redeals.max() <= 3, f"a deal was redealt {int(redeals.max())} times"
+    redealt = int((redeals > 0).sum())
+    p_deals = binomtest(redealt, n_deals, P_CANCEL).pvalue
+    assert p_deals > ALPHA, (f"{redealt} of {n_deals} deals redealt: expected about "
+                             f"{n_deals * P_CANCEL:.0f} (binomial p={p_deals:.2e})")
     r = int(redeals.sum())
     attempts = n_deals + r
     p_nb = _two_sided_nbinom_pvalue(r, n_deals, P_CANCEL)

@@ -1,0 +1,61 @@
+"""Scopa's hidden information (rules/scopa.md §5), compiled: worlds sampled for an observer
+(:func:`determinize`) and actions as another player sees them (:func:`observed_action`).
+
+Everything but the other hands and the stock is public: the table, both piles and every move
+(played face up). So a world only redistributes the unseen cards among the other hands and
+the stock, keeping their public sizes.
+"""
+import numpy as np
+
+from ... import order as deal_order
+from ...bits import ONE, ZERO, bit, copy_words, lowest_index, popcount
+from ...jit import helper, kernel
+from ...rng import rng_next, rng_shuffle
+from .kernels import set_order_card
+from .layout import FULL_DECK, HAND, N_CARDS, NEXT, ORDER, PILE, RNG, STOCK, TABLE
+from .rules import P_NUM_PLAYERS
+
+
+@helper
+def observed_action(state, params, a, observer):
+    """Rules §5: every Scopa move is played face up, so everyone sees it whole."""
+    return a
+
+
+@kernel(nrt=True)
+def determinize(state, params, observer, rng, out):
+    """Rules §5: a world consistent with what ``observer`` has seen, uniformly at random.
+
+    The unseen cards are the deck minus the observer's hand, the table and both piles (all
+    public); they are shuffled and dealt again to the other hands (keeping their public sizes)
+    and to the stock (keeping its size). The true hidden cards are never read, only counted;
+    the chance stream of later deals is replaced too, so it cannot leak future deals, and the
+    dealt part of the deal order is forgotten (it holds the true hands).
+    """
+    copy_words(out, state)
+    unseen = FULL_DECK & ~(state[HAND + observer] | state[TABLE] | state[PILE] | state[PILE + 1])
+    cards = np.empty(N_CARDS, dtype=np.int64)
+    k = 0
+    while unseen:
+        cards[k] = lowest_index(unseen)
+        unseen &= unseen - ONE
+        k += 1
+    rng_shuffle(cards, k, rng)
+    used = 0
+    for seat in range(params[P_NUM_PLAYERS]):
+        if seat == observer:
+            continue
+        m = ZERO
+        for _ in range(popcount(state[HAND + seat])):
+            m |= bit(cards[used])
+            used += 1
+        out[HAND + seat] = m
+    stock = ZERO
+    for i in range(np.int64(state[NEXT]), N_CARDS):
+        set_order_card(out, i, cards[used])
+        stock |= bit(cards[used])
+        used += 1
+    out[STOCK] = stock
+    deal_order.forget_dealt(out, ORDER, NEXT)
+    for j in range(4):
+        out[RNG + j] = rng_next(rng)

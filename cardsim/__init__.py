@@ -8,8 +8,7 @@ from . import _cache
 
 _cache.configure()     # numba's cache locator, before any compiled function is defined
 
-from .errors import (CardError, CardsimError, IllegalActionError, OptionError,  # noqa: E402
-                     PositionError, UnknownGameError)
+from .errors import CardError, CardsimError, IllegalActionError, OptionError, PositionError, UnknownGameError  # noqa: E402
 from .game import Game, State, load_game  # noqa: E402
 from .registry import list_games  # noqa: E402
 

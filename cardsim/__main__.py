@@ -1,6 +1,6 @@
 """``python -m cardsim`` runs the command line."""
 import sys
 
-from .cli import main
+from .app.cli import main
 
 sys.exit(main())

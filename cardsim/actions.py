@@ -4,6 +4,7 @@ An action id is ``kind << shift | value``: the game's layout names its kinds and
 (the value is a card mask in Bura and Mushka, a card or combination index in Minchiate).
 """
 import numpy as np
+
 from .jit import helper
 
 

@@ -7,6 +7,7 @@ mixing int64 and uint64 makes numba promote to float64.
 import numpy as np
 from numba import types
 from numba.extending import intrinsic
+
 from .jit import helper
 
 ONE = np.uint64(1)

@@ -72,7 +72,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
-
 # --- the generic zones (Scopa, and any game without an adapter module) --------------------------
 
 CARD_ZONES = ("hands", "table", "stock", "piles")

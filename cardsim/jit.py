@@ -47,7 +47,8 @@ import dataclasses
 import types
 from typing import Any, Callable, Mapping
 
-from numba import njit, types as nb_types
+from numba import njit
+from numba import types as nb_types
 from numba.core.registry import CPUDispatcher
 
 _HELPER = dict(forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)

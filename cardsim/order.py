@@ -11,8 +11,8 @@ import sys
 import numpy as np
 
 from .bits import ZERO, bit
-from .rng import rng_shuffle
 from .jit import leaf
+from .rng import rng_shuffle
 
 if sys.byteorder != "little":  # positions are read both as bytes and as bits of words
     raise ImportError("cardsim's deal order needs a little-endian machine")

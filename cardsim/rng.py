@@ -9,6 +9,7 @@ so that a seed deals the same cards in both.
 from __future__ import annotations
 
 import numpy as np
+
 from .jit import helper, kernel
 
 U64 = (1 << 64) - 1
@@ -48,6 +49,14 @@ def rng_next(rng):
     s3 = _rotl(s3, 45)
     rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
     return result
+
+
+@helper
+def seed_stream(out, at, rng):
+    """A state's own chance stream: the four words ``out[at:at + 4]`` drawn from ``rng`` (each
+    game's ``start``)."""
+    for k in range(4):
+        out[at + k] = rng_next(rng)
 
 
 @kernel(inline=True)

@@ -11,8 +11,9 @@ the kernels. Every kernel works on a flat ``uint64`` state vector of length ``st
 the ``int64`` ``params``:
 
 ======================  ==================================================================
-``new_deal``            ``(params, rng, out_state) -> None`` one deal from the chance stream
-``new_match``           ``(params, rng, out_state) -> None`` a whole match
+``start``               ``(params, rng, out_state, mode) -> None`` from the chance stream,
+                        one deal (``mode`` :data:`DEAL`) or a whole match (:data:`MATCH`);
+                        ``spec.new_deal(params, rng, out)`` and ``spec.new_match`` call it
 ``legal_actions``       ``(state, params, out_actions) -> n`` sorted int64 action ids
 ``apply_action``        ``(state, params, action) -> None`` in place; the action must be legal
 ``is_terminal``         ``(state, params) -> bool``
@@ -43,13 +44,22 @@ import numpy as np
 
 from .cards import Deck
 
+DEAL, MATCH = 0, 1
+"""``start``'s modes: one deal, a whole match (every game's layout has ``MODE_MATCH = 1``)."""
+
+
+def _started(start: Callable, mode: int) -> Callable:
+    """``start`` as ``(params, rng, out)`` for one mode: ``new_deal`` and ``new_match``."""
+    def new(params, rng, out):
+        start(params, rng, out, mode)
+    return new
+
 
 @dataclass(frozen=True)
 class Kernels:
     """A game's compiled protocol (module docstring): ``@njit`` functions, one per name."""
 
-    new_deal: Callable
-    new_match: Callable
+    start: Callable
     legal_actions: Callable
     apply_action: Callable
     is_terminal: Callable
@@ -195,8 +205,8 @@ class GameSpec:
     """Why the exact solver does not cover the game under these rules ("" when it does)."""
 
     # The kernels, callable from Python (module docstring).
-    new_deal = property(lambda self: self.kernels.new_deal)
-    new_match = property(lambda self: self.kernels.new_match)
+    new_deal = property(lambda self: _started(self.kernels.start, DEAL))
+    new_match = property(lambda self: _started(self.kernels.start, MATCH))
     legal_actions = property(lambda self: self.kernels.legal_actions)
     apply_action = property(lambda self: self.kernels.apply_action)
     is_terminal = property(lambda self: self.kernels.is_terminal)

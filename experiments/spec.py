@@ -35,7 +35,7 @@ from typing import Any, Mapping
 
 from cardsim.errors import CardsimError
 from cardsim.game import load_game
-from solvers.agents import parse_agent
+from solvers.agent_spec import parse_agent
 
 
 class SpecError(CardsimError):

@@ -66,7 +66,7 @@ import pandas as pd
 
 from cardsim.errors import CardsimError
 
-from .tables import _first_agent_deals, _Games, _name, matchup_label
+from .rows import Games, agent_name, matchup_label
 
 KINDS = ("elo", "margin")
 MIN_DEALS = 30
@@ -264,14 +264,14 @@ def sprt_values(values, kind: str = "elo", lower: float | None = None,
 
 # --- on an experiment's rows -----------------------------------------------------------------
 
-def _deal_values(g: _Games, matchup: int, kind: str) -> np.ndarray:
+def _deal_values(g: Games, matchup: int, kind: str) -> np.ndarray:
     order = g.order.get(int(matchup))
     if order is None:
         return np.zeros(0)
     if len(set(order)) != 2:
         raise SprtError(f"matchup {matchup} has agents {list(order)}: an SPRT needs exactly 2 "
                         "distinct agents")
-    return _first_agent_deals(g, int(matchup), "score" if kind == "elo" else "return")
+    return g.first_agent_deals(int(matchup), "score" if kind == "elo" else "return")
 
 
 def deal_values(rows: pd.DataFrame, agents: Sequence[str], matchup: int,
@@ -281,7 +281,7 @@ def deal_values(rows: pd.DataFrame, agents: Sequence[str], matchup: int,
     has exactly 2 distinct agents; empty while it has no rows."""
     if kind not in KINDS:
         raise SprtError(f"kind={kind!r}: expected 'elo' or 'margin'")
-    return _deal_values(_Games(rows), matchup, kind)
+    return _deal_values(Games(rows), matchup, kind)
 
 
 def sprt(rows: pd.DataFrame, agents: Sequence[str], matchup: int, kind: str = "elo",
@@ -310,7 +310,7 @@ def sprt_table(rows: pd.DataFrame, agents: Sequence[str], kind: str = "elo",
     bounds and verdict."""
     kind, lower, upper, alpha, beta = check_settings(kind, lower, upper, alpha, beta)
     _check_min_deals(min_deals)
-    g = _Games(rows)
+    g = Games(rows)
     order = g.order
     wanted = list(order) if matchups is None else [int(m) for m in matchups]
     out = []
@@ -323,7 +323,7 @@ def sprt_table(rows: pd.DataFrame, agents: Sequence[str], kind: str = "elo",
                           min_deals)
         first = order[m][0]
         out.append({"matchup": m, "label": matchup_label(agents, order[m]), "agent": first,
-                    "name": _name(agents, first), "kind": kind, "lower": lower, "upper": upper,
+                    "name": agent_name(agents, first), "kind": kind, "lower": lower, "upper": upper,
                     "alpha": alpha, "beta": beta, "n": res.n, "estimate": res.estimate,
                     "elo": res.elo, "llr": res.llr, "lower_bound": res.lower_bound,
                     "upper_bound": res.upper_bound, "verdict": res.verdict})

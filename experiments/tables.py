@@ -35,17 +35,12 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from cardsim.errors import CardsimError
 from cardsim.stats import Z95, fmt_interval, mean_interval, wilson_interval
 
-KEY = ["matchup", "deal", "rotation"]
-_SEAT = re.compile(r"^seat_(\d+)$")
+from .rows import Games, TableError, agent_name, distinct_agents, matchup_label, require_columns, score_of
+from .sprt import sprt_table
+
 _CAT = re.compile(r"^cat_(.+)_(\d+)$")
-
-
-class TableError(CardsimError):
-    """Rows that do not follow the store's row format (a missing column, an agent index that
-    ``agents`` does not have, duplicated games, a matchup whose seats disagree)."""
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -53,95 +48,6 @@ class TableError(CardsimError):
 def _noted(table: pd.DataFrame, note: str) -> pd.DataFrame:
     table.attrs["note"] = note
     return table
-
-
-def n_seats(rows: pd.DataFrame) -> int:
-    """The number of seats: the ``seat_<s>`` columns, which must be ``seat_0 .. seat_{n-1}``."""
-    seats = sorted(int(m.group(1)) for c in rows.columns if (m := _SEAT.match(str(c))))
-    if not seats:
-        raise TableError("rows have no seat_<s> columns: expected seat_0 .. seat_{n-1}")
-    if seats != list(range(len(seats))):
-        raise TableError(f"rows have seat columns {seats}: expected seat_0 .. "
-                         f"seat_{len(seats) - 1}")
-    return len(seats)
-
-
-def _require(rows: pd.DataFrame, columns: Sequence[str]) -> None:
-    missing = [c for c in columns if c not in rows.columns]
-    if missing:
-        raise TableError(f"rows lack column {missing[0]!r}: expected the experiment store's "
-                         "row format (matchup, deal, rotation, dealer, seat_<s>, return_<s>, ...)")
-
-
-class _Games:
-    """The rows as arrays, validated and sorted by (matchup, deal, rotation)."""
-
-    def __init__(self, rows: pd.DataFrame):
-        if not isinstance(rows, pd.DataFrame):
-            raise TableError(f"rows: expected a pandas DataFrame, got {type(rows).__name__}")
-        n = n_seats(rows)
-        _require(rows, KEY + [f"return_{s}" for s in range(n)])
-        keys = [rows[c].to_numpy(dtype=np.int64) for c in KEY]
-        sort = np.lexsort(keys[::-1])
-        self.rows = rows.iloc[sort].reset_index(drop=True)
-        self.n = n
-        self.matchup, self.deal, self.rotation = (k[sort] for k in keys)
-        self.seats = self.rows[[f"seat_{s}" for s in range(n)]].to_numpy(dtype=np.int64)
-        self.returns = self.rows[[f"return_{s}" for s in range(n)]].to_numpy(dtype=np.float64)
-        if len(sort) > 1:
-            same = ((self.matchup[1:] == self.matchup[:-1]) & (self.deal[1:] == self.deal[:-1])
-                    & (self.rotation[1:] == self.rotation[:-1]))
-            if same.any():
-                i = int(np.argmax(same))
-                raise TableError(f"game matchup={self.matchup[i]}, deal={self.deal[i]}, "
-                                 f"rotation={self.rotation[i]} appears more than once in the "
-                                 "rows")
-        if self.seats.size and self.seats.min() < 0:
-            raise TableError(f"agent index {int(self.seats.min())} in the rows: expected "
-                             "indices >= 0")
-        self.order = self._matchup_agents()
-        self._per_agent = None
-
-    def _matchup_agents(self) -> dict[int, tuple[int, ...]]:
-        if not len(self.matchup):
-            return {}
-        n = self.n
-        idx = (np.arange(n)[None, :] - self.rotation[:, None]) % n  # m[j] = seat_{(j - r) % n}
-        tuples = np.take_along_axis(self.seats, idx, axis=1)
-        new = np.ones(len(self.matchup), dtype=bool)
-        new[1:] = self.matchup[1:] != self.matchup[:-1]
-        starts = np.flatnonzero(new)
-        first = tuples[starts][np.cumsum(new) - 1]
-        bad = np.flatnonzero((tuples != first).any(axis=1))
-        if bad.size:
-            m = int(self.matchup[bad[0]])
-            found = [tuple(int(v) for v in t) for t in (first[bad[0]], tuples[bad[0]])]
-            raise TableError(f"matchup {m}: its rows give different seat orders {found} "
-                             "(expected seat s of rotation r to be played by "
-                             "matchup[(s + r) % n])")
-        return {int(self.matchup[i]): tuple(int(v) for v in tuples[i]) for i in starts}
-
-    def per_agent(self, values: np.ndarray | None = None):
-        """For every game and agent in it (sorted by game, then agent): the game's index, the
-        agent, its first seat, its number of seats, and the mean of ``values`` (rows x seats,
-        NaN ignored; the returns by default) over its seats."""
-        if values is None:
-            if self._per_agent is None:
-                self._per_agent = self.per_agent(self.returns)
-            return self._per_agent
-        N, n = self.seats.shape
-        a = int(self.seats.max()) + 1 if N else 1
-        key = (np.arange(N, dtype=np.int64)[:, None] * a + self.seats).ravel()
-        uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
-        inv = inv.ravel()
-        flat = values.ravel()
-        ok = ~np.isnan(flat)
-        sums = np.bincount(inv, weights=np.where(ok, flat, 0.0), minlength=len(uniq))
-        count = np.bincount(inv, weights=ok.astype(np.float64), minlength=len(uniq))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = sums / count
-        seats = np.bincount(inv, minlength=len(uniq))
-        return uniq // a, uniq % a, first % n, seats, mean
 
 
 def _group(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -181,24 +87,7 @@ def _paired(matchup: np.ndarray, agent: np.ndarray, deal: np.ndarray, values: np
 def matchup_agents(rows: pd.DataFrame) -> dict[int, tuple[int, ...]]:
     """Each matchup's seat tuple ``m`` (agent indices), recovered from ``seat_s = m[(s + r) % n]``
     of every row; :class:`TableError` if two rows of a matchup disagree."""
-    return _Games(rows).order
-
-
-def _name(agents: Sequence[str], k: int) -> str:
-    if not 0 <= k < len(agents):
-        raise TableError(f"agent index {k} in the rows: expected 0 to {len(agents) - 1} "
-                         f"(agents={list(agents)!r})")
-    return str(agents[k])
-
-
-def distinct_agents(seq) -> list[int]:
-    """The agent indices of a seat tuple, each once, in seat order."""
-    return list(dict.fromkeys(int(k) for k in seq))
-
-
-def matchup_label(agents: Sequence[str], order: Sequence[int]) -> str:
-    """A matchup's name: its agents' spec strings joined by " vs ", first agent first."""
-    return " vs ".join(_name(agents, k) for k in distinct_agents(order))
+    return Games(rows).order
 
 
 def _interval(values: np.ndarray) -> tuple[float, float, float, float]:
@@ -220,12 +109,12 @@ _LONG_COLUMNS = ["matchup", "label", "deal", "rotation", "agent", "name", "seat"
                  "opponents", "return", "win", "draw", "loss", "score"]
 
 
-def _long(g: _Games, agents: Sequence[str]) -> pd.DataFrame:
+def _long(g: Games, agents: Sequence[str]) -> pd.DataFrame:
     row, agent, seat, seats, ret = g.per_agent()
     long = pd.DataFrame({"matchup": g.matchup[row], "deal": g.deal[row],
                          "rotation": g.rotation[row], "agent": agent, "seat": seat,
                          "seats": seats, "return": ret})
-    names = {k: _name(agents, k) for k in np.unique(agent).tolist()}
+    names = {k: agent_name(agents, k) for k in np.unique(agent).tolist()}
     labels = {m: matchup_label(agents, t) for m, t in g.order.items()}
     opponents = {(m, k): ", ".join(names[j] for j in distinct_agents(t) if j != k)
                  for m, t in g.order.items() for k in t}
@@ -238,7 +127,7 @@ def _long(g: _Games, agents: Sequence[str]) -> pd.DataFrame:
     long["win"] = ret > 0
     long["draw"] = ret == 0
     long["loss"] = ret < 0
-    long["score"] = _score(ret)
+    long["score"] = score_of(ret)
     return long[_LONG_COLUMNS]
 
 
@@ -246,7 +135,7 @@ def agent_results(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     """One row per (matchup, deal, rotation, agent): the agent's return (mean over its seats),
     its first seat and number of seats, win/draw/loss flags, score (1, 1/2, 0) and the names of
     its opponents in the matchup."""
-    return _noted(_long(_Games(rows), agents),
+    return _noted(_long(Games(rows), agents),
                   "One row per game and agent: the agent's return (mean over its seats), "
                   "win/draw/loss (return >0, =0, <0) and its opponents.")
 
@@ -257,23 +146,6 @@ def deal_means(long: pd.DataFrame, column: str = "return") -> pd.DataFrame:
     return long.groupby(["matchup", "agent", "deal"], sort=True)[column].mean().reset_index()
 
 
-def _score(ret: np.ndarray) -> np.ndarray:
-    return np.where(ret > 0, 1.0, np.where(ret == 0, 0.5, 0.0))
-
-
-def _first_agent_deals(g: _Games, matchup: int, column: str) -> np.ndarray:
-    if int(matchup) not in g.order:
-        return np.zeros(0)
-    first = g.order[int(matchup)][0]
-    row, agent, _, _, ret = g.per_agent()
-    mine = (agent == first) & (g.matchup[row] == matchup)
-    values = _score(ret[mine]) if column == "score" else ret[mine]
-    deals, inv = np.unique(g.deal[row[mine]], return_inverse=True)
-    inv = inv.ravel()
-    return (np.bincount(inv, weights=values, minlength=len(deals))
-            / np.bincount(inv, minlength=len(deals)))
-
-
 def first_agent_deals(rows: pd.DataFrame, agents: Sequence[str], matchup: int,
                       column: str = "return") -> np.ndarray:
     """The first agent of ``matchup``: its paired per-deal ``column`` (``"return"`` or
@@ -281,7 +153,7 @@ def first_agent_deals(rows: pd.DataFrame, agents: Sequence[str], matchup: int,
     yet."""
     if column not in ("return", "score"):
         raise TableError(f"column={column!r}: expected 'return' or 'score'")
-    return _first_agent_deals(_Games(rows), matchup, column)
+    return Games(rows).first_agent_deals(matchup, column)
 
 
 # --- tables ------------------------------------------------------------------------------------
@@ -301,7 +173,7 @@ def matchup_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     per-deal difference of the two agents' paired returns, i.e. the first agent's mean return
     in a zero-sum 2-player game (Scopa: points ahead per deal) — with its interval; ``moves``
     is the mean number of moves per game and ``ms_per_move`` the compute time per move."""
-    g = _Games(rows)
+    g = Games(rows)
     note = ("Per matchup and agent: win/draw/loss rates with Wilson 95% intervals and the mean "
             "return per game with a 95% interval from the paired (duplicate) standard error, "
             "plus the margin (half the difference of the two agents' returns) in 2-agent "
@@ -333,11 +205,11 @@ def matchup_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
             mean, lo, hi, se = _interval(deals)
             mg = margin if k == two[0] else (-margin[0], -margin[2], -margin[1])
             out.append({
-                "matchup": m, "label": matchup_label(agents, t), "agent": k, "name": _name(agents, k),
+                "matchup": m, "label": matchup_label(agents, t), "agent": k, "name": agent_name(agents, k),
                 "games": n, "deals": len(deals), "wins": wins, "draws": draws,
                 "losses": losses, **_wilson("win_rate", wins, n),
                 **_wilson("draw_rate", draws, n), **_wilson("loss_rate", losses, n),
-                "score": float(_score(r).mean()),
+                "score": float(score_of(r).mean()),
                 "mean_return": mean, "mean_return_lo": lo, "mean_return_hi": hi,
                 "return_se": se,
                 "return_se_unpaired": float(r.std(ddof=1)) / math.sqrt(n) if n >= 2 else math.nan,
@@ -356,7 +228,7 @@ def half_width(rows: pd.DataFrame, agents: Sequence[str], matchup: int) -> float
     return Z95 * float(values.std(ddof=1)) / math.sqrt(values.size)
 
 
-def _paired_stats(g: _Games, values: np.ndarray, label_key: str, label) -> dict:
+def _paired_stats(g: Games, values: np.ndarray, label_key: str, label) -> dict:
     """Mean of ``values`` (one per game) averaged per (matchup, deal) first, its 95% interval,
     and the Wilson share of values > 0."""
     new = np.ones(len(values), dtype=bool)
@@ -377,7 +249,7 @@ def seat_table(rows: pd.DataFrame) -> pd.DataFrame:
     """Per seat: mean return (averaged over the rotations of each deal first, so with full
     duplicate rotation every agent sits at every seat of the deal equally and the agents'
     strength cancels) with its 95% interval, and the seat's share of wins (Wilson)."""
-    g = _Games(rows)
+    g = Games(rows)
     note = ("Mean return and win rate per seat over all games (paired over the rotations of "
             "each deal, 95% intervals): the seat advantage.")
     if not g.order:
@@ -392,8 +264,8 @@ def dealer_table(rows: pd.DataFrame) -> pd.DataFrame:
     and win rate; the last row, ``dealer - others``, is the dealer's return minus the mean of
     the other seats' returns per game (in a zero-sum 2-player game twice the dealer's mean
     return), with its interval: positive means dealing is an advantage."""
-    g = _Games(rows)
-    _require(rows, ["dealer"])
+    g = Games(rows)
+    require_columns(rows, ["dealer"])
     note = ("Mean return per position relative to the dealer, and the dealer's return minus "
             "the others' mean (paired over rotations, 95% intervals): the dealer's advantage.")
     if not g.order:
@@ -428,7 +300,7 @@ def category_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     """Per matchup, agent and scoring category (every ``cat_<name>_<s>`` column, mapped to the
     agent of ``seat_s``; the mean over its seats when it holds several): the mean points per
     game with a paired 95% interval (averaged over rotations within a deal first)."""
-    g = _Games(rows)
+    g = Games(rows)
     note = ("Mean points per game in each scoring category for each agent of each matchup "
             "(paired over rotations, 95% intervals).")
     out = []
@@ -445,7 +317,7 @@ def category_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
                                            v[ok]):
             mean, lo, hi, se = _interval(deals)
             out.append({"matchup": m, "label": matchup_label(agents, g.order[m]), "agent": k,
-                        "name": _name(agents, k), "category": cat, "games": n,
+                        "name": agent_name(agents, k), "category": cat, "games": n,
                         "deals": len(deals), "mean": mean, "mean_lo": lo, "mean_hi": hi,
                         "se": se})
     table = pd.DataFrame(out, columns=_CAT_COLUMNS)
@@ -461,7 +333,7 @@ def end_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     """Per matchup: how the games ended (the ``end`` column: Bura's claim_won, claim_lost,
     bura, moscow, most_points, void), each kind's share of the games with a Wilson 95%
     interval; empty when the rows have no ``end`` column."""
-    g = _Games(rows)
+    g = Games(rows)
     note = "Share of games ending each way (the end column) per matchup, Wilson 95% intervals."
     if "end" not in rows.columns or not g.order:
         return _noted(pd.DataFrame(columns=_END_COLUMNS),
@@ -489,7 +361,6 @@ def report_tables(rows: pd.DataFrame, agents: Sequence[str],
     out["categories"] = category_table(rows, agents)
     out["ends"] = end_table(rows, agents)
     if sprt is not None:
-        from .sprt import sprt_table
         out["sprt"] = sprt_table(rows, agents, **sprt)
     return out
 

@@ -30,7 +30,8 @@ from cardsim.game import definition
 from cardsim.options import non_default
 from cardsim.stats import fmt_interval, mean_interval
 from experiments import tables as T
-from solvers.agents import parse_agent, search_budget
+from experiments.rows import n_seats
+from solvers.agent_spec import parse_agent, search_budget
 
 from . import plots
 from .run import Run
@@ -324,7 +325,7 @@ class _Report:
     def _claims(self):
         """Per matchup and claim outcome, the claimant's points: the winner's in a true claim,
         the loser's in a false one (``cat_points_<s>`` at the seat)."""
-        n = T.n_seats(self.rows)
+        n = n_seats(self.rows)
         if "end" not in self.rows or not all(f"cat_points_{s}" in self.rows for s in range(n)):
             return None
         rows = self.rows[self.rows["end"].isin(["claim_won", "claim_lost"])]
@@ -441,7 +442,7 @@ def _sprt_words(r: pd.Series) -> str:
 def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
                  order: dict) -> pd.DataFrame | None:
     """Strength against budget: for each group of searching agents equal but for their budget
-    (:func:`solvers.agents.search_budget`), every matchup in which one of them meets the same
+    (:func:`solvers.agent_spec.search_budget`), every matchup in which one of them meets the same
     opponents, as one series; None when no series has two budgets or more."""
     out = []
     for m, seating in order.items():

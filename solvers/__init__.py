@@ -1,7 +1,8 @@
 """Agents and solvers over the GameSpec protocol (DESIGN.md §3), one implementation each for
-every game, compiled per game (:mod:`cardsim.jit`): :mod:`.agents` (spec strings, the compiled
-game loop), :mod:`.ismcts` (Information-Set MCTS), :mod:`.pimc` (perfect-information Monte
-Carlo and the oracle), :mod:`.exact` (the exact double-dummy solver), :mod:`.duplicate`
-(duplicate deals), :mod:`.analyze` (the value of each legal action of a position),
-:mod:`.interactive` (a person at the terminal), :mod:`.warmup` (compiling a game's entry points
-ahead of time) and :mod:`.strength` (strength figures on duplicate deals)."""
+every game, compiled per game (:mod:`cardsim.jit`): :mod:`.agent_spec` (agent spec strings,
+plain Python), :mod:`.agents` (the compiled game loop), :mod:`.ismcts` (Information-Set MCTS),
+:mod:`.pimc` (perfect-information Monte Carlo and the oracle), :mod:`.exact` (the exact
+double-dummy solver), :mod:`.duplicate` (duplicate deals), :mod:`.analyze` (the value of each
+legal action of a position), :mod:`.warmup` (compiling a game's entry points ahead of time)
+and :mod:`.strength` (strength figures on duplicate deals). The terminal UI is part of the
+application, :mod:`cardsim.app.interactive`."""

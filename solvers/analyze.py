@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from cardsim.errors import CardsimError
+
 from cardsim.bits import copy_words
+from cardsim.errors import CardsimError
 from cardsim.jit import G, generic
 from cardsim.rng import rng_from_seed
 from cardsim.stats import mean_interval, wilson_interval

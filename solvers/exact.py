@@ -35,8 +35,9 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from cardsim.errors import UnsupportedError
+
 from cardsim.bits import copy_words
+from cardsim.errors import UnsupportedError
 from cardsim.jit import G, generic, helper, kernel
 
 INF = np.int64(1 << 40)

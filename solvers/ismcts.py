@@ -46,15 +46,23 @@ from cardsim.bits import copy_words
 from cardsim.jit import G, generic, helper
 from cardsim.rng import rng_below, rng_next
 
+# The search's parameters (a float64 vector; names as in the agent spec string).
+from .agent_spec import (
+    FINAL,
+    FINAL_SAMPLE,
+    FINAL_VALUE,
+    ITERATIONS,
+    ROLLOUT,
+    ROLLOUT_HEURISTIC,
+    SECONDS,
+    WORLDS,
+    C,
+)
+
 # Columns of the int64 tree array and of the float64 statistics array.
 KEY, PLAYER, CHILD, SIBLING, AVAIL = range(5)
 VISITS, TOTAL = range(2)
 
-# The search's parameters (a float64 vector; names as in the agent spec string).
-ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT = range(6)
-N_PARAMS = 6
-FINAL_VISITS, FINAL_SAMPLE, FINAL_VALUE = range(3)
-ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = range(2)
 
 MAX_DEPTH = 1024          # moves from the root to the end of a match
 

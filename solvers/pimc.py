@@ -20,8 +20,9 @@ import numpy as np
 
 from cardsim.jit import G, generic, helper
 
+from .agent_spec import SECONDS, WORLDS
 from .exact import solve_children
-from .ismcts import SECONDS, WORLDS, clock
+from .ismcts import clock
 
 
 @generic(inline=True, nrt=False)

@@ -3,8 +3,8 @@
 Plays the issue's matchups (heuristic vs random; ISMCTS with 1,000 iterations vs random and vs
 heuristic; ISMCTS with 100, 1,000 and 10,000 iterations vs heuristic) on duplicate deals and
 prints each one's mean return per deal for the first agent with its 95% interval and its
-share of deals won (return > 0, averaged over the seatings). A plain loop until the experiment
-runner (issue 5) takes over.
+share of deals won (return > 0, averaged over the seatings), in one process. For larger or
+resumable studies use an experiment spec (``cardsim run``, :mod:`experiments.runner`).
 """
 from __future__ import annotations
 

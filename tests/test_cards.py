@@ -6,9 +6,8 @@ except the formula checks, which restate the documented formula independently.
 import numpy as np
 import pytest
 
-from cardsim.cards import (BURA, DECKS, MINCHIATE, MUSHKA, SCOPA, bits_of, mushka_deck_mask)
+from cardsim.cards import BURA, DECKS, MINCHIATE, MUSHKA, SCOPA, bits_of, mushka_deck_mask
 from cardsim.errors import CardError, CardsimError
-
 
 # --- documented examples (rules §1) ------------------------------------------------------------
 

@@ -1,9 +1,9 @@
-"""The command line, run in-process through ``cardsim.cli.main`` (the real parser)."""
+"""The command line, run in-process through ``cardsim.app.cli.main`` (the real parser)."""
 import re
 
 import pytest
 
-from cardsim.cli import main
+from cardsim.app.cli import main
 
 
 def run(capsys, *argv):
@@ -115,7 +115,7 @@ def test_player_and_bench_errors(capsys, argv, needle):
 
 
 def test_bench_prints_every_figure(capsys, monkeypatch):
-    import cardsim.bench as bench
+    import cardsim.app.bench as bench
     monkeypatch.setattr(bench, "startup_figures", lambda game, commands: [
         {"command": "simulate", "cold": 12.5, "warm": 1.25, "memory": 300.0}])
     real = bench.solver_figures
@@ -143,6 +143,7 @@ def test_bench_prints_every_figure(capsys, monkeypatch):
 
 def _position_file(tmp_path, game="bura", seed=5):
     import json
+
     import cardsim
     state = cardsim.load_game(game).new_deal(seed=seed)
     path = tmp_path / "position.json"
@@ -186,7 +187,7 @@ def test_play_a_deal_from_the_terminal(capsys, monkeypatch):
 
 
 def test_bench_runner_figures(capsys, monkeypatch):
-    import cardsim.bench as bench
+    import cardsim.app.bench as bench
     monkeypatch.setattr(bench, "runner_figures", lambda: {
         "batch_size": 500, "deals": 10, "deals_per_s_1": 1000.0, "deals_per_s_2": 1900.0,
         "overhead": 0.031})

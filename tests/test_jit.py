@@ -16,7 +16,7 @@ from cardsim.jit import EXACT_HOOKS, G, Generic, generic
 from cardsim.registry import GAMES, definition, list_games
 from cardsim.spec import ExactHooks, GameDefinition, Kernels
 from solvers import exact
-from solvers.agents import play, switches, parse_agent
+from solvers.agents import parse_agent, play, switches
 
 
 @generic

@@ -554,6 +554,7 @@ def test_sampled_worlds_after_a_stop():
                     break
             if found >= 3:
                 break
+        assert found >= 3, f"{opts}: {found} stopped trick(s) in seeds 0..59, 3 wanted"
     assert checked > 0, "no stopped trick met"
 
 
@@ -576,6 +577,8 @@ def test_sampled_worlds_keep_the_stop_decision():
                         found += 1
             if found >= 4:
                 break
+        assert found >= 4, (f"{opts}: {found} Stop decision(s) with a molodka in seeds "
+                            "0..199, 4 wanted")
     assert checked > 0, "no Stop decision with a molodka met"
 
 

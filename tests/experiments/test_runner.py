@@ -157,7 +157,7 @@ def test_sequential_stop_is_the_same_on_any_number_of_workers(tmp_path):
 
 
 def test_cli_run_prints_the_tables(tmp_path, capsys):
-    from cardsim.cli import main
+    from cardsim.app.cli import main
     spec_file = tmp_path / "study.toml"
     spec_file.write_text('question = "Does the heuristic beat random?"\ngame = "bura"\n'
                          'agents = ["heuristic", "random"]\n[size]\ndeals = 20\n')

@@ -11,9 +11,24 @@ import pandas as pd
 import pytest
 
 from cardsim.errors import CardsimError
-from experiments.sprt import (MIN_DEALS, SprtError, SprtResult, bounds, deal_values,
-                              elo_to_score, first_crossing, llr, llr_elo, llr_margin, llr_path,
-                              score_to_elo, sprt, sprt_table, sprt_values, verdict)
+from experiments.sprt import (
+    MIN_DEALS,
+    SprtError,
+    SprtResult,
+    bounds,
+    deal_values,
+    elo_to_score,
+    first_crossing,
+    llr,
+    llr_elo,
+    llr_margin,
+    llr_path,
+    score_to_elo,
+    sprt,
+    sprt_table,
+    sprt_values,
+    verdict,
+)
 
 AGENTS = ["A", "B"]
 ELO_06 = 400 * math.log10(1.5)           # logistic Elo of a 0.6 score

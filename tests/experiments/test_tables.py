@@ -13,11 +13,21 @@ import pandas as pd
 import pytest
 from scipy.stats import binom
 
-from cardsim.stats import Z95, mean_interval, wilson_interval
 from cardsim.simulate import play_random_deals
-from experiments.tables import (TableError, agent_results, category_table, dealer_table,
-                                end_table, format_table, half_width, matchup_agents,
-                                matchup_table, report_tables, seat_table)
+from cardsim.stats import Z95, mean_interval, wilson_interval
+from experiments.tables import (
+    TableError,
+    agent_results,
+    category_table,
+    dealer_table,
+    end_table,
+    format_table,
+    half_width,
+    matchup_agents,
+    matchup_table,
+    report_tables,
+    seat_table,
+)
 
 AGENTS = ["A", "B"]
 

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from matplotlib.container import BarContainer, ErrorbarContainer
 
-from cardsim.cli import main
+from cardsim.app.cli import main
 from cardsim.stats import fmt_interval, mean_interval
 from experiments.store import StoreError
 from experiments.tables import report_tables

@@ -39,9 +39,17 @@ from cardsim.errors import CardsimError, UnsupportedError
 from cardsim.games.bura.layout import HAND as BURA_HAND
 from cardsim.games.bura.layout import STOCK as BURA_STOCK
 from solvers import exact
-from tests.solvers.exact_oracle import (OUTCOME, Oracle, bura_card_points, bura_pile_points,
-                                        choose, play_line, random_prefix, reference_of,
-                                        side_of)
+from tests.solvers.exact_oracle import (
+    OUTCOME,
+    Oracle,
+    bura_card_points,
+    bura_pile_points,
+    choose,
+    play_line,
+    random_prefix,
+    reference_of,
+    side_of,
+)
 
 # --- option sets -----------------------------------------------------------------------------
 

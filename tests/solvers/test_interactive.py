@@ -1,4 +1,4 @@
-"""A person at the terminal against agents (solvers/interactive.py).
+"""A person at the terminal against agents (cardsim/app/interactive.py).
 
 ``play_interactive`` is driven by a scripted ``read`` and a ``write`` that collects lines. The
 game is wrapped in a spy that keeps the live state, so at every question the tests can look at
@@ -13,11 +13,10 @@ import re
 import pytest
 
 import cardsim
+from cardsim.app.interactive import move_seed, play_interactive, render_observation, resolve_opponents
 from cardsim.cards import DECKS
 from cardsim.errors import AgentError, CardsimError
 from solvers.agents import choose, workspace
-from solvers.interactive import (move_seed, play_interactive, render_observation,
-                                 resolve_opponents)
 
 TOKEN = re.compile(r"[A-Za-z0-9]+")
 MOVE_LINE = re.compile(r"^(you|seat (\d+) \([^)]*\)): (.+)$")
@@ -365,5 +364,7 @@ def test_bad_agent_spec_and_seat():
 
 
 def test_move_seed_is_deterministic_and_distinct():
-    assert move_seed(5, 3) == move_seed(5, 3)
+    # pinned: the same in every process and run (NumPy's SeedSequence is stable), so a
+    # replayed game sees the same agent choices
+    assert move_seed(5, 3) == 8065153966420768690
     assert len({move_seed(s, m) for s in range(20) for m in range(50)}) == 1000

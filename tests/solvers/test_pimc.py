@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 import cardsim
-from cardsim.cli import main
+from cardsim.app.cli import main
 from cardsim.errors import AgentError
-from cardsim.games.bura.exact import split_value
 from cardsim.game import State
+from cardsim.games.bura.exact import split_value
 from cardsim.rng import rng_from_seed
 from solvers import exact, ismcts, pimc
 from solvers.agents import choose, parse_agent, play, workspace

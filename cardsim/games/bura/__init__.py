@@ -2,15 +2,19 @@
 
 Two to four players, each for himself; multi-card leads, face-down throws, claims of 31.
 Roles of the modules: :mod:`.rules` (variant options), :mod:`.layout` (state vector and action
-encoding), :mod:`.kernels` (compiled rules), :mod:`.notation` (positions and actions as dicts
-and text), :mod:`.reference` (plain-Python oracle for the tests).
+encoding), :mod:`.kernels` (compiled play), :mod:`.scoring` (compiled scoring: points,
+combinations, results, the match), :mod:`.worlds` (hidden information: ``determinize``,
+``observed_action``), :mod:`.heuristic` (the heuristic agent), :mod:`.notation` (positions and
+actions as dicts and text), :mod:`.validation` (the checks that a position is possible),
+:mod:`.reference` and :mod:`.reference_scoring` (plain-Python oracle for the tests),
+:mod:`.summary`, :mod:`.conformance` and :mod:`.exact` (the exact solver's hooks).
 
 Returns: for a deal, each loser -multiplier and the winners share the losers' total (0 for a
 void deal); for a match, see :func:`.kernels.returns`.
 """
 from ...cards import BURA
 from ...spec import ExactHooks, GameDefinition, Kernels
-from . import exact, heuristic, kernels, layout, notation
+from . import exact, heuristic, kernels, layout, notation, worlds
 from .rules import PRESETS, BuraRules
 from .summary import summarize
 
@@ -41,11 +45,12 @@ def exact_refuses(rules: BuraRules) -> str | None:
     return None
 
 
+# The same GameDefinition fields as every game's record (cardsim/spec.py).
 GAME = GameDefinition(
     name="bura", rules_type=BuraRules, deck=BURA, codec=notation,
     summary="Russian trick game: 36 cards, leads of 1-3 cards, face-down throws, claim 31",
     summarize=summarize,
-    kernels=Kernels.of(kernels, heuristic=heuristic.choose),
+    kernels=Kernels.of(kernels, worlds, heuristic=heuristic.choose),
     layout=layout, record_columns=kernels.RECORD_COLUMNS,
     max_actions=lambda rules: layout.MAX_ACTIONS, reward_scale=1.0,
     exact=ExactHooks(

@@ -9,26 +9,23 @@ or a face-down throw is a move like any other.
 """
 import numpy as np
 
-from ...jit import helper
 from ...bits import ZERO, popcount
-from .kernels import points
-from .layout import (BEAT, CLAIM, CLAIM_TARGET, HAND, KIND_SHIFT, LEAD, LEADER, MODE,
-                     MODE_DEAL, MULTIPLIER, NEXT, NO_CLAIM, PHASE, PHASE_CHECK, PHASE_CLAIM,
-                     PILE_DOWN, PILE_UP, RESULT, RESULT_VOID, STOP_ROUND, TO_MOVE, TRICKS,
-                     TRICK_HOLDER, TRICK_K, TRICK_PLAYED, TRICK_TOP, TRUMP_CARD, WINNERS)
+from ...jit import helper
+from . import layout as L
 from .rules import P_FALSE_CLAIM_MULT
+from .scoring import pile_points, points
 
 OUTCOME = 256
 """A deal's result outweighs any margin of card points (at most 120)."""
 N_FEATURES = 7
-_SHIFT = np.uint64(KIND_SHIFT)
+_SHIFT = np.uint64(L.KIND_SHIFT)
 _CARDS = np.uint64((1 << 40) - 1)
 
 
 @helper
 def single_deal(state, params):
     """The solver values the current deal: a match position is solved as a lone deal."""
-    state[MODE] = MODE_DEAL
+    state[L.MODE] = L.MODE_DEAL
 
 
 @helper
@@ -38,19 +35,13 @@ def side_of(state, params, seat):
 
 
 @helper
-def pile_points(state, seat):
-    """BU-END-4: the card points in ``seat``'s piles, face-down cards included."""
-    return points(state[PILE_UP + seat] | state[PILE_DOWN + seat])
-
-
-@helper
 def deal_value(state, params):
     """BU-END-1..4: seat 0's result (``OUTCOME`` times its return) plus the card-point margin."""
     margin = np.int64(pile_points(state, 0) - pile_points(state, 1))
-    if state[RESULT] == RESULT_VOID:
+    if state[L.RESULT] == L.RESULT_VOID:
         return margin
-    stake = np.int64(state[MULTIPLIER])
-    won = state[WINNERS] & np.uint64(1)
+    stake = np.int64(state[L.MULTIPLIER])
+    won = state[L.WINNERS] & np.uint64(1)
     return (OUTCOME * stake if won else -OUTCOME * stake) + margin
 
 
@@ -68,16 +59,16 @@ def features(state, params, out):
     cards, nor which were thrown face down: only their points count from here on), the cards
     of the current trick, how far the stock is drawn (its order is fixed within the deal),
     the trump card and the phase, leader, player to move and trick state."""
-    out[0] = state[HAND]
-    out[1] = state[HAND + 1]
+    out[0] = state[L.HAND]
+    out[1] = state[L.HAND + 1]
     out[2] = np.uint64(pile_points(state, 0)) | np.uint64(pile_points(state, 1)) << np.uint64(8)
-    out[3] = state[TRICK_PLAYED]
-    out[4] = state[TRICK_PLAYED + 1]
-    out[5] = state[TRICK_TOP]
-    out[6] = (state[NEXT] | state[TRUMP_CARD] << np.uint64(8) | state[LEADER] << np.uint64(16)
-              | state[TO_MOVE] << np.uint64(20) | state[PHASE] << np.uint64(24)
-              | state[TRICK_K] << np.uint64(32) | state[TRICK_HOLDER] << np.uint64(36)
-              | state[STOP_ROUND] << np.uint64(40) | state[TRICKS] << np.uint64(44))
+    out[3] = state[L.TRICK_PLAYED]
+    out[4] = state[L.TRICK_PLAYED + 1]
+    out[5] = state[L.TRICK_TOP]
+    out[6] = (state[L.NEXT] | state[L.TRUMP_CARD] << np.uint64(8) | state[L.LEADER] << np.uint64(16)
+              | state[L.TO_MOVE] << np.uint64(20) | state[L.PHASE] << np.uint64(24)
+              | state[L.TRICK_K] << np.uint64(32) | state[L.TRICK_HOLDER] << np.uint64(36)
+              | state[L.STOP_ROUND] << np.uint64(40) | state[L.TRICKS] << np.uint64(44))
     return N_FEATURES
 
 
@@ -92,10 +83,10 @@ def bounds(state, params):
     worst = OUTCOME * max(2, params[P_FALSE_CLAIM_MULT])
     lo = np.int64(-worst + p0 - p1 - free)
     hi = np.int64(worst + p0 - p1 + free)
-    phase = state[PHASE]
-    if phase == PHASE_CHECK or phase == PHASE_CLAIM:
-        leader = np.int64(state[LEADER])
-        if pile_points(state, leader) >= CLAIM_TARGET:
+    phase = state[L.PHASE]
+    if phase == L.PHASE_CHECK or phase == L.PHASE_CLAIM:
+        leader = np.int64(state[L.LEADER])
+        if pile_points(state, leader) >= L.CLAIM_TARGET:
             if leader == 0:
                 lo = max(lo, np.int64(OUTCOME + p0 - p1))
             else:
@@ -107,19 +98,19 @@ def bounds(state, params):
 def move_order(state, params, actions, n, scores):
     """A guess of each move's worth, best first: a claim with 31 in the piles, then beating
     with the fewest points spent, leads of high cards; a claim without 31 last."""
-    seat = np.int64(state[TO_MOVE])
+    seat = np.int64(state[L.TO_MOVE])
     mine = pile_points(state, seat)
     for i in range(n):
         a = np.uint64(actions[i])
         kind = np.int64(a >> _SHIFT)
         cards = a & _CARDS
-        if kind == CLAIM:
-            s = 1000 if mine >= CLAIM_TARGET else -1000
-        elif kind == NO_CLAIM:
+        if kind == L.CLAIM:
+            s = 1000 if mine >= L.CLAIM_TARGET else -1000
+        elif kind == L.NO_CLAIM:
             s = 0
-        elif kind == BEAT:
+        elif kind == L.BEAT:
             s = 300 - points(cards)
-        elif kind == LEAD:
+        elif kind == L.LEAD:
             s = 100 + 10 * popcount(cards) + points(cards)
         else:
             s = -points(cards) - (1 if cards == ZERO else 0)

@@ -40,15 +40,12 @@ least as many cards that beat one of the set's cards as the set has cards.
 """
 import numpy as np
 
-from ...jit import helper, kernel
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
+from ...jit import helper, kernel
 from ...rng import rng_below
-from .layout import (BEAT, CARDS_MASK, CLAIM, CLAIM_TARGET, FULL_DECK, HAND, KIND_SHIFT, LEAD,
-                     NO_CLAIM, PASS, PHASE, PHASE_ANSWER, PHASE_CHECK, PHASE_CLAIM, PHASE_STOP,
-                     PILE_DOWN, PILE_UP, POINTS, REVEALED, STOP, SUIT_MASK, THROW_DOWN, THROW_UP,
-                     THROWN, TO_MOVE, TRICK_PLAYED, TRUMP_CARD)
-from .kernels import points
+from . import layout as L
 from .rules import P_NUM_PLAYERS
+from .scoring import points
 
 __all__ = ["choose", "RISK", "WORTH_TAKING", "TRUMP_KEEP"]
 
@@ -60,8 +57,8 @@ _RANK_MASK = np.array([sum(1 << (9 * s + r) for s in range(4)) for r in range(9)
                      dtype=np.uint64)   # the four cards of each rank, 6 .. A
 _RANK_POINTS = np.array([0, 0, 0, 0, 2, 3, 4, 10, 11], dtype=np.int64)
 
-_SHIFT = np.uint64(KIND_SHIFT)
-_CARDS = np.uint64(CARDS_MASK)
+_SHIFT = np.uint64(L.KIND_SHIFT)
+_CARDS = np.uint64(L.CARDS_MASK)
 
 
 # --- what the player to move sees -------------------------------------------------------------
@@ -74,10 +71,10 @@ def _trick_face_up(state, params):
     n = params[P_NUM_PLAYERS]
     down = ZERO
     for seat in range(n):
-        down |= state[THROWN + seat]
+        down |= state[L.THROWN + seat]
     up = ZERO
     for seat in range(n):
-        up |= state[TRICK_PLAYED + seat] & ~down
+        up |= state[L.TRICK_PLAYED + seat] & ~down
     return up
 
 
@@ -86,7 +83,7 @@ def _face_up(state, params):
     """Rules §5: every face-up card played this deal (piles and the current trick)."""
     up = _trick_face_up(state, params)
     for seat in range(params[P_NUM_PLAYERS]):
-        up |= state[PILE_UP + seat]
+        up |= state[L.PILE_UP + seat]
     return up
 
 
@@ -94,21 +91,21 @@ def _face_up(state, params):
 def _known_held(state, params, me):
     """Rules §5: the cards the others are known to hold (the trump card once drawn, cards
     shown at a refused Stop)."""
-    trump = bit(np.int64(state[TRUMP_CARD]))
+    trump = bit(np.int64(state[L.TRUMP_CARD]))
     held = ZERO
     for seat in range(params[P_NUM_PLAYERS]):
         if seat != me:
-            held |= state[HAND + seat] & (trump | state[REVEALED + seat])
+            held |= state[L.HAND + seat] & (trump | state[L.REVEALED + seat])
     return held
 
 
 @helper
 def _unseen_cards(state, params, me):
     """Rules §5: the cards whose place the player to move does not know."""
-    trump = bit(np.int64(state[TRUMP_CARD]))
-    seen = (state[HAND + me] | trump | state[THROWN + me] | _face_up(state, params)
+    trump = bit(np.int64(state[L.TRUMP_CARD]))
+    seen = (state[L.HAND + me] | trump | state[L.THROWN + me] | _face_up(state, params)
             | _known_held(state, params, me))
-    return FULL_DECK & ~seen
+    return L.FULL_DECK & ~seen
 
 
 @helper
@@ -118,7 +115,7 @@ def _keep_value(cards, trumps):
     while cards:
         c = lowest_index(cards)
         cards &= cards - ONE
-        total += 16 * (POINTS[c] + (TRUMP_KEEP if bit(c) & trumps else 0)) + c % 9
+        total += 16 * (L.POINTS[c] + (TRUMP_KEEP if bit(c) & trumps else 0)) + c % 9
     return total
 
 
@@ -128,10 +125,10 @@ def _keep_value(cards, trumps):
 def _sure_points(state, params, me):
     """H1: the points surely in ``me``'s pile: face-up cards, his own face-down cards (and the
     trump card), and each other face-down card as the lowest-point unseen card."""
-    trump = bit(np.int64(state[TRUMP_CARD]))
-    down = state[PILE_DOWN + me]
-    known = down & (state[THROWN + me] | trump)
-    total = points(state[PILE_UP + me] | known)
+    trump = bit(np.int64(state[L.TRUMP_CARD]))
+    down = state[L.PILE_DOWN + me]
+    known = down & (state[L.THROWN + me] | trump)
+    total = points(state[L.PILE_UP + me] | known)
     left = popcount(down & ~known)
     pool = _unseen_cards(state, params, me)
     for r in range(9):
@@ -163,7 +160,7 @@ def _beaters(cards, trumps):
     while cards:
         c = lowest_index(cards)
         cards &= cards - ONE
-        suit = SUIT_MASK[c // 9]
+        suit = L.SUIT_MASK[c // 9]
         out |= suit & ~((bit(c) << ONE) - ONE)
         if suit != trumps:
             out |= trumps
@@ -178,7 +175,7 @@ def _chance_beaten(state, params, me, cards, trumps):
     u = popcount(pool)
     b = popcount(pool & _beaters(cards, trumps))
     k = popcount(cards)
-    h = popcount(state[HAND + me])
+    h = popcount(state[L.HAND + me])
     total = _choose_k(u, h)
     if total == 0.0:
         return 0.0
@@ -193,6 +190,7 @@ def _chance_beaten(state, params, me, cards, trumps):
 
 # --- choosing ---------------------------------------------------------------------------------
 
+# Mushka's heuristic reads its ids alike: the shared core has no inverse of action_id yet.
 @helper
 def _kind_of(a):
     """The kind of an action id (layout.py)."""
@@ -217,13 +215,13 @@ def _find_kind(actions, n_actions, kind):
 @helper
 def _choose_stop(state, params, me, actions, n_actions, trumps):
     """H2: call Stop unless the three cards carry points and are likely to be beaten."""
-    i = _find_kind(actions, n_actions, STOP)
+    i = _find_kind(actions, n_actions, L.STOP)
     if i >= 0:
         cards = _cards_of(actions[i])
         if (points(cards) < WORTH_TAKING
                 or _chance_beaten(state, params, me, cards, trumps) <= RISK):
             return i
-    return _find_kind(actions, n_actions, PASS)
+    return _find_kind(actions, n_actions, L.PASS)
 
 
 @helper
@@ -233,7 +231,7 @@ def _choose_lead(state, params, me, actions, n_actions, trumps, rng):
     best = -1
     best_key = -1
     for i in range(n_actions):
-        if _kind_of(actions[i]) != LEAD:
+        if _kind_of(actions[i]) != L.LEAD:
             continue
         cards = _cards_of(actions[i])
         pts = points(cards)
@@ -248,7 +246,7 @@ def _choose_lead(state, params, me, actions, n_actions, trumps, rng):
     ties = 0
     for i in range(n_actions):
         cards = _cards_of(actions[i])
-        if _kind_of(actions[i]) != LEAD or popcount(cards) != 1:
+        if _kind_of(actions[i]) != L.LEAD or popcount(cards) != 1:
             continue
         key = _keep_value(cards, trumps)
         if key < low:
@@ -283,12 +281,12 @@ def _choose_answer(state, params, me, actions, n_actions, trumps):
     for i in range(n_actions):
         kind = _kind_of(actions[i])
         cards = _cards_of(actions[i])
-        if kind == BEAT:
+        if kind == L.BEAT:
             key = _beat_cost(cards, trumps)
             if key < beat_key:
                 beat, beat_key = i, key
-        elif kind == THROW_DOWN or kind == THROW_UP:
-            key = 2 * _keep_value(cards, trumps) + (1 if kind == THROW_UP else 0)
+        elif kind == L.THROW_DOWN or kind == L.THROW_UP:
+            key = 2 * _keep_value(cards, trumps) + (1 if kind == L.THROW_UP else 0)
             if key < throw_key:
                 throw, throw_key = i, key
     if beat < 0:
@@ -303,20 +301,20 @@ def _choose_answer(state, params, me, actions, n_actions, trumps):
 def choose(state, params, actions, n_actions, rng):
     """H1-H6: the index into ``actions[:n_actions]`` (the legal actions of the player to move)
     of the heuristic's action."""
-    me = np.int64(state[TO_MOVE])
-    trumps = SUIT_MASK[np.int64(state[TRUMP_CARD]) // 9]
-    phase = state[PHASE]
-    if phase == PHASE_ANSWER:
+    me = np.int64(state[L.TO_MOVE])
+    trumps = L.SUIT_MASK[np.int64(state[L.TRUMP_CARD]) // 9]
+    phase = state[L.PHASE]
+    if phase == L.PHASE_ANSWER:
         i = _choose_answer(state, params, me, actions, n_actions, trumps)
-    elif phase == PHASE_STOP:
+    elif phase == L.PHASE_STOP:
         i = _choose_stop(state, params, me, actions, n_actions, trumps)
     else:
         i = -1
-        if phase == PHASE_CHECK or phase == PHASE_CLAIM:
-            if _sure_points(state, params, me) >= CLAIM_TARGET:
-                i = _find_kind(actions, n_actions, CLAIM)
-            elif phase == PHASE_CLAIM:
-                i = _find_kind(actions, n_actions, NO_CLAIM)
+        if phase == L.PHASE_CHECK or phase == L.PHASE_CLAIM:
+            if _sure_points(state, params, me) >= L.CLAIM_TARGET:
+                i = _find_kind(actions, n_actions, L.CLAIM)
+            elif phase == L.PHASE_CLAIM:
+                i = _find_kind(actions, n_actions, L.NO_CLAIM)
         if i < 0:
             i = _choose_lead(state, params, me, actions, n_actions, trumps, rng)
     return i if i >= 0 else 0

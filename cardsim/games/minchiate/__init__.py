@@ -6,7 +6,8 @@ King rule), dying cards scored at once, the end scoring, and the resto conversio
 scoring event.
 
 Roles of the modules: :mod:`.rules` (variant options), :mod:`.layout` (state vector, card
-tables, the combination catalogue, action encoding), :mod:`.kernels` (compiled rules),
+tables, the combination catalogue, action encoding), :mod:`.kernels` (compiled play),
+:mod:`.scoring` (compiled scoring: combinations, resti, the end of the deal),
 :mod:`.worlds` (hidden information: sampled worlds, observed actions), :mod:`.notation`
 (positions and actions as dicts and text), :mod:`.reference` (plain-Python oracle for the
 tests), :mod:`.heuristic`, :mod:`.summary` (the tables of ``cardsim simulate minchiate``).
@@ -38,7 +39,7 @@ from __future__ import annotations
 
 from ...cards import MINCHIATE
 from ...spec import GameDefinition, Kernels
-from . import heuristic, kernels, layout, notation, worlds
+from . import heuristic, kernels, layout, notation, scoring, worlds
 from .rules import PRESETS, MinchiateRules
 from .summary import summarize
 
@@ -64,7 +65,7 @@ GAME = GameDefinition(
     summary="Florentine tarot: 97 cards, 2 x 2 partnerships, robbing, versicole, resti",
     summarize=summarize,
     kernels=Kernels.of(kernels, worlds, heuristic=heuristic.choose),
-    layout=layout, record_columns=kernels.RECORD_COLUMNS,
+    layout=layout, record_columns=scoring.RECORD_COLUMNS,
     max_actions=lambda rules: layout.MAX_ACTIONS, reward_scale=2.0,
     n_players=lambda rules: 4,
     no_exact="the exact solver has no Minchiate hooks yet: a double-dummy search of 21 "

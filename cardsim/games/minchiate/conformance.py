@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ...cards import MINCHIATE
+from ...cards import MINCHIATE, mask_of
 from . import choose_random
-from .layout import VALUE
+from .layout import COMBO_CARDS, VALUE
+from .reference_scoring import combos_of
 
 OPTIONS = [
     {},
@@ -30,6 +31,7 @@ LOOSE_ZONE = "fola"                     # a zone to lose a card from / add one t
 
 DECLARE_PROBABILITY = 0.7     # the random player declares most combinations
 KINGS = ("Kco", "Kcu", "Ksw", "Kba")
+COMBO_BITS = tuple(mask_of(cards) for cards in COMBO_CARDS)
 
 
 def _value(card: str) -> int:
@@ -40,13 +42,13 @@ def _trump(card: str) -> int | None:
     return int(card[1:]) if card.startswith("T") else None
 
 
-def _eligible(card: str) -> bool:
+def eligible(card: str) -> bool:
     """MI-CUT-1: counting cards and trumps above 20 may be robbed."""
     n = _trump(card)
     return _value(card) > 0 or (n is not None and n > 20)
 
 
-def _first_class(card: str, rules: dict) -> bool:
+def first_class(card: str, rules: dict) -> bool:
     """MI-DISC-2: a discard is worth 0, is not T29, and a trump only with discard_trumps."""
     if _value(card) or card == "T29":
         return False
@@ -76,7 +78,7 @@ def shown_cards(d: dict, q: int) -> set[str]:
     return out
 
 
-def _own_part(d: dict) -> list[str]:
+def own_part(d: dict) -> list[str]:
     discards = {c for x in d["discards"] for c in x}
     return [c for c in d["fola"] if c not in discards]
 
@@ -97,41 +99,19 @@ def hidden(d: dict, player: int) -> list[tuple[str, str]]:
             out += [(c, f"discard {q}") for c in d["discards"][q] if c not in shown]
     dealer_saw = player == d["dealer"] and d["rules"]["dealer_rob"] == "auto_all"
     if not d["fola_open"] and not dealer_saw:
-        out += [(c, "fola") for c in _own_part(d) if c != d["seen_bottom"]]
+        out += [(c, "fola") for c in own_part(d) if c != d["seen_bottom"]]
     return out
 
 
-def _combos(cards, two_triples: bool) -> set[tuple]:
-    """MI-COMB-1, -2: the combinations among ``cards`` (each as its sorted card names)."""
-    have = set(cards)
-    trumps = {_trump(c) for c in have if _trump(c) is not None}
-    out = set()
-    for lo, hi in ((1, 5), (28, 40)):
-        n = lo
-        while n <= hi:
-            m = n
-            while m <= hi and m in trumps:
-                m += 1
-            if m - n >= 3:
-                out.add(tuple(sorted(f"T{k}" for k in range(n, m))))
-            n = max(m, n + 1)
-    for combo in (("M", "T1", "T40"), ("T1", "T13", "T28")):
-        if set(combo) <= have:
-            out.add(tuple(sorted(combo)))
-    if {10, 20, 30, 40} <= trumps:
-        out |= ({("T10", "T20", "T30"), ("T20", "T30", "T40")} if two_triples
-                else {("T10", "T20", "T30", "T40")})
-    elif {10, 20, 30} <= trumps:
-        out.add(("T10", "T20", "T30"))
-    elif {20, 30, 40} <= trumps:
-        out.add(("T20", "T30", "T40"))
-    kings = [k for k in KINGS if k in have]
-    if len(kings) >= 3:
-        out.add(tuple(sorted(kings)))
-    return out
+def combos(cards, two_triples: bool) -> set[tuple]:
+    """MI-COMB-1, -2: the combinations among ``cards`` (names), each as its card names in
+    index order like the position dict's ``declared`` (the reference engine's
+    :func:`.reference_scoring.combos_of`)."""
+    held = {MINCHIATE.index(c) for c in cards}
+    return {tuple(MINCHIATE.names(COMBO_BITS[i])) for i in combos_of(held, two_triples)}
 
 
-def _declaration_excluded(d: dict, q: int) -> set[str]:
+def declaration_excluded(d: dict, q: int) -> set[str]:
     """What seat q's declarations prove it does not hold (MI-DECL-2: only maximal runs, the
     largest King and decine sets are combinations; with declaration_mode=all the Matto bonus
     is claimed whenever it applies)."""
@@ -171,18 +151,17 @@ def world_ok(d: dict) -> bool:
     two = rules["decine_four"] == "two_triples"
     for q in range(4):
         hand = set(d["hands"][q])
-        if hand & (set(d["excluded"][q]) | _declaration_excluded(d, q)):
+        if hand & (set(d["excluded"][q]) | declaration_excluded(d, q)):
             return False
-        if not all(_first_class(c, rules) for c in d["discards"][q]):
+        if not all(first_class(c, rules) for c in d["discards"][q]):
             return False
         if rules["declaration_mode"] == "all" and d["declared_done"][q]:
-            if _combos(hand | set(d["played"][q]), two) != \
-                    {tuple(sorted(c)) for c in d["declared"][q]}:
+            if combos(hand | set(d["played"][q]), two) != {tuple(c) for c in d["declared"][q]}:
                 return False
-    own = _own_part(d)
+    own = own_part(d)
     if d["seen_bottom"] and d["seen_bottom"] not in own:
         return False
-    return not (rules["dealer_rob"] == "auto_all" and any(_eligible(c) for c in own))
+    return not (rules["dealer_rob"] == "auto_all" and any(eligible(c) for c in own))
 
 
 def public_facts(d: dict, player: int):

@@ -112,14 +112,9 @@ drawing trumps (H4) lost 0.01; ``CASH_KING`` 0.6, ``DIE_SHARE`` 0.2, ``MATTO_KEE
 """
 import numpy as np
 
-from ...jit import helper, kernel
 from ...bits import ONE, ZERO, lowest_index, popcount
-from .layout import (COUNTING, CUTTER_ROBBED, DEALER_ROBBED, DECLARE, DISCARD, DISCARDS,
-                     EXCLUDED, FOLA, FOLA_OPEN, HAND, HAND_SIZE, KIND_SHIFT, LAST_TRICK_POINTS,
-                     LEADER, LED_SUIT, MATTO, MATTO_TEAM, NO_SUIT, PHASE, PHASE_DECLARE,
-                     PHASE_DISCARD, PHASE_PLAY, PLAY, PLAYED,
-                     SEEN_BOTTOM, SHOWN, STRENGTH, SUIT, SUIT_MASK, TO_MOVE, TRICK_CARD,
-                     TRICK_NUMBER, TRICKS_PER_DEAL, TRICKS_WON, TRUMPS, VALUE, WORD1_START)
+from ...jit import helper, kernel
+from . import layout as L
 
 __all__ = ["choose", "TRUMP_FLOOR", "PLAIN_DECAY", "SURE", "CASH_KING", "DRAW_TRUMPS",
            "KEEP_POINTS", "DIE_SHARE", "TRICK_POINTS", "NO_TRICK_STAKE", "LATER_POINTS",
@@ -141,8 +136,8 @@ MATTO_LATE = 2          # H7: in the last tricks ...
 MATTO_PUSH = 2.0        # H7: ... keeping the Matto is worth this much less than nothing
 MATTO_LEAD_BELOW = -6.0  # H5: lead the Matto when the best counting lead is worth less
 
-_SHIFT = np.uint64(KIND_SHIFT)
-_MASK = np.uint64((1 << KIND_SHIFT) - 1)
+_SHIFT = np.uint64(L.KIND_SHIFT)
+_MASK = np.uint64((1 << L.KIND_SHIFT) - 1)
 _ALL0 = np.uint64((1 << 41) - 1)                 # trumps and the Matto
 _ALL1 = np.uint64((1 << 56) - 1)                 # the suit cards
 _TRUMPS0 = np.uint64((1 << 40) - 1)
@@ -153,15 +148,15 @@ def _above_table() -> np.ndarray:
     higher trumps); nothing for the Matto."""
     out = np.zeros((97, 2), dtype=np.uint64)
     for c in range(97):
-        if c == MATTO:
+        if c == L.MATTO:
             continue
         m = [0, 0]
         for d in range(97):
-            if d != MATTO and SUIT[d] == SUIT[c] and STRENGTH[d] > STRENGTH[c]:
-                if d < WORD1_START:
+            if d != L.MATTO and L.SUIT[d] == L.SUIT[c] and L.STRENGTH[d] > L.STRENGTH[c]:
+                if d < L.WORD1_START:
                     m[0] |= 1 << d
                 else:
-                    m[1] |= 1 << (d - WORD1_START)
+                    m[1] |= 1 << (d - L.WORD1_START)
         out[c, 0], out[c, 1] = m
     return out
 
@@ -179,16 +174,16 @@ def _pc(a0, a1):
 @helper
 def _bits(c):
     """The two words of card ``c``."""
-    if c < WORD1_START:
+    if c < L.WORD1_START:
         return ONE << np.uint64(c), ZERO
-    return ZERO, ONE << np.uint64(c - WORD1_START)
+    return ZERO, ONE << np.uint64(c - L.WORD1_START)
 
 
 @helper
 def _has(a0, a1, c):
-    if c < WORD1_START:
+    if c < L.WORD1_START:
         return (a0 >> np.uint64(c)) & ONE != ZERO
-    return (a1 >> np.uint64(c - WORD1_START)) & ONE != ZERO
+    return (a1 >> np.uint64(c - L.WORD1_START)) & ONE != ZERO
 
 
 @helper
@@ -198,7 +193,7 @@ def _pop_lowest(a0, a1):
         c = lowest_index(a0)
         return c, a0 & (a0 - ONE), a1
     c = lowest_index(a1)
-    return c + WORD1_START, a0, a1 & (a1 - ONE)
+    return c + L.WORD1_START, a0, a1 & (a1 - ONE)
 
 
 # --- what the player to move sees -------------------------------------------------------------
@@ -206,8 +201,8 @@ def _pop_lowest(a0, a1):
 @helper
 def _hand_size(state, seat):
     """Rules §6: how many cards ``seat`` holds once the discards are over (public)."""
-    size = HAND_SIZE - np.int64(state[TRICK_NUMBER])
-    if state[TRICK_CARD + seat] != ZERO:
+    size = L.HAND_SIZE - np.int64(state[L.TRICK_NUMBER])
+    if state[L.TRICK_CARD + seat] != ZERO:
         size -= 1
     return size
 
@@ -215,20 +210,20 @@ def _hand_size(state, seat):
 @helper
 def _unseen(state, me):
     """The pack's cards ``me`` has not seen (module docstring)."""
-    u0 = _ALL0 & ~state[HAND + 2 * me] & ~state[DISCARDS + 2 * me]
-    u1 = _ALL1 & ~state[HAND + 2 * me + 1] & ~state[DISCARDS + 2 * me + 1]
+    u0 = _ALL0 & ~state[L.HAND + 2 * me] & ~state[L.DISCARDS + 2 * me]
+    u1 = _ALL1 & ~state[L.HAND + 2 * me + 1] & ~state[L.DISCARDS + 2 * me + 1]
     for s in range(4):
-        u0 &= ~state[PLAYED + 2 * s]
-        u1 &= ~state[PLAYED + 2 * s + 1]
-        c = np.int64(state[TRICK_CARD + s]) - 1
+        u0 &= ~state[L.PLAYED + 2 * s]
+        u1 &= ~state[L.PLAYED + 2 * s + 1]
+        c = np.int64(state[L.TRICK_CARD + s]) - 1
         if c >= 0:
             b0, b1 = _bits(c)
             u0 &= ~b0
             u1 &= ~b1
-    if state[FOLA_OPEN] != ZERO:
-        u0 &= ~state[FOLA]
-        u1 &= ~state[FOLA + 1]
-    seen = np.int64(state[SEEN_BOTTOM]) - 1          # it lies in the Fola (MI-CUT-1)
+    if state[L.FOLA_OPEN] != ZERO:
+        u0 &= ~state[L.FOLA]
+        u1 &= ~state[L.FOLA + 1]
+    seen = np.int64(state[L.SEEN_BOTTOM]) - 1          # it lies in the Fola (MI-CUT-1)
     if seen >= 0:
         b0, b1 = _bits(seen)
         u0 &= ~b0
@@ -241,11 +236,11 @@ def _shown(state, seat, u0, u1):
     """The unseen cards shown in ``seat``'s hand (two words), taken to be held there. While
     the Fola is face down a robbed zero-value card may have been discarded into it: it is not
     taken as held."""
-    k0 = state[SHOWN + 2 * seat] & ~state[EXCLUDED + 2 * seat] & u0
-    k1 = state[SHOWN + 2 * seat + 1] & ~state[EXCLUDED + 2 * seat + 1] & u1
-    if state[FOLA_OPEN] == ZERO:
-        k0 &= ~((state[CUTTER_ROBBED] | state[DEALER_ROBBED]) & ~COUNTING[0])
-        k1 &= ~((state[CUTTER_ROBBED + 1] | state[DEALER_ROBBED + 1]) & ~COUNTING[1])
+    k0 = state[L.SHOWN + 2 * seat] & ~state[L.EXCLUDED + 2 * seat] & u0
+    k1 = state[L.SHOWN + 2 * seat + 1] & ~state[L.EXCLUDED + 2 * seat + 1] & u1
+    if state[L.FOLA_OPEN] == ZERO:
+        k0 &= ~((state[L.CUTTER_ROBBED] | state[L.DEALER_ROBBED]) & ~L.COUNTING[0])
+        k1 &= ~((state[L.CUTTER_ROBBED + 1] | state[L.DEALER_ROBBED + 1]) & ~L.COUNTING[1])
     return k0, k1
 
 
@@ -267,8 +262,8 @@ def _model(state, seat, u0, u1, ka0, ka1):
     """Seat ``seat``'s cards as ``me`` sees them: the cards known held (shown, unplayed), the
     free cards he may hold, and the chance he holds each free card."""
     k0, k1 = _shown(state, seat, u0, u1)
-    f0 = u0 & ~ka0 & ~state[EXCLUDED + 2 * seat]
-    f1 = u1 & ~ka1 & ~state[EXCLUDED + 2 * seat + 1]
+    f0 = u0 & ~ka0 & ~state[L.EXCLUDED + 2 * seat]
+    f1 = u1 & ~ka1 & ~state[L.EXCLUDED + 2 * seat + 1]
     rest = _hand_size(state, seat) - _pc(k0, k1)
     free = _pc(f0, f1)
     p = 0.0
@@ -291,13 +286,13 @@ def _nobeat(state, seat, u0, u1, ka0, ka1, card, led):
     ``led``)."""
     k0, k1, f0, f1, p = _model(state, seat, u0, u1, ka0, ka1)
     nh = _none_of(k0, k1, f0, f1, p, ABOVE[card, 0], ABOVE[card, 1])
-    if SUIT[card] == TRUMPS:
-        if led == TRUMPS:
+    if L.SUIT[card] == L.TRUMPS:
+        if led == L.TRUMPS:
             return nh
-        void = _none_of(k0, k1, f0, f1, p, SUIT_MASK[led, 0], SUIT_MASK[led, 1])
+        void = _none_of(k0, k1, f0, f1, p, L.SUIT_MASK[led, 0], L.SUIT_MASK[led, 1])
         return 1.0 - void * (1.0 - nh)
-    void = _none_of(k0, k1, f0, f1, p, SUIT_MASK[led, 0], SUIT_MASK[led, 1])
-    no_trump = _none_of(k0, k1, f0, f1, p, SUIT_MASK[TRUMPS, 0], SUIT_MASK[TRUMPS, 1])
+    void = _none_of(k0, k1, f0, f1, p, L.SUIT_MASK[led, 0], L.SUIT_MASK[led, 1])
+    no_trump = _none_of(k0, k1, f0, f1, p, L.SUIT_MASK[L.TRUMPS, 0], L.SUIT_MASK[L.TRUMPS, 1])
     return max(0.0, nh - void * (1.0 - no_trump))
 
 
@@ -305,7 +300,7 @@ def _nobeat(state, seat, u0, u1, ka0, ka1, card, led):
 def _hold(state, me, u0, u1, ka0, ka1, card, led, later):
     """The hold chance of ``card`` against the opponents among the seats ``later`` (a bit
     per seat), given that it beats the trick so far."""
-    if card == MATTO:
+    if card == L.MATTO:
         return 0.0
     chance = 1.0
     for seat in range(4):
@@ -322,18 +317,18 @@ def _opponents(me):
 @helper
 def _worth(state, me, u0, u1, ka0, ka1, card):
     """The chance that ``card``, kept, takes a trick later (module docstring)."""
-    if card == MATTO:
+    if card == L.MATTO:
         return 0.0
-    if SUIT[card] == TRUMPS:
-        return max(TRUMP_FLOOR, _hold(state, me, u0, u1, ka0, ka1, card, TRUMPS,
+    if L.SUIT[card] == L.TRUMPS:
+        return max(TRUMP_FLOOR, _hold(state, me, u0, u1, ka0, ka1, card, L.TRUMPS,
                                       _opponents(me)))
-    return PLAIN_DECAY * _hold(state, me, u0, u1, ka0, ka1, card, SUIT[card], _opponents(me))
+    return PLAIN_DECAY * _hold(state, me, u0, u1, ka0, ka1, card, L.SUIT[card], _opponents(me))
 
 
 @helper
 def _later(state, me):
     """The seats still to play to the current trick after ``me`` (a bit per seat)."""
-    leader = np.int64(state[LEADER])
+    leader = np.int64(state[L.LEADER])
     out = 0
     seat = (me + 1) & 3
     while seat != leader:
@@ -346,21 +341,21 @@ def _later(state, me):
 def _best_in_trick(state):
     """The card now winning the trick (-1 when only the Matto or nothing was played) and
     its seat (MI-PLAY-*)."""
-    led = np.int64(state[LED_SUIT])
+    led = np.int64(state[L.LED_SUIT])
     best = -1
     best_seat = -1
     for s in range(4):
-        c = np.int64(state[TRICK_CARD + s]) - 1
-        if c < 0 or c == MATTO:
+        c = np.int64(state[L.TRICK_CARD + s]) - 1
+        if c < 0 or c == L.MATTO:
             continue
         if best < 0:
-            if SUIT[c] == TRUMPS or SUIT[c] == led:
+            if L.SUIT[c] == L.TRUMPS or L.SUIT[c] == led:
                 best, best_seat = c, s
             continue
-        if SUIT[c] == TRUMPS:
-            if SUIT[best] != TRUMPS or c > best:
+        if L.SUIT[c] == L.TRUMPS:
+            if L.SUIT[best] != L.TRUMPS or c > best:
                 best, best_seat = c, s
-        elif SUIT[c] == led and SUIT[best] == led and STRENGTH[c] > STRENGTH[best]:
+        elif L.SUIT[c] == led and L.SUIT[best] == led and L.STRENGTH[c] > L.STRENGTH[best]:
             best, best_seat = c, s
     return best, best_seat
 
@@ -368,35 +363,35 @@ def _best_in_trick(state):
 @helper
 def _beats(card, best, led):
     """``card`` beats the trick's best card ``best`` (-1: none yet) of led suit ``led``."""
-    if card == MATTO:
+    if card == L.MATTO:
         return False
     if best < 0:
         return True
-    if SUIT[best] == TRUMPS:
-        return SUIT[card] == TRUMPS and card > best
-    if SUIT[card] == TRUMPS:
+    if L.SUIT[best] == L.TRUMPS:
+        return L.SUIT[card] == L.TRUMPS and card > best
+    if L.SUIT[card] == L.TRUMPS:
         return True
-    return SUIT[card] == led and STRENGTH[card] > STRENGTH[best]
+    return L.SUIT[card] == led and L.STRENGTH[card] > L.STRENGTH[best]
 
 
 @helper
 def _matto_ours(state, me):
     """The team of ``me`` is known (to ``me``) to hold the Matto."""
-    if _has(state[HAND + 2 * me], state[HAND + 2 * me + 1], MATTO):
+    if _has(state[L.HAND + 2 * me], state[L.HAND + 2 * me + 1], L.MATTO):
         return True
-    if np.int64(state[MATTO_TEAM]) == (me & 1) + 1:
+    if np.int64(state[L.MATTO_TEAM]) == (me & 1) + 1:
         return True
     partner = (me + 2) & 3
-    return (state[SHOWN + 2 * partner] >> np.uint64(MATTO)) & ONE != ZERO
+    return (state[L.SHOWN + 2 * partner] >> np.uint64(L.MATTO)) & ONE != ZERO
 
 
 @helper
 def _trick_points(state, me):
     """H6: what taking the current trick is worth beyond its cards."""
     b = TRICK_POINTS
-    if np.int64(state[TRICK_NUMBER]) == TRICKS_PER_DEAL - 1:
-        b += LAST_TRICK_POINTS
-    if state[TRICKS_WON + (me & 1)] == ZERO:
+    if np.int64(state[L.TRICK_NUMBER]) == L.TRICKS_PER_DEAL - 1:
+        b += L.LAST_TRICK_POINTS
+    if state[L.TRICKS_WON + (me & 1)] == ZERO:
         b += NO_TRICK_STAKE
         if _matto_ours(state, me):
             b += NO_TRICK_STAKE
@@ -407,12 +402,12 @@ def _trick_points(state, me):
 def _keep_value(state, me, u0, u1, ka0, ka1, card, tricks_after):
     """H6: what ``card`` is worth kept: its worth as later tricks, and its own points'
     expected fate (home with its worth's chance, else dying with ``DIE_SHARE``)."""
-    if card == MATTO:
+    if card == L.MATTO:
         return MATTO_KEEP if tricks_after > MATTO_LATE else -MATTO_PUSH
     if tricks_after == 0:
         return 0.0
     w = _worth(state, me, u0, u1, ka0, ka1, card)
-    v = VALUE[card]
+    v = L.VALUE[card]
     return KEEP_POINTS * w + v * (w - (1.0 - w) * 2.0 * DIE_SHARE)
 
 
@@ -439,24 +434,24 @@ def _find_card(actions, n_actions, kind, card):
 @helper
 def _discard_key(h0, h1, card):
     """H1: the lower, the sooner the card is discarded."""
-    v = VALUE[card]
-    s = SUIT[card]
-    if s < TRUMPS:
-        n_suit = _pc(h0 & SUIT_MASK[s, 0], h1 & SUIT_MASK[s, 1])
-        return v * 10000 + n_suit * 20 + STRENGTH[card] + (200 if v > 0 else 0)
-    if s == TRUMPS:
+    v = L.VALUE[card]
+    s = L.SUIT[card]
+    if s < L.TRUMPS:
+        n_suit = _pc(h0 & L.SUIT_MASK[s, 0], h1 & L.SUIT_MASK[s, 1])
+        return v * 10000 + n_suit * 20 + L.STRENGTH[card] + (200 if v > 0 else 0)
+    if s == L.TRUMPS:
         return v * 10000 + 1000 + card
     return v * 10000 + 2000                           # the Matto (never discardable)
 
 
 @helper
 def _choose_discard(state, me, actions, n_actions):
-    h0 = state[HAND + 2 * me]
-    h1 = state[HAND + 2 * me + 1]
+    h0 = state[L.HAND + 2 * me]
+    h1 = state[L.HAND + 2 * me + 1]
     best = 0
     best_key = 1 << 40
     for i in range(n_actions):
-        if _kind_of(actions[i]) != DISCARD:
+        if _kind_of(actions[i]) != L.DISCARD:
             continue
         key = _discard_key(h0, h1, _value_of(actions[i]))
         if key < best_key:
@@ -470,7 +465,7 @@ def _choose_declare(actions, n_actions):
     best = 0
     for i in range(n_actions):
         k = _kind_of(actions[i])
-        if k == DECLARE:
+        if k == L.DECLARE:
             return i
         if _value_of(actions[i]) >= _value_of(actions[best]) or _kind_of(actions[best]) != k:
             best = i
@@ -480,15 +475,15 @@ def _choose_declare(actions, n_actions):
 @helper
 def _voids(state, seat, suit):
     """``seat`` is publicly known to lack suit ``suit``."""
-    return ((SUIT_MASK[suit, 0] & ~state[EXCLUDED + 2 * seat]) == ZERO
-            and (SUIT_MASK[suit, 1] & ~state[EXCLUDED + 2 * seat + 1]) == ZERO)
+    return ((L.SUIT_MASK[suit, 0] & ~state[L.EXCLUDED + 2 * seat]) == ZERO
+            and (L.SUIT_MASK[suit, 1] & ~state[L.EXCLUDED + 2 * seat + 1]) == ZERO)
 
 
 @helper
 def _may_ruff(state, seat, suit, u0, u1):
     """``seat`` is known void in ``suit`` and may still hold a trump."""
     return _voids(state, seat, suit) and (
-        u0 & _TRUMPS0 & ~state[EXCLUDED + 2 * seat]) != ZERO
+        u0 & _TRUMPS0 & ~state[L.EXCLUDED + 2 * seat]) != ZERO
 
 
 @helper
@@ -505,7 +500,7 @@ def _choose_lead(state, me, h0, h1):
     best = -1
     best_hold = CASH_KING - 1e-12
     for s in range(4):
-        k = WORD1_START + 14 * s + 13
+        k = L.WORD1_START + 14 * s + 13
         if _has(h0, h1, k):
             h = _hold(state, me, u0, u1, ka0, ka1, k, s, opp)
             if h > best_hold + 1e-12:
@@ -517,14 +512,14 @@ def _choose_lead(state, me, h0, h1):
     n_trumps = popcount(t0)
     opp_trumps = False
     for seat in range(4):
-        if (opp >> seat) & 1 and (u0 & _TRUMPS0 & ~state[EXCLUDED + 2 * seat]) != ZERO:
+        if (opp >> seat) & 1 and (u0 & _TRUMPS0 & ~state[L.EXCLUDED + 2 * seat]) != ZERO:
             opp_trumps = True
     if n_trumps >= DRAW_TRUMPS and opp_trumps:
         rest = t0
         while rest != ZERO:
             c = lowest_index(rest)
             rest &= rest - ONE
-            if _hold(state, me, u0, u1, ka0, ka1, c, TRUMPS, opp) >= SURE:
+            if _hold(state, me, u0, u1, ka0, ka1, c, L.TRUMPS, opp) >= SURE:
                 return c
     # H5: lead low
     best = -1
@@ -533,10 +528,10 @@ def _choose_lead(state, me, h0, h1):
     r1 = h1
     while r1 != ZERO:
         c, r0, r1 = _pop_lowest(r0, r1)
-        if VALUE[c] > 0:
+        if L.VALUE[c] > 0:
             continue
-        s = SUIT[c]
-        key = 20 * _pc(h0 & SUIT_MASK[s, 0], h1 & SUIT_MASK[s, 1]) + STRENGTH[c]
+        s = L.SUIT[c]
+        key = 20 * _pc(h0 & L.SUIT_MASK[s, 0], h1 & L.SUIT_MASK[s, 1]) + L.STRENGTH[c]
         opp_ruff = False
         for seat in range(4):
             if (opp >> seat) & 1 and _may_ruff(state, seat, s, u0, u1):
@@ -553,22 +548,22 @@ def _choose_lead(state, me, h0, h1):
     while rest != ZERO:
         c = lowest_index(rest)
         rest &= rest - ONE
-        if VALUE[c] == 0:
+        if L.VALUE[c] == 0:
             return c
     # only counting cards (and perhaps the Matto): the best expected lead
     best = -1
     best_score = -1e18
-    r0 = h0 & ~(ONE << np.uint64(MATTO))
+    r0 = h0 & ~(ONE << np.uint64(L.MATTO))
     r1 = h1
     while r0 != ZERO or r1 != ZERO:
         c, r0, r1 = _pop_lowest(r0, r1)
-        v = VALUE[c]
-        p = _hold(state, me, u0, u1, ka0, ka1, c, SUIT[c], opp)
+        v = L.VALUE[c]
+        p = _hold(state, me, u0, u1, ka0, ka1, c, L.SUIT[c], opp)
         score = p * (v + trick_b) - (1.0 - p) * (2.0 * v + trick_b)
         if score > best_score + 1e-12:
             best, best_score = c, score
-    if _has(h0, h1, MATTO) and (best < 0 or best_score < MATTO_LEAD_BELOW):
-        return MATTO
+    if _has(h0, h1, L.MATTO) and (best < 0 or best_score < MATTO_LEAD_BELOW):
+        return L.MATTO
     return best
 
 
@@ -577,7 +572,7 @@ def _choose_follow(state, me, l0, l1):
     """H6, H7: the legal card (``l``) of best expected points."""
     u0, u1 = _unseen(state, me)
     ka0, ka1 = _shown_unplayed(state, me, u0, u1)
-    led = np.int64(state[LED_SUIT])
+    led = np.int64(state[L.LED_SUIT])
     later = _later(state, me)
     n_later_opp = 0
     for seat in range(4):
@@ -587,13 +582,13 @@ def _choose_follow(state, me, l0, l1):
     ours = 0.0
     theirs = 0.0
     for s in range(4):
-        c = np.int64(state[TRICK_CARD + s]) - 1
-        if c < 0 or c == MATTO:
+        c = np.int64(state[L.TRICK_CARD + s]) - 1
+        if c < 0 or c == L.MATTO:
             continue
         if (s & 1) == (me & 1):
-            ours += VALUE[c]
+            ours += L.VALUE[c]
         else:
-            theirs += VALUE[c]
+            theirs += L.VALUE[c]
     theirs_later = LATER_POINTS * n_later_opp
     b = _trick_points(state, me)
     win = ours + 2.0 * (theirs + theirs_later) + b
@@ -601,17 +596,17 @@ def _choose_follow(state, me, l0, l1):
     p_partner = 0.0
     if best_seat >= 0 and (best_seat & 1) == (me & 1):
         p_partner = _hold(state, me, u0, u1, ka0, ka1, best_card, led, later)
-    tricks_after = TRICKS_PER_DEAL - 1 - np.int64(state[TRICK_NUMBER])
+    tricks_after = L.TRICKS_PER_DEAL - 1 - np.int64(state[L.TRICK_NUMBER])
     best = -1
     best_score = -1e18
     r0 = l0
     r1 = l1
     while r0 != ZERO or r1 != ZERO:
         c, r0, r1 = _pop_lowest(r0, r1)
-        if c == MATTO:
+        if c == L.MATTO:
             score = p_partner * win - (1.0 - p_partner) * (lose + DEBT_POINTS)
         else:
-            v = VALUE[c]
+            v = L.VALUE[c]
             if _beats(c, best_card, led):
                 p = _hold(state, me, u0, u1, ka0, ka1, c, led, later)
             else:
@@ -629,24 +624,24 @@ def choose(state, params, actions, n_actions, rng):
     of the heuristic's action. ``rng`` is not used: ties go to the lower card."""
     if n_actions <= 1:
         return 0
-    me = np.int64(state[TO_MOVE])
-    phase = state[PHASE]
+    me = np.int64(state[L.TO_MOVE])
+    phase = state[L.PHASE]
     i = -1
-    if phase == PHASE_DISCARD:
+    if phase == L.PHASE_DISCARD:
         i = _choose_discard(state, me, actions, n_actions)                    # H1
-    elif phase == PHASE_DECLARE:
+    elif phase == L.PHASE_DECLARE:
         i = _choose_declare(actions, n_actions)                               # H2
-    elif phase == PHASE_PLAY:
+    elif phase == L.PHASE_PLAY:
         l0 = ZERO
         l1 = ZERO
         for j in range(n_actions):
-            if _kind_of(actions[j]) == PLAY:
+            if _kind_of(actions[j]) == L.PLAY:
                 b0, b1 = _bits(_value_of(actions[j]))
                 l0 |= b0
                 l1 |= b1
-        if np.int64(state[LED_SUIT]) == NO_SUIT:
+        if np.int64(state[L.LED_SUIT]) == L.NO_SUIT:
             c = _choose_lead(state, me, l0, l1)                               # H3, H4, H5
         else:
             c = _choose_follow(state, me, l0, l1)                             # H6, H7
-        i = _find_card(actions, n_actions, PLAY, c)
+        i = _find_card(actions, n_actions, L.PLAY, c)
     return i if i >= 0 else 0

@@ -1,10 +1,11 @@
 """A slow, plain-Python Minchiate engine written for clarity: the test oracle of the kernels.
 
 It implements ``../shared/rules/minchiate.md`` again from the text and from the engine
-contract (``minchiate/CONTRACT.md``: dealing procedure, phases, decisions, action ids, position
-dict), independently of the compiled engine (:mod:`.kernels` and :mod:`.notation` are not
-imported): card sets are Python ``set`` objects of card indices, the pack is a ``list`` (top
-first), and each rule is one small method whose docstring starts with its rule ID. Only the
+contract (dealing procedure, phases, decisions, action ids, position dict), independently of
+the compiled engine (:mod:`.kernels` and :mod:`.notation` are not imported): card sets are
+Python ``set`` objects of card indices, the pack is a ``list`` (top first), and each rule is
+one small function or method whose docstring starts with its rule ID (the scoring in
+:mod:`.reference_scoring`; :mod:`.validation` checks positions with these functions). Only the
 deck (:data:`cardsim.cards.MINCHIATE`, for the card names), the random number generator
 (:class:`cardsim.rng.PyRng`, the plain-Python twin of the kernels' generator), the options
 (:class:`.rules.MinchiateRules`) and the contract's combination ids (the order of
@@ -36,20 +37,14 @@ import dataclasses
 from ...cards import MINCHIATE
 from ...rng import PyRng, rng_from_seed
 from . import layout
+from .reference_scoring import COMBO_ID, KINGS, MATTO, T29, Scoring, value
 from .rules import MinchiateRules
 
 N_CARDS = 97
-MATTO = 40
-T29 = 28                    # index of trump 29
 HAND_SIZE = 21              # MI-DEAL-2
-TRICKS = 21                 # MI-PLAY-1
 TRUMP_SUIT = 4
 MATTO_SUIT = 5
 SUIT_SHORTS = ("co", "cu", "sw", "ba")
-LAST_TRICK_POINTS = 10      # MI-END-4
-HALF_PACK = 42              # MI-END-2
-MATTO_BONUS = 5             # MI-COMB-4
-CAPOT_MINIMUM = 14          # capot=it_rules
 
 # Action kinds (the contract's encoding: kind << 8 | value).
 PLAY, DISCARD, DECLARE, DONE, DISCARD_SEEN = range(5)
@@ -60,22 +55,6 @@ VALUE_MASK = (1 << KIND_SHIFT) - 1
 SOURCES = ("cutter_rob", "exposed", "dealer_rob", "declarations", "dying", "pile",
            "beyond_42", "pile_combinations", "last_trick")
 
-# The contract's combination ids: the catalogue order of layout.py (the action encoding).
-COMBO_ID = {tuple(sorted(cards)): i for i, cards in enumerate(layout.COMBO_CARDS)}
-
-
-def trump(n: int) -> int:
-    """Rules §1.4: the index of trump n."""
-    return n - 1
-
-
-def suit_card(s: int, f: int) -> int:
-    """Rules §1.4: the index of the suit card of suit s and face rank f."""
-    return 41 + s * 14 + f
-
-
-KINGS = tuple(suit_card(s, 13) for s in range(4))
-
 
 def suit_of(c: int) -> int:
     """Rules §1.1: 0..3 a plain suit, 4 a trump, 5 the Matto."""
@@ -84,23 +63,6 @@ def suit_of(c: int) -> int:
     if c == MATTO:
         return MATTO_SUIT
     return (c - 41) // 14
-
-
-def value(c: int) -> int:
-    """Rules §1.3: 36..40 are worth 10; 30..35, 28, 20, 13, 10, 1, the Matto and the Kings
-    5; 2..5 3; every other card (T29 included) 0."""
-    if c < 40:
-        n = c + 1
-        if n >= 36:
-            return 10
-        if 30 <= n <= 35 or n in (28, 20, 13, 10, 1):
-            return 5
-        if 2 <= n <= 5:
-            return 3
-        return 0
-    if c == MATTO:
-        return 5
-    return 5 if (c - 41) % 14 == 13 else 0
 
 
 def strength(c: int) -> int:
@@ -120,9 +82,69 @@ def rob_eligible(c: int) -> bool:
     return value(c) > 0 or 20 <= c < 40
 
 
-def combo_value(cards) -> int:
-    """MI-COMB-3: the sum of the cards' values, trump 29 counting 5."""
-    return sum(5 if c == T29 else value(c) for c in cards)
+def discard_classes(hand: set[int], discard_trumps: bool) -> list[set[int]]:
+    """MI-DISC-2/3 and the contract's classes: (0) zero-value cards but T29 (no trumps
+    with ``discard_trumps=false``); (1) the other zero-value cards but T29; (2) T29;
+    (3) 3-point; (4) 5-point; (5) 10-point cards."""
+    zero = {c for c in hand if value(c) == 0 and c != T29}
+    if discard_trumps:
+        first = zero
+    else:
+        first = {c for c in zero if c >= 41}
+    return [first, zero - first, hand & {T29},
+            {c for c in hand if value(c) == 3}, {c for c in hand if value(c) == 5},
+            {c for c in hand if value(c) == 10}]
+
+
+def led_suit(trick: list[tuple[int, int]]) -> int | None:
+    """MI-PLAY-2: the suit of the trick's first non-Matto card (None before it)."""
+    for _, c in trick:
+        if c != MATTO:
+            return suit_of(c)
+    return None
+
+
+def king_rule(trick: list[tuple[int, int]], suits_led: set[int]) -> bool:
+    """MI-KING-1/2: a plain suit led for the first time in the deal, and a trump already
+    in this trick."""
+    led = led_suit(trick)
+    return (led is not None and led < 4 and led not in suits_led
+            and any(c < 40 for _, c in trick))
+
+
+def playable(hand: set[int], trick: list[tuple[int, int]], suits_led: set[int]) -> set[int]:
+    """MI-PLAY-2..4, MI-KING-1: lead (or second after a Matto lead) anything; the King of
+    the led suit under the King rule; else follow suit, else trump (the Matto always
+    allowed); else anything."""
+    led = led_suit(trick)
+    if led is None:
+        return set(hand)
+    if king_rule(trick, suits_led) and KINGS[led] in hand:
+        return {KINGS[led]}
+    same = {c for c in hand if suit_of(c) == led}
+    if same:
+        return same | (hand & {MATTO})
+    trumps = {c for c in hand if c < 40}
+    if trumps:
+        return trumps | (hand & {MATTO})
+    return set(hand)
+
+
+def inferences(card: int, trick: list[tuple[int, int]], suits_led: set[int]) -> set[int]:
+    """Rules §6 (the contract's ``excluded``): playing ``card`` to ``trick``, not following
+    shows a void in the led suit, playing neither it nor a trump a void in trumps; under the
+    King rule any card but the King proves its absence."""
+    out: set[int] = set()
+    led = led_suit(trick)
+    if led is None:
+        return out
+    if card != MATTO and suit_of(card) != led:
+        out |= {c for c in range(N_CARDS) if suit_of(c) == led}
+        if suit_of(card) != TRUMP_SUIT:
+            out |= set(range(40))
+    if king_rule(trick, suits_led) and card != KINGS[led]:
+        out.add(KINGS[led])
+    return out
 
 
 CARD_NAMES = tuple(MINCHIATE.name(c) for c in range(N_CARDS))
@@ -151,7 +173,7 @@ def action_text(action: int) -> str:
     return KIND_NAMES[kind]
 
 
-class ReferenceGame:
+class ReferenceGame(Scoring):
     """One Minchiate deal or match in plain Python data.
 
     Every attribute is one field of the contract's position dict (no hidden bookkeeping), so
@@ -281,22 +303,6 @@ class ReferenceGame:
             if self.rules.expose_last_card == "all_players":
                 self.exposed[seat] = second[-1]
 
-    def score_cutter_rob(self) -> None:
-        """MI-CUT-2: the robbed cards join the cutter's hand; his team scores their values
-        (one event)."""
-        self.hands[self.cutter] |= self.cutter_robbed
-        pts = [0, 0]
-        pts[self.team(self.cutter)] = sum(value(c) for c in self.cutter_robbed)
-        self.event({"cutter_rob": pts})
-
-    def score_exposed(self) -> None:
-        """MI-DEAL-3: each exposed card scores for its holder's team (one event for all)."""
-        pts = [0, 0]
-        for seat, c in enumerate(self.exposed):
-            if c is not None:
-                pts[self.team(seat)] += value(c)
-        self.event({"exposed": pts})
-
     def dealer_robs(self) -> None:
         """MI-ROB-1 (``dealer_rob=auto_all``): every eligible Fola card joins the dealer's
         hand; his team scores their values (one event)."""
@@ -307,23 +313,6 @@ class ReferenceGame:
         pts = [0, 0]
         pts[self.team(self.dealer)] = sum(value(c) for c in self.dealer_robbed)
         self.event({"dealer_rob": pts})
-
-    # --- scoring -----------------------------------------------------------------------------
-
-    def event(self, by_source: dict) -> None:
-        """MI-SCORE-1, MI-RESTO-1/2: one scoring event: the points of each source are added,
-        D moves by A − B, and every 60 of D becomes a resto."""
-        for src, (a, b) in by_source.items():
-            self.points[src][0] += a
-            self.points[src][1] += b
-            self.D += a - b
-        resto = self.rules.resto_points
-        while self.D >= resto:
-            self.resti[0] += 1
-            self.D -= resto
-        while self.D <= -resto:
-            self.resti[1] += 1
-            self.D += resto
 
     # --- discards ----------------------------------------------------------------------------
 
@@ -339,17 +328,8 @@ class ReferenceGame:
             self.after_discards()
 
     def discard_classes(self, hand: set[int]) -> list[set[int]]:
-        """MI-DISC-2/3 and the contract's classes: (0) zero-value cards but T29 (no trumps
-        with ``discard_trumps=false``); (1) the other zero-value cards but T29; (2) T29;
-        (3) 3-point; (4) 5-point; (5) 10-point cards."""
-        zero = {c for c in hand if value(c) == 0 and c != T29}
-        if self.rules.discard_trumps:
-            first = zero
-        else:
-            first = {c for c in zero if c >= 41}
-        return [first, zero - first, hand & {T29},
-                {c for c in hand if value(c) == 3}, {c for c in hand if value(c) == 5},
-                {c for c in hand if value(c) == 10}]
+        """MI-DISC-2/3 (:func:`discard_classes` with the rules' ``discard_trumps``)."""
+        return discard_classes(hand, self.rules.discard_trumps)
 
     def discardable(self, seat: int) -> set[int]:
         """MI-DISC-2/3: the first non-empty class."""
@@ -394,68 +374,7 @@ class ReferenceGame:
         self.leader = (self.dealer + 1) % 4
         self.to_move = self.leader
 
-    # --- combinations and declarations --------------------------------------------------------
-
-    def combos_of(self, cards: set[int]) -> list[int]:
-        """MI-COMB-1/2: the combination ids a set of cards holds, ascending: maximal runs of
-        3+ trumps within 1..5 and within 28..40, Matto-1-40, 1-13-28, the decine (all four
-        one combination, or two triples with ``decine_four=two_triples``), 3 or 4 Kings."""
-        found: list[tuple[int, ...]] = []
-        for lo, hi in ((1, 5), (28, 40)):
-            n = lo
-            while n <= hi:
-                if trump(n) not in cards:
-                    n += 1
-                    continue
-                m = n
-                while m + 1 <= hi and trump(m + 1) in cards:
-                    m += 1
-                if m - n + 1 >= 3:
-                    found.append(tuple(trump(x) for x in range(n, m + 1)))
-                n = m + 1
-        if {MATTO, trump(1), trump(40)} <= cards:
-            found.append((trump(1), trump(40), MATTO))
-        if {trump(1), trump(13), trump(28)} <= cards:
-            found.append((trump(1), trump(13), trump(28)))
-        dec = [trump(n) for n in (10, 20, 30, 40)]
-        low, high = set(dec[:3]), set(dec[1:])
-        if set(dec) <= cards and self.rules.decine_four == "one_combination":
-            found.append(tuple(dec))
-        else:
-            if low <= cards:
-                found.append(tuple(sorted(low)))
-            if high <= cards:
-                found.append(tuple(sorted(high)))
-        kings = [k for k in KINGS if k in cards]
-        if len(kings) >= 3:
-            found.append(tuple(kings))
-        return sorted(COMBO_ID[tuple(sorted(c))] for c in found)
-
-    def bonus_applies(self, combo: int) -> bool:
-        """MI-COMB-4: the Matto bonus applies to each combination without the Matto (to all
-        with ``matto_bonus_on_matto_combo``)."""
-        return self.rules.matto_bonus_on_matto_combo or MATTO not in layout.COMBO_CARDS[combo]
-
-    def combos_points(self, combos: list[int], bonus: bool) -> int:
-        """MI-COMB-3/4: the values of the combinations, + 5 for each one the bonus applies
-        to when ``bonus``."""
-        total = sum(combo_value(layout.COMBO_CARDS[c]) for c in combos)
-        if bonus:
-            total += MATTO_BONUS * sum(1 for c in combos if self.bonus_applies(c))
-        return total
-
-    def declare_source(self, seat: int) -> set[int]:
-        """MI-DECL-1: the declarer's cards: his hand (plus his first card with
-        ``after_own_first_card``)."""
-        if self.rules.declaration_timing == "after_own_first_card":
-            return self.hands[seat] | self.played[seat]
-        return set(self.hands[seat])
-
-    def may_claim_bonus(self, seat: int) -> bool:
-        """MI-DECL-2: he holds the Matto (or played it as that first card) and has declared
-        a combination the bonus applies to."""
-        return (MATTO in self.declare_source(seat)
-                and any(self.bonus_applies(c) for c in self.declared[seat]))
+    # --- declarations --------------------------------------------------------------------------------
 
     def declare_actions(self, seat: int) -> list[int]:
         """MI-DECL-2 and the contract: DECLARE c for each held combination above the last one
@@ -467,20 +386,6 @@ class ReferenceGame:
         if self.may_claim_bonus(seat):
             out.append(action_id(DONE, 1))
         return sorted(out)
-
-    def finish_declaration(self, seat: int, bonus: bool) -> None:
-        """MI-DECL-3: the seat's declaration is one scoring event for its team."""
-        pts = [0, 0]
-        pts[self.team(seat)] = self.combos_points(self.declared[seat], bonus)
-        self.declared_done[seat] = True
-        self.bonus_claimed[seat] = bonus
-        self.event({"declarations": pts})
-
-    def declare_all(self, seat: int) -> None:
-        """``declaration_mode=all``: the seat declares every combination it holds and claims
-        the bonus when it can."""
-        self.declared[seat] = self.combos_of(self.declare_source(seat))
-        self.finish_declaration(seat, self.may_claim_bonus(seat))
 
     def done(self, seat: int, bonus: bool) -> None:
         """The end of a declare turn: the event; then the next declarer, or play (before the
@@ -498,51 +403,20 @@ class ReferenceGame:
     # --- play --------------------------------------------------------------------------------
 
     def led_suit(self) -> int | None:
-        """MI-PLAY-2: the suit of the trick's first non-Matto card (None before it)."""
-        for _, c in self.trick:
-            if c != MATTO:
-                return suit_of(c)
-        return None
+        """MI-PLAY-2 (:func:`led_suit` of the current trick)."""
+        return led_suit(self.trick)
 
     def king_rule(self) -> bool:
-        """MI-KING-1/2: a plain suit led for the first time in the deal, and a trump already
-        in this trick."""
-        led = self.led_suit()
-        return (led is not None and led < 4 and led not in self.suits_led
-                and any(c < 40 for _, c in self.trick))
+        """MI-KING-1/2 (:func:`king_rule` of the current trick)."""
+        return king_rule(self.trick, self.suits_led)
 
     def playable(self, seat: int) -> set[int]:
-        """MI-PLAY-2..4, MI-KING-1: lead (or second after a Matto lead) anything; the King of
-        the led suit under the King rule; else follow suit, else trump (the Matto always
-        allowed); else anything."""
-        hand = self.hands[seat]
-        led = self.led_suit()
-        if led is None:
-            return set(hand)
-        if self.king_rule() and KINGS[led] in hand:
-            return {KINGS[led]}
-        same = {c for c in hand if suit_of(c) == led}
-        if same:
-            return same | (hand & {MATTO})
-        trumps = {c for c in hand if c < 40}
-        if trumps:
-            return trumps | (hand & {MATTO})
-        return set(hand)
+        """MI-PLAY-2..4, MI-KING-1 (:func:`playable`): the cards the seat may play."""
+        return playable(self.hands[seat], self.trick, self.suits_led)
 
     def note_inferences(self, seat: int, card: int) -> None:
-        """Rules §6 (the contract's ``excluded``): not following shows a void in the led suit,
-        playing neither it nor a trump a void in trumps; under the King rule any card but the
-        King proves its absence."""
-        led = self.led_suit()
-        if led is None:
-            return
-        king = self.king_rule()
-        if card != MATTO and suit_of(card) != led:
-            self.excluded[seat] |= {c for c in range(N_CARDS) if suit_of(c) == led}
-            if suit_of(card) != TRUMP_SUIT:
-                self.excluded[seat] |= set(range(40))
-        if king and card != KINGS[led]:
-            self.excluded[seat].add(KINGS[led])
+        """Rules §6 (:func:`inferences`): what playing ``card`` shows absent from the hand."""
+        self.excluded[seat] |= inferences(card, self.trick, self.suits_led)
 
     def play(self, seat: int, card: int) -> None:
         """MI-PLAY-1..4: one card to the trick (public); with ``after_own_first_card`` the
@@ -576,93 +450,6 @@ class ReferenceGame:
             return max(trumps)[1]
         led = self.led_suit()
         return max((strength(c), s) for s, c in self.trick if suit_of(c) == led)[1]
-
-    def complete_trick(self) -> None:
-        """MI-PLAY-5, MI-MATTO-1/2, MI-SCORE-2, MI-KING-2: the winner's team takes the cards
-        but the Matto (it goes to its own team, which then owes a card if the other team won);
-        the other team's counting cards die (one event); the suit counts as led; the winner
-        leads."""
-        winner = self.trick_winner()
-        wt = self.team(winner)
-        dying = 0
-        for s, c in self.trick:
-            if c == MATTO:
-                self.piles[self.team(s)].add(c)
-                if self.team(s) != wt:
-                    self.matto_debt = True
-                continue
-            self.piles[wt].add(c)
-            if self.team(s) != wt:
-                dying += value(c)
-        pts = [0, 0]
-        pts[wt] = dying
-        led = self.led_suit()
-        if led is not None and led < 4:
-            self.suits_led.add(led)
-        self.trick = []
-        self.tricks_won[wt] += 1
-        self.tricks_played += 1
-        self.last_winner = winner
-        self.leader = winner
-        self.to_move = winner
-        self.event({"dying": pts})
-        if self.tricks_played == TRICKS:
-            self.end_of_deal()
-
-    # --- the end ------------------------------------------------------------------------------
-
-    def settle_matto(self) -> None:
-        """MI-MATTO-3: a Matto team without a trick gives the Matto away; MI-MATTO-2: else a
-        debt is paid with the debtor's lowest-index zero-value card but T29, else its
-        lowest-valued card (lowest index among equals)."""
-        mt = self.matto_team
-        if mt is None:
-            return
-        if self.tricks_won[mt] == 0:
-            self.piles[mt].discard(MATTO)
-            self.piles[1 - mt].add(MATTO)
-            self.matto_given = True
-        elif self.matto_debt:
-            pile = self.piles[mt]
-            zero = sorted(c for c in pile if value(c) == 0 and c != T29)
-            card = zero[0] if zero else min(pile, key=lambda c: (value(c), c))
-            pile.discard(card)
-            self.piles[1 - mt].add(card)
-            self.paid_card = card
-
-    def end_of_deal(self) -> None:
-        """MI-END-1..4 (one event), MI-RESTO-3/4, capot; then the next deal of a match."""
-        self.settle_matto()
-        by = {s: [0, 0] for s in ("pile", "beyond_42", "pile_combinations", "last_trick")}
-        for t in (0, 1):
-            pile = self.piles[t]
-            by["pile"][t] = sum(value(c) for c in pile)
-            by["beyond_42"][t] = max(0, len(pile) - HALF_PACK)
-            by["pile_combinations"][t] = self.combos_points(self.combos_of(pile), MATTO in pile)
-        by["last_trick"][self.team(self.last_winner)] = LAST_TRICK_POINTS
-        self.event(by)
-        resto = self.rules.resto_points
-        if self.D > 0:
-            self.resti[0] += -(-self.D // resto)
-        elif self.D < 0:
-            self.resti[1] += -(self.D // resto)
-        net = self.resti[0] - self.resti[1]
-        if self.rules.capot == "it_rules":
-            if self.tricks_won[1] == 0:
-                net = max(CAPOT_MINIMUM, 2 * net)
-            elif self.tricks_won[0] == 0:
-                net = -max(CAPOT_MINIMUM, -2 * net)
-        self.net = net
-        self.net_total += net
-        self.to_move = None
-        if self.mode == "deal":
-            self.phase = "deal_over"
-        elif self.deal_number >= self.rules.deals:
-            self.phase = "match_over"
-        else:
-            self.deal_number += 1
-            self.dealer = (self.dealer + 1) % 4
-            self.start_deal()
 
     # --- the interface ------------------------------------------------------------------------
 

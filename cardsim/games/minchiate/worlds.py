@@ -63,19 +63,13 @@ the same world for the same ``rng``.
 """
 import numpy as np
 
-from ...jit import helper, kernel
 from ... import order as deal_order
-from ...bits import ONE, ZERO, lowest_index, popcount, copy_words
+from ...bits import ONE, ZERO, copy_words, lowest_index, popcount
+from ...jit import helper, kernel
 from ...rng import rng_next, rng_shuffle
-from .kernels import bonus_applies, combo_set
-from .layout import (COMBO_MASK, DEALER, DECINE_HIGH, DECINE_LOW, DECLARED, DECLARED_DONE,
-                     BONUS_CLAIMED, DISCARD, DISCARDABLE, DISCARDABLE_NO_TRUMPS, DISCARDS,
-                     DISCARD_SEEN, EXCLUDED, FOLA, FOLA_OPEN, HAND, KIND_SHIFT, KINGS,
-                     KINGS_FOUR, KINGS_THREE, MATTO, MATTO_1_40, N_CARDS, N_COMBOS, ORDER,
-                     PLAYED, RNG, ROB_ELIGIBLE, SEEN_BOTTOM, SHOWN, SUIT_MASK, TO_MOVE,
-                     TRICK_CARD, TRICK_NUMBER, WORD1_START)
-from .rules import (FOLA_SUIT_COUNTS, P_DEALER_ROB, P_DECINE_TWO, P_DECLARE_ALL,
-                    P_DISCARD_TRUMPS, P_FOLA)
+from . import layout as L
+from .rules import FOLA_SUIT_COUNTS, P_DEALER_ROB, P_DECINE_TWO, P_DECLARE_ALL, P_DISCARD_TRUMPS, P_FOLA
+from .scoring import bit_of, bonus_applies, combo_set, word_of
 
 MAX_WORLD_TRIES = 200       # plain rejection tries before the exact draw
 MAX_EXACT_TRIES = 20_000    # exact draws whose Fola split / declarations are checked
@@ -83,7 +77,7 @@ MAX_EXACT_TRIES = 20_000    # exact draws whose Fola split / declarations are ch
 N_PLACES = 6                # the other three hands (ascending seats), the Fola's own part,
 O_PLACE = 3                 # the cutter's discards, the dealer's discards
 POOL_PLACES = np.int64(0b111000)
-_SHIFT = np.uint64(KIND_SHIFT)
+_SHIFT = np.uint64(L.KIND_SHIFT)
 _UNKNOWN = deal_order.UNKNOWN
 
 
@@ -91,47 +85,42 @@ def _declaration_excludes():
     """DECL_EXCLUDES[two_triples, combo]: the cards (two words) a declared combination proves
     its declarer did not hold (the catalogue names maximal runs and the largest King and
     decine sets only)."""
-    out = np.zeros((2, N_COMBOS, 2), dtype=np.uint64)
-    for combo in range(N_COMBOS):
+    out = np.zeros((2, L.N_COMBOS, 2), dtype=np.uint64)
+    for combo in range(L.N_COMBOS):
         for two in range(2):
             ex = []
-            if combo < MATTO_1_40:                      # a run, maximal in 1-5 or 28-40
-                cards = [c for c in range(40) if int(COMBO_MASK[combo, 0]) >> c & 1]
+            if combo < L.MATTO_1_40:                      # a run, maximal in 1-5 or 28-40
+                cards = [c for c in range(40) if int(L.COMBO_MASK[combo, 0]) >> c & 1]
                 lo, hi = min(cards), max(cards)
                 start, end = (0, 4) if hi <= 4 else (27, 39)
                 if lo > start:
                     ex.append(lo - 1)
                 if hi < end:
                     ex.append(hi + 1)
-            elif combo == DECINE_LOW and not two:
+            elif combo == L.DECINE_LOW and not two:
                 ex.append(39)                           # 10-20-30 without 40
-            elif combo == DECINE_HIGH and not two:
+            elif combo == L.DECINE_HIGH and not two:
                 ex.append(9)                            # 20-30-40 without 10
-            elif KINGS_THREE <= combo < KINGS_FOUR:
-                ex.append(int(KINGS[combo - KINGS_THREE]))
+            elif L.KINGS_THREE <= combo < L.KINGS_FOUR:
+                ex.append(int(L.KINGS[combo - L.KINGS_THREE]))
             for c in ex:
-                if c < WORD1_START:
+                if c < L.WORD1_START:
                     out[two, combo, 0] |= np.uint64(1 << c)
                 else:
-                    out[two, combo, 1] |= np.uint64(1 << (c - WORD1_START))
+                    out[two, combo, 1] |= np.uint64(1 << (c - L.WORD1_START))
     return out
 
 
 DECL_EXCLUDES = _declaration_excludes()
-ALL_WORDS = np.array([(1 << WORD1_START) - 1, (1 << (N_CARDS - WORD1_START)) - 1],
+ALL_WORDS = np.array([(1 << L.WORD1_START) - 1, (1 << (L.N_CARDS - L.WORD1_START)) - 1],
                      dtype=np.uint64)
 
 
 @helper
-def _bit(c):
-    return ONE << np.uint64(c if c < WORD1_START else c - WORD1_START)
-
-
-@helper
 def _has(w0, w1, c):
-    if c < WORD1_START:
+    if c < L.WORD1_START:
         return ((w0 >> np.uint64(c)) & ONE) == ONE
-    return ((w1 >> np.uint64(c - WORD1_START)) & ONE) == ONE
+    return ((w1 >> np.uint64(c - L.WORD1_START)) & ONE) == ONE
 
 
 @helper
@@ -149,7 +138,7 @@ def declaration_excluded(state, params, seat):
     e1 = ZERO
     eligible = False
     for w in range(2):
-        d = state[DECLARED + 2 * seat + w]
+        d = state[L.DECLARED + 2 * seat + w]
         while d:
             combo = lowest_index(d) + 64 * w
             d &= d - ONE
@@ -157,9 +146,9 @@ def declaration_excluded(state, params, seat):
             e1 |= DECL_EXCLUDES[two, combo, 1]
             if bonus_applies(params, combo):
                 eligible = True
-    if params[P_DECLARE_ALL] == 1 and eligible and (state[DECLARED_DONE] >> np.uint64(seat)) \
-            & ONE and not (state[BONUS_CLAIMED] >> np.uint64(seat)) & ONE:
-        e0 |= ONE << np.uint64(MATTO)           # the bonus is claimed whenever it can be
+    if params[P_DECLARE_ALL] == 1 and eligible and (state[L.DECLARED_DONE] >> np.uint64(seat)) \
+            & ONE and not (state[L.BONUS_CLAIMED] >> np.uint64(seat)) & ONE:
+        e0 |= ONE << np.uint64(L.MATTO)           # the bonus is claimed whenever it can be
     return e0, e1
 
 
@@ -170,11 +159,11 @@ def declarations_fit(state, params, observer, wh):
     if params[P_DECLARE_ALL] != 1:
         return True
     for q in range(4):
-        if q == observer or not (state[DECLARED_DONE] >> np.uint64(q)) & ONE:
+        if q == observer or not (state[L.DECLARED_DONE] >> np.uint64(q)) & ONE:
             continue
-        lo, hi = combo_set(wh[q, 0] | state[PLAYED + 2 * q], wh[q, 1] | state[PLAYED + 2 * q + 1],
+        lo, hi = combo_set(wh[q, 0] | state[L.PLAYED + 2 * q], wh[q, 1] | state[L.PLAYED + 2 * q + 1],
                            params)
-        if lo != state[DECLARED + 2 * q] or hi != state[DECLARED + 2 * q + 1]:
+        if lo != state[L.DECLARED + 2 * q] or hi != state[L.DECLARED + 2 * q + 1]:
             return False
     return True
 
@@ -183,12 +172,67 @@ def declarations_fit(state, params, observer, wh):
 def first_lead_made(state):
     """The first card of the deal has been led (a trick is complete or under way): from then
     on ``suit_counts`` makes the Fola's suit counts public."""
-    if state[TRICK_NUMBER] != ZERO:
+    if state[L.TRICK_NUMBER] != ZERO:
         return True
     for q in range(4):
-        if state[TRICK_CARD + q] != ZERO:
+        if state[L.TRICK_CARD + q] != ZERO:
             return True
     return False
+
+
+@helper(nrt=True)
+def allowed_places(state, params, p, level, seats, h0, h1, allow):
+    """Rules §6, facts 1, 4, 5: ``allow[card]``, the places each hidden card may lie in (a
+    bit per place; -1 for the cards p knows): a hand unless excluded there, the Fola's own
+    part unless the dealer robbed it, the discards when of the first discard class (MI-DISC-2;
+    any card at ``level`` 1)."""
+    if params[P_DISCARD_TRUMPS] == 1:
+        k0 = L.DISCARDABLE[0]
+        k1 = L.DISCARDABLE[1]
+    else:
+        k0 = L.DISCARDABLE_NO_TRUMPS[0]
+        k1 = L.DISCARDABLE_NO_TRUMPS[1]
+    if level > 0:
+        k0 = ALL_WORDS[0]
+        k1 = ALL_WORDS[1]
+    ex = np.zeros((4, 2), dtype=np.uint64)
+    for q in range(4):
+        if q != p:
+            e0, e1 = declaration_excluded(state, params, q)
+            ex[q, 0] = state[L.EXCLUDED + 2 * q] | e0
+            ex[q, 1] = state[L.EXCLUDED + 2 * q + 1] | e1
+    rob = params[P_DEALER_ROB] == 1
+    for c in range(L.N_CARDS):
+        allow[c] = -1
+        if not _has(h0, h1, c):
+            continue
+        a = 0
+        for j in range(3):
+            q = seats[j]
+            if not _has(ex[q, 0], ex[q, 1], c):
+                a |= 1 << j
+        if not (rob and _has(L.ROB_ELIGIBLE[0], L.ROB_ELIGIBLE[1], c)):
+            a |= 1 << O_PLACE
+        if _has(k0, k1, c):
+            a |= 1 << (O_PLACE + 1) | 1 << (O_PLACE + 2)
+        allow[c] = a
+
+
+@helper
+def fola_suit_quota(state, params, size, v1, quota):
+    """Rules §6, fact 6 (``fola_visibility=suit_counts`` from the first lead): ``quota``, the
+    hidden Fola places' cards per group (trumps and the Matto, then the four suits; -1 when
+    not public), from the Fola's suit counts less the cards p has seen (``v1``: word 1)."""
+    for g in range(5):
+        quota[g] = -1
+    pool = size[O_PLACE] + size[O_PLACE + 1] + size[O_PLACE + 2]
+    if params[P_FOLA] == FOLA_SUIT_COUNTS and first_lead_made(state) and pool > 0:
+        rest = pool
+        for s in range(4):
+            m1 = L.SUIT_MASK[s, 1]
+            quota[1 + s] = popcount(state[L.FOLA + 1] & m1) - popcount(state[L.FOLA + 1] & m1 & v1)
+            rest -= quota[1 + s]
+        quota[0] = rest
 
 
 @kernel(nrt=True)
@@ -200,37 +244,28 @@ def world_problem(state, params, observer, level, seats, pinned, size, allow, qu
     Matto, then the four suits; -1 when not public). ``level`` 1 lets discards be any cards
     (MI-DISC-3). Returns the hidden cards as two words and whether the sizes add up."""
     p = observer
-    dealer = np.int64(state[DEALER])
+    dealer = np.int64(state[L.DEALER])
     cutter = (dealer + 3) % 4
-    fola_open = state[FOLA_OPEN] != ZERO
-    if params[P_DISCARD_TRUMPS] == 1:
-        k0 = DISCARDABLE[0]
-        k1 = DISCARDABLE[1]
-    else:
-        k0 = DISCARDABLE_NO_TRUMPS[0]
-        k1 = DISCARDABLE_NO_TRUMPS[1]
-    if level > 0:
-        k0 = ALL_WORDS[0]
-        k1 = ALL_WORDS[1]
+    fola_open = state[L.FOLA_OPEN] != ZERO
     d0 = ZERO
     d1 = ZERO
     for q in range(4):
-        d0 |= state[DISCARDS + 2 * q]
-        d1 |= state[DISCARDS + 2 * q + 1]
-    own0 = state[FOLA] & ~d0                    # the Fola's own part
-    own1 = state[FOLA + 1] & ~d1
-    sb = np.int64(state[SEEN_BOTTOM]) - 1
+        d0 |= state[L.DISCARDS + 2 * q]
+        d1 |= state[L.DISCARDS + 2 * q + 1]
+    own0 = state[L.FOLA] & ~d0                    # the Fola's own part
+    own1 = state[L.FOLA + 1] & ~d1
+    sb = np.int64(state[L.SEEN_BOTTOM]) - 1
     own_hidden = not fola_open and not (p == dealer and params[P_DEALER_ROB] == 1)
-    v0 = state[HAND + 2 * p] | state[DISCARDS + 2 * p]
-    v1 = state[HAND + 2 * p + 1] | state[DISCARDS + 2 * p + 1]
+    v0 = state[L.HAND + 2 * p] | state[L.DISCARDS + 2 * p]
+    v1 = state[L.HAND + 2 * p + 1] | state[L.DISCARDS + 2 * p + 1]
     for q in range(4):
-        v0 |= state[PLAYED + 2 * q]
-        v1 |= state[PLAYED + 2 * q + 1]
+        v0 |= state[L.PLAYED + 2 * q]
+        v1 |= state[L.PLAYED + 2 * q + 1]
     if sb >= 0:
-        if sb < WORD1_START:
-            v0 |= _bit(sb)
+        if sb < L.WORD1_START:
+            v0 |= bit_of(sb)
         else:
-            v1 |= _bit(sb)
+            v1 |= bit_of(sb)
     if not own_hidden:
         v0 |= own0
         v1 |= own1
@@ -239,19 +274,19 @@ def world_problem(state, params, observer, level, seats, pinned, size, allow, qu
     for q in range(4):
         # a shown card's place is public (the observation's known cards): in the hand, played
         # or discarded
-        v0 |= state[SHOWN + 2 * q]
-        v1 |= state[SHOWN + 2 * q + 1]
+        v0 |= state[L.SHOWN + 2 * q]
+        v1 |= state[L.SHOWN + 2 * q + 1]
         pinned[q, 0] = ZERO
         pinned[q, 1] = ZERO
         if q == p:
             continue
         seats[j] = q
         j += 1
-        pinned[q, 0] = state[SHOWN + 2 * q] & state[HAND + 2 * q]
-        pinned[q, 1] = state[SHOWN + 2 * q + 1] & state[HAND + 2 * q + 1]
+        pinned[q, 0] = state[L.SHOWN + 2 * q] & state[L.HAND + 2 * q]
+        pinned[q, 1] = state[L.SHOWN + 2 * q + 1] & state[L.HAND + 2 * q + 1]
         if fola_open:
-            v0 |= state[DISCARDS + 2 * q]
-            v1 |= state[DISCARDS + 2 * q + 1]
+            v0 |= state[L.DISCARDS + 2 * q]
+            v1 |= state[L.DISCARDS + 2 * q + 1]
         else:
             disc_hidden[q] = True
     h0 = ALL_WORDS[0] & ~v0
@@ -259,7 +294,7 @@ def world_problem(state, params, observer, level, seats, pinned, size, allow, qu
     total = 0
     for j in range(3):
         q = seats[j]
-        size[j] = (popcount(state[HAND + 2 * q]) + popcount(state[HAND + 2 * q + 1])
+        size[j] = (popcount(state[L.HAND + 2 * q]) + popcount(state[L.HAND + 2 * q + 1])
                    - popcount(pinned[q, 0]) - popcount(pinned[q, 1]))
         total += size[j]
     size[O_PLACE] = 0
@@ -270,51 +305,20 @@ def world_problem(state, params, observer, level, seats, pinned, size, allow, qu
         size[O_PLACE + 1 + i] = 0
         if q != p and disc_hidden[q]:
             size[O_PLACE + 1 + i] = \
-                popcount(state[DISCARDS + 2 * q] & ~state[SHOWN + 2 * q]) \
-                + popcount(state[DISCARDS + 2 * q + 1] & ~state[SHOWN + 2 * q + 1])
+                popcount(state[L.DISCARDS + 2 * q] & ~state[L.SHOWN + 2 * q]) \
+                + popcount(state[L.DISCARDS + 2 * q + 1] & ~state[L.SHOWN + 2 * q + 1])
     for i in range(3):
         total += size[O_PLACE + i]
     n_hidden = popcount(h0) + popcount(h1)
-    # what each hidden card may be
-    ex = np.zeros((4, 2), dtype=np.uint64)
-    for q in range(4):
-        if q != p:
-            e0, e1 = declaration_excluded(state, params, q)
-            ex[q, 0] = state[EXCLUDED + 2 * q] | e0
-            ex[q, 1] = state[EXCLUDED + 2 * q + 1] | e1
-    rob = params[P_DEALER_ROB] == 1
-    for c in range(N_CARDS):
-        allow[c] = -1
-        if not _has(h0, h1, c):
-            continue
-        a = 0
-        for j in range(3):
-            q = seats[j]
-            if not _has(ex[q, 0], ex[q, 1], c):
-                a |= 1 << j
-        if not (rob and _has(ROB_ELIGIBLE[0], ROB_ELIGIBLE[1], c)):
-            a |= 1 << O_PLACE
-        if _has(k0, k1, c):
-            a |= 1 << (O_PLACE + 1) | 1 << (O_PLACE + 2)
-        allow[c] = a
-    # fact 6: the Fola's cards per suit
-    for g in range(5):
-        quota[g] = -1
-    pool = size[O_PLACE] + size[O_PLACE + 1] + size[O_PLACE + 2]
-    if params[P_FOLA] == FOLA_SUIT_COUNTS and first_lead_made(state) and pool > 0:
-        rest = pool
-        for s in range(4):
-            m1 = SUIT_MASK[s, 1]
-            quota[1 + s] = popcount(state[FOLA + 1] & m1) - popcount(state[FOLA + 1] & m1 & v1)
-            rest -= quota[1 + s]
-        quota[0] = rest
+    allowed_places(state, params, p, level, seats, h0, h1, allow)
+    fola_suit_quota(state, params, size, v1, quota)
     return h0, h1, total == n_hidden
 
 
 @helper
 def group_of(c):
     """Fact 6's groups: 0 the trumps and the Matto, 1 + s the suit s."""
-    return 0 if c < WORD1_START else 1 + (c - WORD1_START) // 14
+    return 0 if c < L.WORD1_START else 1 + (c - L.WORD1_START) // 14
 
 
 @helper
@@ -333,37 +337,15 @@ def pool_fits(pool, n_pool, size, allow, rng, got):
             k += 1
             if not (allow[c] >> (O_PLACE + i)) & 1:
                 ok = False
-            if c < WORD1_START:
-                got[O_PLACE + i, 0] |= _bit(c)
-            else:
-                got[O_PLACE + i, 1] |= _bit(c)
+            got[O_PLACE + i, word_of(c)] |= bit_of(c)
     return ok
 
 
-@kernel(nrt=True)
-def _exact_world(state, params, observer, rng, hidden_cards, n, seats, pinned, size, allow,
-                 quota, got):
-    """The exact draw (module docstring): the other hands' placements counted by a dynamic
-    programme, the Fola places as one pool, drawn again until the pool's split and the
-    declarations fit. Fills ``got[place]``; returns 0 when no world fits, 1 for a world drawn
-    exactly, 2 when every draw failed the checks (the last one is kept)."""
-    hand = np.empty(3, dtype=np.int64)         # radix position -> hand place
-    cap_size = np.zeros(3, dtype=np.int64)
-    stride = np.zeros(3, dtype=np.int64)
-    m = 0
-    n_states = 1
-    for j in range(3):
-        if size[j] > 0:
-            hand[m] = j
-            cap_size[m] = size[j]
-            stride[m] = n_states
-            n_states *= size[j] + 1
-            m += 1
-    # (unused radix positions have size 0: their caps stay 0)
-    n_pool_slots = size[O_PLACE] + size[O_PLACE + 1] + size[O_PLACE + 2]
-    with_quota = quota[0] >= 0
-    cards = np.empty(N_CARDS, dtype=np.int64)
-    free = np.empty(N_CARDS, dtype=np.int64)
+@helper
+def split_constrained(hidden_cards, n, allow, hand, m, n_pool_slots, with_quota, cards, free):
+    """Rules §6, facts 1 and 6: the hidden cards some place refuses (every card, when the
+    Fola's suit counts are public) go to ``cards`` for the dynamic programme, in index order;
+    the others, which fit anywhere, to ``free``. Returns both numbers."""
     n_con = 0
     n_free = 0
     for i in range(n):
@@ -380,30 +362,43 @@ def _exact_world(state, params, observer, rng, hidden_cards, n, seats, pinned, s
         else:
             free[n_free] = c
             n_free += 1
-    # fact 6 at the group boundaries: the pool cards among cards[:i] (all cards are in
-    # ``cards`` then, in index order)
-    need = np.full(n_con + 1, -1, dtype=np.int64)
-    if with_quota:
-        cum = np.zeros(5, dtype=np.int64)
-        acc = 0
-        for g in range(5):
-            acc += quota[g]
-            cum[g] = acc
-            if quota[g] < 0:
-                return 0
-        present = np.zeros(5, dtype=np.bool_)
-        for i in range(n_con):
-            present[group_of(cards[i])] = True
-        for g in range(5):
-            if not present[g] and quota[g] != 0:
-                return 0
-        for i in range(1, n_con + 1):
-            if i == n_con or group_of(cards[i]) != group_of(cards[i - 1]):
-                need[i] = cum[group_of(cards[i - 1])]
-    fact = np.ones(N_CARDS + 1, dtype=np.float64)
-    for i in range(1, N_CARDS + 1):
+    return n_con, n_free
+
+
+@helper(nrt=True)
+def suit_count_targets(cards, n_con, quota, need):
+    """Rules §6, fact 6 at the group boundaries: ``need[i]`` is the number of pool cards
+    among ``cards[:i]`` where ``cards[i - 1]`` ends a group (all cards are in ``cards`` then,
+    in index order), -1 elsewhere. False when no pool fits the counts."""
+    cum = np.zeros(5, dtype=np.int64)
+    acc = 0
+    for g in range(5):
+        acc += quota[g]
+        cum[g] = acc
+        if quota[g] < 0:
+            return False
+    present = np.zeros(5, dtype=np.bool_)
+    for i in range(n_con):
+        present[group_of(cards[i])] = True
+    for g in range(5):
+        if not present[g] and quota[g] != 0:
+            return False
+    for i in range(1, n_con + 1):
+        if i == n_con or group_of(cards[i]) != group_of(cards[i - 1]):
+            need[i] = cum[group_of(cards[i - 1])]
+    return True
+
+
+@helper(nrt=True)
+def count_placements(cards, n_con, n_free, allow, hand, m, cap_size, stride, n_pool_slots,
+                     need, ways):
+    """Rules §6, facts 1 and 6: ``ways[i, x]`` counts the placements of ``cards[i:]`` and
+    the free cards when the other hands' free slots are ``x`` (radix ``stride``), each card
+    in a hand that may hold it or in the pool, the pool's size at the group boundaries
+    ``need``."""
+    fact = np.ones(L.N_CARDS + 1, dtype=np.float64)
+    for i in range(1, L.N_CARDS + 1):
         fact[i] = fact[i - 1] * i
-    ways = np.zeros((n_con + 1, n_states), dtype=np.float64)
     cs0, cs1, cs2 = cap_size[0], cap_size[1], cap_size[2]
     st0, st1, st2 = stride[0], stride[1], stride[2]
     for i in range(n_con, -1, -1):
@@ -442,77 +437,111 @@ def _exact_world(state, params, observer, rng, hidden_cards, n, seats, pinned, s
                     if ap and pool:
                         w += ways[i + 1, x]
                     ways[i, x] = w
+
+
+@helper
+def draw_placement(rng, ways, cards, n_con, free, n_free, allow, hand, m, cap_size, stride,
+                   n_states, pool_cards, got):
+    """Rules §6: one placement drawn exactly from the counts ``ways``: each of ``cards``
+    to a hand of ``got[:3]`` or the pool, then the free cards shuffled into the hands' slots
+    left; the pool's cards go to ``pool_cards``. Returns their number."""
+    for j in range(3):
+        got[j, 0] = ZERO
+        got[j, 1] = ZERO
+    x = n_states - 1
+    n_pool = 0
+    for i in range(n_con):
+        c = cards[i]
+        u = uniform01(rng) * ways[i, x]
+        pick = -1                               # -1: the pool
+        last = -1
+        chosen = False
+        for r in range(m):
+            if x // stride[r] % (cap_size[r] + 1) and (allow[c] >> hand[r]) & 1:
+                w = ways[i + 1, x - stride[r]]
+                if w > 0.0:
+                    last = r
+                    if u < w:
+                        pick = r
+                        chosen = True
+                        break
+                    u -= w
+        if not chosen:
+            total = 0
+            for r in range(m):
+                total += x // stride[r] % (cap_size[r] + 1)
+            w = 0.0
+            if n_con - i + n_free - total > 0 and allow[c] & POOL_PLACES:
+                w = ways[i + 1, x]
+            pick = -1 if w > 0.0 else last      # (a rounding error of the last option)
+        if pick < 0:
+            pool_cards[n_pool] = c
+            n_pool += 1
+        else:
+            got[hand[pick], word_of(c)] |= bit_of(c)
+            x -= stride[pick]
+    rng_shuffle(free, n_free, rng)
+    k = 0
+    for r in range(m):
+        j = hand[r]
+        for _i in range(x // stride[r] % (cap_size[r] + 1)):
+            c = free[k]
+            k += 1
+            got[j, word_of(c)] |= bit_of(c)
+    while k < n_free:
+        pool_cards[n_pool] = free[k]
+        n_pool += 1
+        k += 1
+    return n_pool
+
+
+@kernel(nrt=True)
+def _exact_world(state, params, observer, rng, hidden_cards, n, seats, pinned, size, allow,
+                 quota, got):
+    """The exact draw (module docstring): the other hands' placements counted by a dynamic
+    programme, the Fola places as one pool, drawn again until the pool's split and the
+    declarations fit. Fills ``got[place]``; returns 0 when no world fits, 1 for a world drawn
+    exactly, 2 when every draw failed the checks (the last one is kept)."""
+    hand = np.empty(3, dtype=np.int64)         # radix position -> hand place
+    cap_size = np.zeros(3, dtype=np.int64)
+    stride = np.zeros(3, dtype=np.int64)
+    m = 0
+    n_states = 1
+    for j in range(3):
+        if size[j] > 0:
+            hand[m] = j
+            cap_size[m] = size[j]
+            stride[m] = n_states
+            n_states *= size[j] + 1
+            m += 1
+    # (unused radix positions have size 0: their caps stay 0)
+    n_pool_slots = size[O_PLACE] + size[O_PLACE + 1] + size[O_PLACE + 2]
+    with_quota = quota[0] >= 0
+    cards = np.empty(L.N_CARDS, dtype=np.int64)
+    free = np.empty(L.N_CARDS, dtype=np.int64)
+    n_con, n_free = split_constrained(hidden_cards, n, allow, hand, m, n_pool_slots, with_quota,
+                                      cards, free)
+    need = np.full(n_con + 1, -1, dtype=np.int64)
+    if with_quota and not suit_count_targets(cards, n_con, quota, need):
+        return 0
+    ways = np.zeros((n_con + 1, n_states), dtype=np.float64)
+    count_placements(cards, n_con, n_free, allow, hand, m, cap_size, stride, n_pool_slots,
+                     need, ways)
     if not ways[0, n_states - 1] > 0.0:
         return 0
-    pool_cards = np.empty(N_CARDS, dtype=np.int64)
+    pool_cards = np.empty(L.N_CARDS, dtype=np.int64)
     wh = np.zeros((4, 2), dtype=np.uint64)
-    result = 2
     for _try in range(MAX_EXACT_TRIES):
-        for j in range(3):
-            got[j, 0] = ZERO
-            got[j, 1] = ZERO
-        x = n_states - 1
-        n_pool = 0
-        for i in range(n_con):
-            c = cards[i]
-            u = uniform01(rng) * ways[i, x]
-            pick = -1                           # -1: the pool
-            last = -1
-            chosen = False
-            for r in range(m):
-                if x // stride[r] % (cap_size[r] + 1) and (allow[c] >> hand[r]) & 1:
-                    w = ways[i + 1, x - stride[r]]
-                    if w > 0.0:
-                        last = r
-                        if u < w:
-                            pick = r
-                            chosen = True
-                            break
-                        u -= w
-            if not chosen:
-                total = 0
-                for r in range(m):
-                    total += x // stride[r] % (cap_size[r] + 1)
-                w = 0.0
-                if n_con - i + n_free - total > 0 and allow[c] & POOL_PLACES:
-                    w = ways[i + 1, x]
-                pick = -1 if w > 0.0 else last  # (a rounding error of the last option)
-            if pick < 0:
-                pool_cards[n_pool] = c
-                n_pool += 1
-            else:
-                j = hand[pick]
-                if c < WORD1_START:
-                    got[j, 0] |= _bit(c)
-                else:
-                    got[j, 1] |= _bit(c)
-                x -= stride[pick]
-        rng_shuffle(free, n_free, rng)
-        k = 0
-        for r in range(m):
-            j = hand[r]
-            for _i in range(x // stride[r] % (cap_size[r] + 1)):
-                c = free[k]
-                k += 1
-                if c < WORD1_START:
-                    got[j, 0] |= _bit(c)
-                else:
-                    got[j, 1] |= _bit(c)
-        while k < n_free:
-            pool_cards[n_pool] = free[k]
-            n_pool += 1
-            k += 1
-        ok = pool_fits(pool_cards, n_pool, size, allow, rng, got)
-        if ok:
+        n_pool = draw_placement(rng, ways, cards, n_con, free, n_free, allow, hand, m,
+                                cap_size, stride, n_states, pool_cards, got)
+        if pool_fits(pool_cards, n_pool, size, allow, rng, got):
             for j in range(3):
                 q = seats[j]
                 wh[q, 0] = pinned[q, 0] | got[j, 0]
                 wh[q, 1] = pinned[q, 1] | got[j, 1]
-            ok = declarations_fit(state, params, observer, wh)
-        if ok:
-            result = 1
-            break
-    return result
+            if declarations_fit(state, params, observer, wh):
+                return 1
+    return 2
 
 
 @kernel(nrt=True)
@@ -523,15 +552,15 @@ def sample_world(state, params, observer, rng, out, level, tries, exact):
     seats = np.zeros(3, dtype=np.int64)
     pinned = np.zeros((4, 2), dtype=np.uint64)
     size = np.zeros(N_PLACES, dtype=np.int64)
-    allow = np.empty(N_CARDS, dtype=np.int64)
+    allow = np.empty(L.N_CARDS, dtype=np.int64)
     quota = np.empty(5, dtype=np.int64)
     h0, h1, sizes_ok = world_problem(state, params, observer, level, seats, pinned, size,
                                      allow, quota)
     if not sizes_ok:
         return False
-    cards = np.empty(N_CARDS, dtype=np.int64)
+    cards = np.empty(L.N_CARDS, dtype=np.int64)
     n = 0
-    for c in range(N_CARDS):
+    for c in range(L.N_CARDS):
         if allow[c] >= 0:
             cards[n] = c
             n += 1
@@ -552,10 +581,7 @@ def sample_world(state, params, observer, rng, out, level, tries, exact):
                 if not (allow[c] >> j) & 1:
                     ok = False
                     break
-                if c < WORD1_START:
-                    got[j, 0] |= _bit(c)
-                else:
-                    got[j, 1] |= _bit(c)
+                got[j, word_of(c)] |= bit_of(c)
             if not ok:
                 break
         if not ok:
@@ -567,7 +593,7 @@ def sample_world(state, params, observer, rng, out, level, tries, exact):
                     if g == 0:
                         cnt += popcount(got[O_PLACE + i, 0])
                     else:
-                        cnt += popcount(got[O_PLACE + i, 1] & SUIT_MASK[g - 1, 1])
+                        cnt += popcount(got[O_PLACE + i, 1] & L.SUIT_MASK[g - 1, 1])
                 if cnt != quota[g]:
                     ok = False
             if not ok:
@@ -585,25 +611,25 @@ def sample_world(state, params, observer, rng, out, level, tries, exact):
             return False
     # write the world: the hidden places, the Fola
     copy_words(out, state)
-    dealer = np.int64(state[DEALER])
+    dealer = np.int64(state[L.DEALER])
     cutter = (dealer + 3) % 4
     for j in range(3):
         q = seats[j]
-        out[HAND + 2 * q] = pinned[q, 0] | got[j, 0]
-        out[HAND + 2 * q + 1] = pinned[q, 1] | got[j, 1]
+        out[L.HAND + 2 * q] = pinned[q, 0] | got[j, 0]
+        out[L.HAND + 2 * q + 1] = pinned[q, 1] | got[j, 1]
     for i in range(2):
         q = cutter if i == 0 else dealer
         if size[O_PLACE + 1 + i] > 0:          # (a shown card discarded stays there)
-            out[DISCARDS + 2 * q] = (state[DISCARDS + 2 * q] & ~h0) | got[O_PLACE + 1 + i, 0]
-            out[DISCARDS + 2 * q + 1] = (state[DISCARDS + 2 * q + 1] & ~h1) \
+            out[L.DISCARDS + 2 * q] = (state[L.DISCARDS + 2 * q] & ~h0) | got[O_PLACE + 1 + i, 0]
+            out[L.DISCARDS + 2 * q + 1] = (state[L.DISCARDS + 2 * q + 1] & ~h1) \
                 | got[O_PLACE + 1 + i, 1]
-    f0 = (state[FOLA] & ~h0) | got[O_PLACE, 0]
-    f1 = (state[FOLA + 1] & ~h1) | got[O_PLACE, 1]
+    f0 = (state[L.FOLA] & ~h0) | got[O_PLACE, 0]
+    f1 = (state[L.FOLA + 1] & ~h1) | got[O_PLACE, 1]
     for q in range(4):
-        f0 |= out[DISCARDS + 2 * q]
-        f1 |= out[DISCARDS + 2 * q + 1]
-    out[FOLA] = f0
-    out[FOLA + 1] = f1
+        f0 |= out[L.DISCARDS + 2 * q]
+        f1 |= out[L.DISCARDS + 2 * q + 1]
+    out[L.FOLA] = f0
+    out[L.FOLA + 1] = f1
     return True
 
 
@@ -615,10 +641,10 @@ def determinize(state, params, observer, rng, out):
     if not sample_world(state, params, observer, rng, out, 0, MAX_WORLD_TRIES, True):
         if not sample_world(state, params, observer, rng, out, 1, MAX_WORLD_TRIES, True):
             copy_words(out, state)  # no world fits (an impossible position): as it is
-    for i in range(N_CARDS):
-        deal_order.set_order_card(out, ORDER, i, _UNKNOWN)
+    for i in range(L.N_CARDS):
+        deal_order.set_order_card(out, L.ORDER, i, _UNKNOWN)
     for j in range(4):
-        out[RNG + j] = rng_next(rng)
+        out[L.RNG + j] = rng_next(rng)
 
 
 @kernel
@@ -627,11 +653,11 @@ def observed_action(state, params, action, observer):
     discard is face down (``DISCARD_SEEN << KIND_SHIFT``, no card), except a card the table
     has seen in his hand (robbed or exposed), whose discard is public (the decision in
     ``cardsim/games/minchiate/__init__.py``); everything else is seen whole."""
-    if np.int64(np.uint64(action) >> _SHIFT) == DISCARD:
-        seat = np.int64(state[TO_MOVE])
+    if np.int64(np.uint64(action) >> _SHIFT) == L.DISCARD:
+        seat = np.int64(state[L.TO_MOVE])
         card = np.int64(np.uint64(action) & np.uint64(0xFF))
         w = 0 if card < 41 else 1
-        shown = (state[SHOWN + 2 * seat + w] >> np.uint64(card if w == 0 else card - 41)) & ONE
+        shown = (state[L.SHOWN + 2 * seat + w] >> np.uint64(card if w == 0 else card - 41)) & ONE
         if seat != observer and shown == ZERO:
-            return np.int64(DISCARD_SEEN << KIND_SHIFT)
+            return np.int64(L.DISCARD_SEEN << L.KIND_SHIFT)
     return np.int64(action)

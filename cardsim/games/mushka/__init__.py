@@ -3,9 +3,11 @@ specifies it: 3 to 7 players each for himself, an exchange round with passing, f
 with the duty to follow suit and else to trump, and a count-down from 25 to 0.
 
 Roles of the modules: :mod:`.rules` (variant options), :mod:`.layout` (state vector and action
-encoding), :mod:`.kernels` (compiled rules), :mod:`.notation` (positions and actions as dicts
-and text), :mod:`.reference` (plain-Python oracle for the tests), :mod:`.heuristic`,
-:mod:`.summary` (the tables of ``cardsim simulate mushka``).
+encoding), :mod:`.kernels` (compiled play), :mod:`.scoring` (compiled scoring and the stop at
+0), :mod:`.worlds` (hidden information: ``determinize``, ``observed_action``), :mod:`.heuristic`,
+:mod:`.notation` (positions and actions as dicts and text), :mod:`.validation` (the checks that
+a position is possible), :mod:`.reference` and :mod:`.reference_scoring` (plain-Python oracle for
+the tests), :mod:`.summary` (the tables of ``cardsim simulate mushka``).
 
 Returns: for a deal, each player's record written off (``start_record - record``: +1 per
 trick, +5 or +10 for the ace bonus, -5 or -10 for a remise; not zero-sum); for a game
@@ -33,7 +35,7 @@ from __future__ import annotations
 from ...cards import MUSHKA
 from ...errors import CardsimError
 from ...spec import GameDefinition, Kernels
-from . import heuristic, kernels, layout, notation
+from . import heuristic, kernels, layout, notation, scoring, worlds
 from .rules import PRESETS, MushkaRules
 from .summary import summarize
 
@@ -85,8 +87,8 @@ GAME = GameDefinition(
     summary="Russian Loo-like game: 3-7 players, exchange or pass, the ace of spades, "
             "count-down from 25",
     summarize=summarize,
-    kernels=Kernels.of(kernels, heuristic=heuristic.choose),
-    layout=layout, record_columns=kernels.RECORD_COLUMNS,
+    kernels=Kernels.of(kernels, worlds, heuristic=heuristic.choose),
+    layout=layout, record_columns=scoring.RECORD_COLUMNS,
     max_actions=lambda rules: layout.MAX_ACTIONS, reward_scale=5.0,
     no_exact="the exact solver covers two-sided games (Scopa, 2-player Bura); Mushka has 3 to "
              "7 players each for himself and scores that are not zero-sum",

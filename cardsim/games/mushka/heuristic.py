@@ -92,15 +92,12 @@ is kept; ``PLAIN_DECAY``, ``AS_KEEP`` and ``LEAD_TO_WIN`` changed little.
 """
 import numpy as np
 
-from ...jit import helper, kernel
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
-from .kernels import above, ace_beats_lead, ace_bonus, led_card, suit_of
-from .layout import (ACE_OF_SPADES, ACTIVE, CARDS_MASK, DECIDED_PASS, DECISION, DEALER,
-                     DISCARD, DISCARDS, EXCHANGE, EXCLUDED, HAND, HAND_SIZE, KIND_SHIFT, LEADER,
-                     MODE, MODE_MATCH, PASS, PHASE, PHASE_DISCARD, PHASE_EXCHANGE, PHASE_PLAY,
-                     PHASE_STOP, PLAY, PLAYED, RECORD, SPADES, STAND, STOCK, STOP, SUIT_MASK,
-                     TO_MOVE, TRICKS_WON, TRICK_CARD, TRICK_NUMBER, TRUMP_CARD, TRUMP_TAKEN)
+from ...jit import helper, kernel
+from . import layout as L
+from .kernels import above, ace_beats_lead, led_card
 from .rules import P_ACE_BONUS, P_ACE_DISCARDABLE, P_LOWEST_RANK, P_NUM_PLAYERS, P_REMISE
+from .scoring import ace_bonus, suit_of
 
 __all__ = ["choose", "PASS_BELOW", "LOW_RECORD", "LOW_RECORD_WEIGHT", "TRUMP_FLOOR",
            "PLAIN_DECAY", "AS_KEEP", "LEAD_TO_WIN", "SURE"]
@@ -114,9 +111,9 @@ AS_KEEP = 0.2           # worth: the ace of spades kept against a led trump ace 
 LEAD_TO_WIN = 0.4       # H6: the least hold chance of a plain lead meant to win
 SURE = 0.999            # H5: a hold chance this high is a sure trick
 
-_SHIFT = np.uint64(KIND_SHIFT)
-_CARDS = np.uint64(CARDS_MASK)
-_AS = np.uint64(1) << np.uint64(ACE_OF_SPADES)
+_SHIFT = np.uint64(L.KIND_SHIFT)
+_CARDS = np.uint64(L.CARDS_MASK)
+_AS = np.uint64(1) << np.uint64(L.ACE_OF_SPADES)
 
 
 # --- what the player to move sees -------------------------------------------------------------
@@ -124,7 +121,7 @@ _AS = np.uint64(1) << np.uint64(ACE_OF_SPADES)
 @helper
 def _trump(state):
     """MU-DEAL-3: the trump suit (the turned card's suit, public)."""
-    return suit_of(np.int64(state[TRUMP_CARD]))
+    return suit_of(np.int64(state[L.TRUMP_CARD]))
 
 
 @helper
@@ -133,7 +130,7 @@ def _deck(params):
     low = params[P_LOWEST_RANK]
     deck = ZERO
     for s in range(4):
-        deck |= SUIT_MASK[s] & ~((bit(13 * s + low)) - ONE)
+        deck |= L.SUIT_MASK[s] & ~((bit(13 * s + low)) - ONE)
     return deck
 
 
@@ -141,11 +138,11 @@ def _deck(params):
 def _unseen(state, params, me):
     """Rules §5: the deck's cards ``me`` has not seen: not in his hand or his discards, not
     played, not the turned card lying face up (a taken turned card stays unseen)."""
-    seen = state[HAND + me] | state[DISCARDS + me]
+    seen = state[L.HAND + me] | state[L.DISCARDS + me]
     for seat in range(params[P_NUM_PLAYERS]):
-        seen |= state[PLAYED + seat]
-    if state[TRUMP_TAKEN] == ZERO:
-        seen |= bit(np.int64(state[TRUMP_CARD]))
+        seen |= state[L.PLAYED + seat]
+    if state[L.TRUMP_TAKEN] == ZERO:
+        seen |= bit(np.int64(state[L.TRUMP_CARD]))
     return _deck(params) & ~seen
 
 
@@ -153,10 +150,10 @@ def _unseen(state, params, me):
 def _hand_size(state, seat):
     """Rules §5: how many cards ``seat`` holds (public): 5 before the play, then one less per
     trick played and one less once he played to the current trick."""
-    if state[PHASE] != PHASE_PLAY:
-        return HAND_SIZE
-    size = HAND_SIZE - np.int64(state[TRICK_NUMBER])
-    if state[TRICK_CARD + seat] != ZERO:
+    if state[L.PHASE] != L.PHASE_PLAY:
+        return L.HAND_SIZE
+    size = L.HAND_SIZE - np.int64(state[L.TRICK_NUMBER])
+    if state[L.TRICK_CARD + seat] != ZERO:
         size -= 1
     return size
 
@@ -169,10 +166,10 @@ def _opponents(state, params, me):
     for seat in range(params[P_NUM_PLAYERS]):
         if seat == me:
             continue
-        if state[PHASE] == PHASE_PLAY:
-            if state[ACTIVE] & bit(seat) and _hand_size(state, seat) > 0:
+        if state[L.PHASE] == L.PHASE_PLAY:
+            if state[L.ACTIVE] & bit(seat) and _hand_size(state, seat) > 0:
                 out |= bit(seat)
-        elif state[DECISION + seat] != DECIDED_PASS:
+        elif state[L.DECISION + seat] != L.DECIDED_PASS:
             out |= bit(seat)
     return out
 
@@ -181,11 +178,11 @@ def _opponents(state, params, me):
 def _later(state, params, me):
     """The active seats still to play to the current trick after ``me`` (MU-PLAY-1)."""
     n = params[P_NUM_PLAYERS]
-    leader = np.int64(state[LEADER])
+    leader = np.int64(state[L.LEADER])
     out = ZERO
     seat = me + 1 if me + 1 < n else 0
     while seat != leader:
-        if state[ACTIVE] & bit(seat):
+        if state[L.ACTIVE] & bit(seat):
             out |= bit(seat)
         seat = seat + 1 if seat + 1 < n else 0
     return out
@@ -197,7 +194,7 @@ def _live(state, params, card, unseen, opponents):
     if not unseen & bit(card):
         return False
     for seat in range(params[P_NUM_PLAYERS]):
-        if opponents & bit(seat) and not state[EXCLUDED + seat] & bit(card):
+        if opponents & bit(seat) and not state[L.EXCLUDED + seat] & bit(card):
             return True
     return False
 
@@ -220,21 +217,21 @@ def _hold(state, params, card, led, unseen, later, leading):
     t = _trump(state)
     n_unseen = popcount(unseen)
     higher = above(card)
-    led_cards = SUIT_MASK[led]
+    led_cards = L.SUIT_MASK[led]
     chance = 1.0
     for seat in range(params[P_NUM_PLAYERS]):
         if not later & bit(seat):
             continue
         miss = _miss(state, seat, n_unseen)
-        avail = unseen & ~state[EXCLUDED + seat]
+        avail = unseen & ~state[L.EXCLUDED + seat]
         none_higher = miss ** popcount(avail & higher)
         void = miss ** popcount(avail & led_cards)
         if suit_of(card) == t:
             hold = none_higher if led == t else 1.0 - void * (1.0 - none_higher)
-            if leading and card == 13 * t + 12 and t != SPADES and avail & _AS:
+            if leading and card == 13 * t + 12 and t != L.SPADES and avail & _AS:
                 hold *= miss
         else:
-            has_trump = 1.0 - miss ** popcount(avail & SUIT_MASK[t])
+            has_trump = 1.0 - miss ** popcount(avail & L.SUIT_MASK[t])
             hold = max(0.0, none_higher - void * has_trump)
         chance *= hold
     return chance
@@ -251,11 +248,11 @@ def _worth(state, params, card, unseen, opponents):
         chance = 1.0
         for seat in range(params[P_NUM_PLAYERS]):
             if opponents & bit(seat):
-                avail = unseen & ~state[EXCLUDED + seat]
+                avail = unseen & ~state[L.EXCLUDED + seat]
                 chance *= _miss(state, seat, n_unseen) ** popcount(avail & above(card))
         return max(TRUMP_FLOOR, chance)
     worth = PLAIN_DECAY * _hold(state, params, card, suit_of(card), unseen, opponents, True)
-    if card == ACE_OF_SPADES and _live(state, params, 13 * t + 12, unseen, opponents):
+    if card == L.ACE_OF_SPADES and _live(state, params, 13 * t + 12, unseen, opponents):
         worth = min(1.0, worth + AS_KEEP)
     return worth
 
@@ -274,7 +271,7 @@ def _no_trick_chance(state, params, cards, unseen, opponents):
 @helper
 def _trick_weight(state, params, me):
     """H2, H8: a trick counts ``LOW_RECORD_WEIGHT`` times in a match with a low record."""
-    if state[MODE] == MODE_MATCH and np.int64(state[RECORD + me]) <= LOW_RECORD:
+    if state[L.MODE] == L.MODE_MATCH and np.int64(state[L.RECORD + me]) <= LOW_RECORD:
         return LOW_RECORD_WEIGHT
     return 1.0
 
@@ -284,13 +281,15 @@ def _remise_stake(state, params, me):
     """What the first trick is worth beyond +1: the remise, and for the ace's holder the
     bonus and the 5 more of MU-SCORE-4."""
     stake = float(params[P_REMISE])
-    if (state[HAND + me] | state[PLAYED + me]) & _AS:
+    if (state[L.HAND + me] | state[L.PLAYED + me]) & _AS:
         stake += params[P_ACE_BONUS] + ace_bonus(state, params)
     return stake
 
 
 # --- choosing ---------------------------------------------------------------------------------
 
+# _kind_of / _cards_of: the same pair as bura's heuristic, kept until the core has a compiled
+# kind and value of an action id (cardsim.actions)
 @helper
 def _kind_of(a):
     """The kind of an action id (layout.py)."""
@@ -338,7 +337,7 @@ def _least_worth(state, params, cards, unseen, opponents):
 @helper
 def _choose_exchange(state, params, me, actions, n_actions):
     """H2, H3: pass, stand, or exchange the cards worth less than a drawn card."""
-    hand = state[HAND + me]
+    hand = state[L.HAND + me]
     unseen = _unseen(state, params, me)
     opponents = _opponents(state, params, me)
     draw = 0.0
@@ -352,9 +351,9 @@ def _choose_exchange(state, params, me, actions, n_actions):
     keep = ZERO
     if params[P_ACE_DISCARDABLE] == 0:
         keep |= _AS
-    if state[TRUMP_TAKEN] != ZERO and me == np.int64(state[DEALER]):
-        keep |= bit(np.int64(state[TRUMP_CARD]))
-    limit = min(HAND_SIZE, popcount(state[STOCK]))
+    if state[L.TRUMP_TAKEN] != ZERO and me == np.int64(state[L.DEALER]):
+        keep |= bit(np.int64(state[L.TRUMP_CARD]))
+    limit = min(L.HAND_SIZE, popcount(state[L.STOCK]))
     discard = ZERO
     while popcount(discard) < limit:
         c = _least_worth(state, params, hand & ~keep & ~discard, unseen, opponents)
@@ -373,14 +372,14 @@ def _choose_exchange(state, params, me, actions, n_actions):
                 * (1.0 - draw) ** k)
     value = _trick_weight(state, params, me) * tricks - params[P_REMISE] * no_trick
     if value < PASS_BELOW:
-        i = _find_kind(actions, n_actions, PASS)
+        i = _find_kind(actions, n_actions, L.PASS)
         if i >= 0:
             return i
     if discard:
-        i = _find(actions, n_actions, EXCHANGE, discard)
+        i = _find(actions, n_actions, L.EXCHANGE, discard)
         if i >= 0:
             return i
-    return _find_kind(actions, n_actions, STAND)
+    return _find_kind(actions, n_actions, L.STAND)
 
 
 @helper
@@ -389,13 +388,13 @@ def _wins_so_far(state, params, card, lead):
     t = _trump(state)
     if ace_beats_lead(state, lead):
         for seat in range(params[P_NUM_PLAYERS]):
-            if state[TRICK_CARD + seat] == np.uint64(ACE_OF_SPADES + 1):
+            if state[L.TRICK_CARD + seat] == np.uint64(L.ACE_OF_SPADES + 1):
                 return False
-        return card == ACE_OF_SPADES
+        return card == L.ACE_OF_SPADES
     led = suit_of(lead)
     best = -1
     for seat in range(params[P_NUM_PLAYERS]):
-        c = np.int64(state[TRICK_CARD + seat]) - 1
+        c = np.int64(state[L.TRICK_CARD + seat]) - 1
         if c >= 0:
             s = suit_of(c)
             strength = c % 13 + (200 if s == t else (100 if s == led else 0))
@@ -410,13 +409,13 @@ def _wins_so_far(state, params, card, lead):
 def _choose_follow(state, params, me, legal, lead):
     """H8: the legal card of best score: hold chance - worth - (no trick yet) remise stake
     times the chance of no trick at all."""
-    hand = state[HAND + me]
+    hand = state[L.HAND + me]
     unseen = _unseen(state, params, me)
     opponents = _opponents(state, params, me)
     later = _later(state, params, me)
     led = suit_of(lead)
     weight = _trick_weight(state, params, me)
-    stake = _remise_stake(state, params, me) if state[TRICKS_WON + me] == ZERO else 0.0
+    stake = _remise_stake(state, params, me) if state[L.TRICKS_WON + me] == ZERO else 0.0
     best = -1
     best_score = -1e18
     rest = legal
@@ -441,9 +440,9 @@ def _choose_follow(state, params, me, legal, lead):
 @helper
 def _choose_lead(state, params, me):
     """H5, H6, H7: the card to lead."""
-    hand = state[HAND + me]
+    hand = state[L.HAND + me]
     t = _trump(state)
-    trumps = hand & SUIT_MASK[t]
+    trumps = hand & L.SUIT_MASK[t]
     plain = hand & ~trumps
     unseen = _unseen(state, params, me)
     opponents = _opponents(state, params, me)
@@ -457,7 +456,7 @@ def _choose_lead(state, params, me):
                 return c
     # H6: the strongest plain lead; the As kept while the trump ace is live
     candidates = plain
-    if t != SPADES and _live(state, params, 13 * t + 12, unseen, opponents):
+    if t != L.SPADES and _live(state, params, 13 * t + 12, unseen, opponents):
         candidates &= ~_AS
     best = -1
     best_hold = -1.0
@@ -483,7 +482,7 @@ def _choose_lead(state, params, me):
     while rest:
         c = lowest_index(rest)
         rest &= rest - ONE
-        key = 16 * popcount(hand & SUIT_MASK[suit_of(c)]) + c % 13
+        key = 16 * popcount(hand & L.SUIT_MASK[suit_of(c)]) + c % 13
         if key < best_key:
             best, best_key = c, key
     return best
@@ -493,21 +492,21 @@ def _choose_lead(state, params, me):
 def choose(state, params, actions, n_actions, rng):
     """H1-H8: the index into ``actions[:n_actions]`` (the legal actions of the player to move)
     of the heuristic's action. ``rng`` is not used: ties go to the lower card."""
-    me = np.int64(state[TO_MOVE])
-    phase = state[PHASE]
+    me = np.int64(state[L.TO_MOVE])
+    phase = state[L.PHASE]
     i = -1
-    if phase == PHASE_STOP:
-        i = _find_kind(actions, n_actions, STOP)                       # H1
-    elif phase == PHASE_EXCHANGE:
+    if phase == L.PHASE_STOP:
+        i = _find_kind(actions, n_actions, L.STOP)                       # H1
+    elif phase == L.PHASE_EXCHANGE:
         i = _choose_exchange(state, params, me, actions, n_actions)   # H2, H3
-    elif phase == PHASE_DISCARD:                                       # H4
+    elif phase == L.PHASE_DISCARD:                                       # H4
         legal = ZERO
         for j in range(n_actions):
             legal |= _cards_of(actions[j])
         c = _least_worth(state, params, legal, _unseen(state, params, me),
                          _opponents(state, params, me))
-        i = _find(actions, n_actions, DISCARD, bit(c))
-    elif phase == PHASE_PLAY:
+        i = _find(actions, n_actions, L.DISCARD, bit(c))
+    elif phase == L.PHASE_PLAY:
         lead = led_card(state)
         if lead < 0:
             c = _choose_lead(state, params, me)                        # H5, H6, H7
@@ -516,5 +515,5 @@ def choose(state, params, actions, n_actions, rng):
             for j in range(n_actions):
                 legal |= _cards_of(actions[j])
             c = _choose_follow(state, params, me, legal, lead)         # H8
-        i = _find(actions, n_actions, PLAY, bit(c))
+        i = _find(actions, n_actions, L.PLAY, bit(c))
     return i if i >= 0 else 0

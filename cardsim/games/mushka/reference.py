@@ -1,9 +1,9 @@
 """A slow, plain-Python Mushka engine written for clarity: the test oracle of the kernels.
 
-It implements ``../shared/rules/mushka.md`` again from the text and from the engine contract
-(``mushka/CONTRACT.md``: dealing procedure, phases, decisions, action ids, position dict),
-independently of the compiled engine (:mod:`.kernels`, :mod:`.layout`, :mod:`.notation` are not
-imported): card sets are Python ``set`` objects of card indices, the stock is a ``list`` in
+It implements ``../shared/rules/mushka.md`` again from the text and from the engine's
+conventions (dealing procedure, phases, decisions, action ids, the position dict of
+:mod:`.notation`), independently of the compiled engine (:mod:`.kernels`, :mod:`.layout`,
+:mod:`.notation` are not imported; its scoring is in :mod:`.reference_scoring`): card sets are Python ``set`` objects of card indices, the stock is a ``list`` in
 drawing order, and each rule is one small method whose docstring starts with its rule ID. Only
 the deck (:data:`cardsim.cards.MUSHKA`, :func:`cardsim.cards.mushka_deck_mask`), the random
 number generator (:class:`cardsim.rng.PyRng`, the plain-Python twin of the kernels' generator)
@@ -29,15 +29,15 @@ from __future__ import annotations
 import dataclasses
 from itertools import combinations
 
-from ...cards import MUSHKA
+from ...cards import MUSHKA, bits_of, mask_of
 from ...rng import PyRng, rng_from_seed
+from .reference_scoring import ACE_OF_SPADES, ReferenceScoring
 from .rules import MushkaRules
 
 N_CARDS = 52
 N_RANKS = 13
 HAND_SIZE = 5                          # MU-DEAL-2
 TRICKS_PER_DEAL = 5                    # MU-PLAY-1
-ACE_OF_SPADES = 12                     # rules §1: "As"
 SPADES = 0
 ACE = 12                               # rank index of the ace
 KIND_SHIFT = 52                        # action id = kind << 52 | card mask
@@ -58,19 +58,6 @@ def rank(card: int) -> int:
     return card % N_RANKS
 
 
-def mask_of(cards) -> int:
-    """The bit mask of a collection of card indices."""
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
-def cards_of(mask: int) -> list[int]:
-    """The card indices of a bit mask, ascending."""
-    return [c for c in range(N_CARDS) if mask >> c & 1]
-
-
 def action_id(kind: int, cards=()) -> int:
     """The action encoding of the contract: ``kind << 52 | card mask``."""
     return kind << KIND_SHIFT | mask_of(cards)
@@ -78,7 +65,7 @@ def action_id(kind: int, cards=()) -> int:
 
 def split_action(action: int) -> tuple[int, set[int]]:
     """Inverse of :func:`action_id`: (kind, set of cards)."""
-    return action >> KIND_SHIFT, set(cards_of(action & CARD_MASK))
+    return action >> KIND_SHIFT, set(bits_of(action & CARD_MASK))
 
 
 def action_text(action: int) -> str:
@@ -89,7 +76,7 @@ def action_text(action: int) -> str:
     return KIND_NAMES[kind] + (" " + names if names else "")
 
 
-class ReferenceMushka:
+class ReferenceMushka(ReferenceScoring):
     """One Mushka deal or match in plain Python data.
 
     Every attribute is one field of the contract's position dict (no hidden bookkeeping), so
@@ -107,7 +94,7 @@ class ReferenceMushka:
         self.rules = rules
         self.rules_dict = dataclasses.asdict(rules)  # every option, for to_dict
         self.n = rules.num_players
-        self.deck = set(cards_of(rules.deck_mask))
+        self.deck = set(bits_of(rules.deck_mask))
         self.mode = "deal"
         self.phase = "exchange"
         self.dealer = 0
@@ -224,6 +211,7 @@ class ReferenceMushka:
         return g
 
     # --- seats and cards ---------------------------------------------------------------------
+    # (restated in each game's reference on purpose: an oracle shares no code with the engines)
 
     def next_seat(self, seat: int) -> int:
         """MU-DEAL-2, MU-PLAY-1: dealing, deciding and play go clockwise, seat -> seat + 1."""
@@ -248,10 +236,6 @@ class ReferenceMushka:
     def deck_suit(self, s: int) -> set[int]:
         """Rules §1: the cards of suit ``s`` in the deck in use."""
         return {c for c in self.deck if suit(c) == s}
-
-    def ace_bonus(self) -> int:
-        """MU-SCORE-3: 5 for the ace of spades, 10 when spades are trump."""
-        return self.rules.ace_bonus * (2 if self.spades_trump() else 1)
 
     # --- dealing -----------------------------------------------------------------------------
 
@@ -487,21 +471,6 @@ class ReferenceMushka:
         else:
             self.start_play()
 
-    def void_deal(self) -> None:
-        """MU-PASS-2, MU-SCORE-6: nothing is scored; the deal is over (a match deals again)."""
-        self.void = True
-        self.deal_over()
-
-    def credit_lone_tricks(self) -> None:
-        """MU-PASS-3: the lone player is credited with his tricks one at a time, each exactly
-        like a won trick (bonus, stops, offers); then the end of the deal."""
-        seat = self.active[0]
-        while self.lone_tricks_left > 0:
-            self.lone_tricks_left -= 1
-            if self.win_trick(seat):
-                return
-        self.end_of_deal()
-
     def first_leader(self) -> int:
         """MU-PLAY-2: the dealer's left, or the first active seat clockwise from there."""
         seat = self.next_seat(self.dealer)
@@ -585,145 +554,6 @@ class ReferenceMushka:
         else:
             self.phase = "play"
 
-    # --- scoring -----------------------------------------------------------------------------
-
-    def win_trick(self, seat: int) -> bool:
-        """MU-SCORE-1, MU-STOP-3, MU-SCORE-3 (first trick), MU-STOP-1/2/4: a trick won (or
-        credited) is written off at once; the ace bonus may follow; a record of 0 stops the
-        game or is offered the stop. Returns True when play is interrupted (stop or offer)."""
-        self.write_off_trick(seat)
-        self.tricks_won[seat] += 1
-        self.tricks_played += 1
-        if self.rules.ace_bonus_timing == "first_trick":
-            if seat == self.ace_holder and self.tricks_won[seat] == 1:
-                self.take_ace_bonus(seat)
-            elif seat != self.ace_holder:
-                self.note_no_bonus(seat)
-        return self.check_zero(seat, "play")
-
-    def write_off_trick(self, seat: int) -> None:
-        """MU-SCORE-1, MU-STOP-3: a trick is −1; a record at 0 that did not stop
-        (``stop_mode=declared``) restarts at ``start_points − 1`` (``start_points`` with
-        ``overshoot_reset=start``)."""
-        if self.records[seat] == 0 and self.rules.stop_mode == "declared":
-            reset = self.rules.start_points
-            self.records[seat] = reset if self.rules.overshoot_reset == "start" else reset - 1
-        else:
-            self.records[seat] -= 1
-
-    def take_ace_bonus(self, seat: int) -> None:
-        """MU-SCORE-3, MU-STOP-2: the holder writes off 5 (10 with spades trump), clamped at 0
-        (no penalty for the overshoot)."""
-        self.records[seat] = max(0, self.records[seat] - self.ace_bonus())
-        self.ace_bonus_taken = True
-
-    def note_no_bonus(self, seat: int) -> None:
-        """Rules §5: with ``ace_bonus_timing=first_trick``, a seat that wins a trick without
-        writing off the bonus proves he does not hold the ace of spades."""
-        self.excluded[seat].add(ACE_OF_SPADES)
-
-    def check_zero(self, seat: int, at: str) -> bool:
-        """MU-STOP-1, MU-STOP-4: a record of exactly 0 stops the game at once
-        (``stop_mode=automatic``) or is offered the stop (``declared``). Returns True when
-        the flow is interrupted."""
-        if self.records[seat] != 0:
-            return False
-        if self.rules.stop_mode == "automatic":
-            self.stop(seat)
-        else:
-            self.offer_stop(seat, at)
-        return True
-
-    def offer_stop(self, seat: int, at: str) -> None:
-        """MU-STOP-4: the seat at 0 chooses to stop or to play on."""
-        self.phase = "stop"
-        self.stop_offer = (seat, at)
-        self.to_move = seat
-
-    def stop(self, seat: int) -> None:
-        """MU-STOP-1/2, MU-MATCH-1: the seat stops at 0 and wins the game; nothing more of the
-        deal is scored (write-offs already made stand, nobody is remised)."""
-        self.stop_offer = None
-        self.stopper = seat
-        self.winners = [seat]
-        self.to_move = None
-        self.phase = "deal_over" if self.mode == "deal" else "match_over"
-
-    def play_on(self) -> None:
-        """MU-STOP-3/4: the offer is declined; the deal resumes where the offer came from:
-        after a trick (play, lone crediting or the end of the deal), after the ace bonus at
-        the end of the deal (remises, then the end offers), or after an end offer (the next
-        one)."""
-        seat, at = self.stop_offer
-        self.stop_offer = None
-        if at == "play":
-            if len(self.active) == 1:
-                self.credit_lone_tricks()
-            else:
-                self.after_trick()
-        elif at == "bonus":
-            self.remises()
-            self.end_offers()
-        else:
-            self.end_offers(after=seat)
-
-    def end_of_deal(self) -> None:
-        """MU-SCORE-2/3/4, MU-STOP-4: 5 tricks played (or credited): the ace bonus at the end
-        (``end_of_deal`` timing), the remises, then the end-of-deal stop offers."""
-        if self.end_bonus():
-            return
-        self.remises()
-        self.end_offers()
-
-    def end_bonus(self) -> bool:
-        """MU-SCORE-3 (``ace_bonus_timing=end_of_deal``), MU-STOP-2: the holder with at least
-        one trick writes off the bonus now, clamped at 0, then a record of 0 stops or is
-        offered the stop. Returns True when the flow is interrupted."""
-        holder = self.ace_holder
-        if (self.rules.ace_bonus_timing != "end_of_deal" or holder is None
-                or self.tricks_won[holder] == 0):
-            return False
-        self.take_ace_bonus(holder)
-        return self.check_zero(holder, "bonus")
-
-    def remises(self) -> None:
-        """MU-SCORE-2, MU-SCORE-4: an active seat without a trick adds the remise (5); the ace
-        holder without a trick adds 5 more (10)."""
-        for s in self.active:
-            if self.tricks_won[s] == 0:
-                self.records[s] += self.rules.remise_points
-                if s == self.ace_holder:
-                    self.records[s] += self.rules.ace_bonus
-
-    def end_offers(self, after: int | None = None) -> None:
-        """MU-STOP-4 (``stop_mode=declared``): every seat at 0 is offered the stop at the end
-        of the deal, in order from the dealer's left (dealer last), beginning after the seat
-        ``after`` that was just offered; then the deal is over."""
-        if self.rules.stop_mode == "declared":
-            order = [(self.dealer + 1 + i) % self.n for i in range(self.n)]
-            first = 0 if after is None else order.index(after) + 1
-            for seat in order[first:]:
-                if self.records[seat] == 0:
-                    self.offer_stop(seat, "end")
-                    return
-        self.deal_over()
-
-    def deal_over(self) -> None:
-        """MU-DEAL-1, MU-MATCH-2: a lone deal is over; a match deals again (the deal passes to
-        the left, void deals included) or ends after ``max_deals`` deals with the lowest
-        records winning."""
-        self.to_move = None
-        if self.mode == "deal":
-            self.phase = "deal_over"
-        elif self.rules.max_deals is not None and self.deal_number >= self.rules.max_deals:
-            low = min(self.records)
-            self.winners = [s for s in range(self.n) if self.records[s] == low]
-            self.phase = "match_over"
-        else:
-            self.deal_number += 1
-            self.dealer = self.next_seat(self.dealer)
-            self.start_deal()
-
     # --- outcome -----------------------------------------------------------------------------
 
     def is_terminal(self) -> bool:
@@ -733,19 +563,6 @@ class ReferenceMushka:
     def current_player(self) -> int:
         """The seat to move, -1 once terminal."""
         return -1 if self.is_terminal() else self.to_move
-
-    def returns(self) -> list[float]:
-        """Per seat: a deal's record change ``start_record − record`` (positive is good; 0 for
-        a void deal); a match's: each loser −1/(n−1), the winners share the losers' total;
-        zeros before the end."""
-        if not self.is_terminal():
-            return [0.0] * self.n
-        if self.mode == "deal":
-            return [float(a - b) for a, b in zip(self.start_records, self.records)]
-        losers = [s for s in range(self.n) if s not in self.winners]
-        loss = 1.0 / (self.n - 1)
-        share = loss * len(losers) / len(self.winners) if self.winners else 0.0
-        return [share if s in self.winners else -loss for s in range(self.n)]
 
     # --- the position dict -------------------------------------------------------------------
 

@@ -9,41 +9,21 @@ import numpy as np
 
 from ...bits import ONE, lowest_index, popcount
 from ...jit import helper
-from .layout import (
-    ACTION_CARD_SHIFT,
-    CAPTURE_MASK,
-    COINS,
-    HAND,
-    LAST_CAPTURER,
-    MODE,
-    MODE_DEAL,
-    N_CARDS,
-    NEXT,
-    PHASE,
-    PILE,
-    PRIMIERA,
-    SCOPE,
-    SETTEBELLO,
-    STOCK,
-    SUIT_MASK,
-    TABLE,
-    TO_MOVE,
-    VALUE,
-)
+from . import layout as L
 from .rules import P_NUM_PLAYERS, P_PRIMIERA_FORFEIT
 from .scoring import deal_points, primiera_total
 
 N_FEATURES = 8
-_SHIFT = np.uint64(ACTION_CARD_SHIFT)
-_CAPTURE = np.uint64(CAPTURE_MASK)
-_SETTE = np.uint64(1) << np.uint64(SETTEBELLO)
+_SHIFT = np.uint64(L.ACTION_CARD_SHIFT)
+_CAPTURE = np.uint64(L.CAPTURE_MASK)
+_SETTE = np.uint64(1) << np.uint64(L.SETTEBELLO)
 
 
 @helper
 def single_deal(state, params):
     """The solver values the current deal: a match position is solved as a lone deal (its end
     is the deal's end, SC-END-1)."""
-    state[MODE] = MODE_DEAL
+    state[L.MODE] = L.MODE_DEAL
 
 
 @helper
@@ -63,13 +43,13 @@ def deal_value(state, params):
 def pile_summary(pile):
     """What of a pile decides its categories (SC-SCORE-1..4): cards, coins, the settebello and
     the best primiera value per suit, packed in one word (the cards themselves do not matter)."""
-    w = np.uint64(popcount(pile)) | np.uint64(popcount(pile & COINS)) << np.uint64(6)
-    w |= ((pile >> np.uint64(SETTEBELLO)) & ONE) << np.uint64(10)
+    w = np.uint64(popcount(pile)) | np.uint64(popcount(pile & L.COINS)) << np.uint64(6)
+    w |= ((pile >> np.uint64(L.SETTEBELLO)) & ONE) << np.uint64(10)
     for s in range(4):
-        cards = pile & SUIT_MASK[s]
+        cards = pile & L.SUIT_MASK[s]
         best = 0
         while cards:
-            best = max(best, PRIMIERA[lowest_index(cards)])
+            best = max(best, L.PRIMIERA[lowest_index(cards)])
             cards &= cards - ONE
         w |= np.uint64(best) << np.uint64(11 + 5 * s)
     return w
@@ -84,14 +64,14 @@ def features(state, params, out):
     number of words written."""
     n = 0
     for seat in range(params[P_NUM_PLAYERS]):
-        out[n] = state[HAND + seat]
+        out[n] = state[L.HAND + seat]
         n += 1
-    out[n] = state[TABLE]
-    out[n + 1] = pile_summary(state[PILE])
-    out[n + 2] = pile_summary(state[PILE + 1])
-    out[n + 3] = state[NEXT] | state[TO_MOVE] << np.uint64(8) | state[LAST_CAPTURER] << np.uint64(
-        16) | state[PHASE] << np.uint64(24) | state[SCOPE] << np.uint64(32) | state[
-        SCOPE + 1] << np.uint64(48)
+    out[n] = state[L.TABLE]
+    out[n + 1] = pile_summary(state[L.PILE])
+    out[n + 2] = pile_summary(state[L.PILE + 1])
+    out[n + 3] = state[L.NEXT] | state[L.TO_MOVE] << np.uint64(8) | state[L.LAST_CAPTURER] << np.uint64(
+        16) | state[L.PHASE] << np.uint64(24) | state[L.SCOPE] << np.uint64(32) | state[
+        L.SCOPE + 1] << np.uint64(48)
     return n + 4
 
 
@@ -109,14 +89,14 @@ def bounds(state, params):
     """Cheap bounds on the deal's final point difference: the categories already decided
     count, the open ones span what the unplaced cards allow, and every move still to play
     may make at most one scopa for its side."""
-    p0 = state[PILE]
-    p1 = state[PILE + 1]
-    free = ~(p0 | p1) & np.uint64((1 << N_CARDS) - 1)
+    p0 = state[L.PILE]
+    p1 = state[L.PILE + 1]
+    free = ~(p0 | p1) & np.uint64((1 << L.N_CARDS) - 1)
     r = popcount(free)
     c0, c1 = popcount(p0), popcount(p1)
     lo, hi = _more(c0, c0 + r, c1, c1 + r)
-    rc = popcount(free & COINS)
-    k0, k1 = popcount(p0 & COINS), popcount(p1 & COINS)
+    rc = popcount(free & L.COINS)
+    k0, k1 = popcount(p0 & L.COINS), popcount(p1 & L.COINS)
     a, b = _more(k0, k0 + rc, k1, k1 + rc)
     lo += a
     hi += b
@@ -138,13 +118,13 @@ def bounds(state, params):
     moves1 = 0
     for seat in range(params[P_NUM_PLAYERS]):
         if seat & 1:
-            moves1 += popcount(state[HAND + seat])
+            moves1 += popcount(state[L.HAND + seat])
         else:
-            moves0 += popcount(state[HAND + seat])
-    stock = popcount(state[STOCK])        # dealt evenly to both sides
+            moves0 += popcount(state[L.HAND + seat])
+    stock = popcount(state[L.STOCK])        # dealt evenly to both sides
     moves0 += stock // 2
     moves1 += stock // 2
-    s = np.int64(state[SCOPE]) - np.int64(state[SCOPE + 1])
+    s = np.int64(state[L.SCOPE]) - np.int64(state[L.SCOPE + 1])
     return np.int64(lo + s - moves1), np.int64(hi + s + moves0)
 
 
@@ -152,18 +132,18 @@ def bounds(state, params):
 def move_order(state, params, actions, n, scores):
     """A guess of each move's worth, best first: sweeps, the settebello, coins and many cards
     taken; of the discards, the lowest card."""
-    table = state[TABLE]
+    table = state[L.TABLE]
     for i in range(n):
         a = np.uint64(actions[i])
         taken = a & _CAPTURE
         card = np.int64(a >> _SHIFT)
         if taken:
             s = 100 + 10 * popcount(taken) + 8 * popcount((taken | (ONE << np.uint64(card)))
-                                                          & COINS)
+                                                          & L.COINS)
             if taken == table:
                 s += 300
             if (taken | (ONE << np.uint64(card))) & _SETTE:
                 s += 200
         else:
-            s = -VALUE[card] - (50 if card == SETTEBELLO else 0)
+            s = -L.VALUE[card] - (50 if card == L.SETTEBELLO else 0)
         scores[i] = s

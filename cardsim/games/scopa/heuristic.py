@@ -38,21 +38,7 @@ from ...actions import next_seat
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...jit import helper, kernel
 from ...rng import rng_below
-from .layout import (
-    ACTION_CARD_SHIFT,
-    CAPTURE_MASK,
-    FULL_DECK,
-    HAND,
-    N_CARDS,
-    PILE,
-    SETTEBELLO,
-    STOCK,
-    SUIT_MASK,
-    TABLE,
-    TO_MOVE,
-    VALUE,
-    VALUE_MASK,
-)
+from . import layout as L
 from .rules import P_HAND_SIZE, P_LAST_MOVE_SCOPA, P_NUM_PLAYERS, P_PRIMIERA_FORFEIT
 
 __all__ = ["choose", "SCOPA_WORTH", "SETTEBELLO_WORTH", "CARD_WORTH", "COIN_WORTH",
@@ -68,10 +54,10 @@ SUIT_WORTH = 0.03        # H3: first card of a suit the pile lacks (x3 under for
 
 # H2, H3: what one card brings to the side that takes it, by card index.
 _WORTH = np.array([CARD_WORTH + (COIN_WORTH if c < 10 else 0.0) + PRIMIERA_WORTH[c % 10]
-                   + (SETTEBELLO_WORTH if c == SETTEBELLO else 0.0) for c in range(N_CARDS)])
+                   + (SETTEBELLO_WORTH if c == L.SETTEBELLO else 0.0) for c in range(L.N_CARDS)])
 
-_CAPTURE_MASK = np.uint64(CAPTURE_MASK)
-_SHIFT = np.uint64(ACTION_CARD_SHIFT)
+_CAPTURE_MASK = np.uint64(L.CAPTURE_MASK)
+_SHIFT = np.uint64(L.ACTION_CARD_SHIFT)
 _TIE = 1e-9
 
 
@@ -108,7 +94,7 @@ def _capture_gain(taken, pile, forfeit):
     gain = _worth(taken)
     suit_bonus = SUIT_WORTH * (3.0 if forfeit else 1.0)
     for s in range(4):
-        if taken & SUIT_MASK[s] != ZERO and pile & SUIT_MASK[s] == ZERO:
+        if taken & L.SUIT_MASK[s] != ZERO and pile & L.SUIT_MASK[s] == ZERO:
             gain += suit_bonus
     return gain
 
@@ -127,13 +113,13 @@ def _exposure(table, unseen, hand_size, scopa_worth):
     while rest:                 # the mask walk of every kernel (no allocation-free bit iterator)
         c = lowest_index(rest)
         rest &= rest - ONE
-        v = VALUE[c]
+        v = L.VALUE[c]
         total += v
-        p = _chance_holds(n_unseen, popcount(unseen & VALUE_MASK[v]), hand_size)
+        p = _chance_holds(n_unseen, popcount(unseen & L.VALUE_MASK[v]), hand_size)
         single = max(single, _WORTH[c] * p)
     sweep = 0.0
     if total <= 10:
-        p = _chance_holds(n_unseen, popcount(unseen & VALUE_MASK[total]), hand_size)
+        p = _chance_holds(n_unseen, popcount(unseen & L.VALUE_MASK[total]), hand_size)
         sweep = p * (scopa_worth + _worth(table))
     return max(sweep, single)
 
@@ -143,22 +129,22 @@ def _cards_in_hands(state, params):
     """Rules §5: the number of cards in all hands (public)."""
     n = 0
     for seat in range(params[P_NUM_PLAYERS]):
-        n += popcount(state[HAND + seat])
+        n += popcount(state[L.HAND + seat])
     return n
 
 
 @helper
 def _action_score(state, params, a, unseen, next_hand, last_move, next_last):
     """H1-H5: the score of the action ``a`` of the player to move."""
-    me = np.int64(state[TO_MOVE])
+    me = np.int64(state[L.TO_MOVE])
     side = me & 1
     ua = np.uint64(a)
     card = np.int64(ua >> _SHIFT)
     taken = ua & _CAPTURE_MASK
-    table = state[TABLE]
+    table = state[L.TABLE]
     score = 0.0
     if taken:
-        score += _capture_gain(taken | bit(card), state[PILE + side],
+        score += _capture_gain(taken | bit(card), state[L.PILE + side],
                                params[P_PRIMIERA_FORFEIT] == 1)
         left = table & ~taken
         if left == ZERO and (params[P_LAST_MOVE_SCOPA] == 1 or not last_move):
@@ -173,16 +159,16 @@ def _action_score(state, params, a, unseen, next_hand, last_move, next_last):
 def choose(state, params, actions, n_actions, rng):
     """H1-H5: the index into ``actions[:n_actions]`` (the legal actions of the player to move)
     of the best-scoring action; equal scores are broken uniformly with ``rng``."""
-    me = np.int64(state[TO_MOVE])
+    me = np.int64(state[L.TO_MOVE])
     nxt = next_seat(me, params[P_NUM_PLAYERS])
     in_hands = _cards_in_hands(state, params)
-    stock_size = popcount(state[STOCK])
-    next_hand = popcount(state[HAND + nxt])
+    stock_size = popcount(state[L.STOCK])
+    next_hand = popcount(state[L.HAND + nxt])
     if next_hand == 0 and in_hands == 1 and stock_size > 0:
         next_hand = params[P_HAND_SIZE]          # SC-DEAL-5: a new hand comes after my card
     last_move = stock_size == 0 and in_hands == 1
     next_last = stock_size == 0 and in_hands == 2
-    unseen = FULL_DECK & ~(state[HAND + me] | state[TABLE] | state[PILE] | state[PILE + 1])
+    unseen = L.FULL_DECK & ~(state[L.HAND + me] | state[L.TABLE] | state[L.PILE] | state[L.PILE + 1])
     best = 0
     best_score = -1e300
     ties = 0

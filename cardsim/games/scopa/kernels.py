@@ -17,46 +17,13 @@ from ... import order as deal_order
 from ...actions import next_seat
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...jit import helper, kernel
-from ...rng import rng_below, rng_next
-from .layout import (
-    ACTION_CARD_SHIFT,
-    CAPTURE_MASK,
-    CARD_OF_VALUE_MAJOR,
-    DEAL_NUMBER,
-    DEALER,
-    FULL_DECK,
-    HAND,
-    KINGS,
-    LAST_CAPTURER,
-    MODE,
-    MODE_MATCH,
-    N_CARDS,
-    N_CATEGORIES,
-    NEXT,
-    ORDER,
-    PHASE,
-    PHASE_DEAL_OVER,
-    PHASE_MATCH_OVER,
-    PHASE_PLAY,
-    PILE,
-    REDEALS,
-    RNG,
-    SCOPE,
-    SCORE,
-    SPREAD_BY_VALUE,
-    STATE_LEN,
-    STOCK,
-    TABLE,
-    TERMINAL,
-    TO_MOVE,
-    VALUE,
-    VALUE_MASK,
-)
+from ...rng import rng_below, seed_stream
+from . import layout as L
 from .rules import P_EQUAL_PRIORITY, P_HAND_SIZE, P_LAST_MOVE_SCOPA, P_NUM_PLAYERS, P_REDEAL_KINGS
 from .scoring import deal_points, match_is_won, score_deal, score_into_match
 
-_CAPTURE_MASK = np.uint64(CAPTURE_MASK)
-_SHIFT = np.uint64(ACTION_CARD_SHIFT)
+_CAPTURE_MASK = np.uint64(L.CAPTURE_MASK)
+_SHIFT = np.uint64(L.ACTION_CARD_SHIFT)
 
 
 # --- deal order ----------------------------------------------------------------------------
@@ -64,19 +31,19 @@ _SHIFT = np.uint64(ACTION_CARD_SHIFT)
 @kernel(inline=True)
 def order_card(state, i):
     """The card at position ``i`` of the deal order."""
-    return deal_order.order_card(state, ORDER, i)
+    return deal_order.order_card(state, L.ORDER, i)
 
 
 @kernel(inline=True)
 def set_order_card(state, i, card):
     """Write ``card`` at position ``i`` of the deal order."""
-    deal_order.set_order_card(state, ORDER, i, card)
+    deal_order.set_order_card(state, L.ORDER, i, card)
 
 
 @helper
 def deal_next(state, n_cards):
     """Take the next ``n_cards`` of the stock, in order; return them as a mask."""
-    return deal_order.deal_next(state, ORDER, NEXT, STOCK, n_cards)
+    return deal_order.deal_next(state, L.ORDER, L.NEXT, L.STOCK, n_cards)
 
 
 # --- the deal ------------------------------------------------------------------------------
@@ -84,17 +51,17 @@ def deal_next(state, n_cards):
 @kernel
 def is_void_deal(table, params):
     """SC-DEAL-3: three or four kings among the first table cards cancel the deal."""
-    return params[P_REDEAL_KINGS] == 1 and popcount(table & KINGS) >= 3
+    return params[P_REDEAL_KINGS] == 1 and popcount(table & L.KINGS) >= 3
 
 
 @helper
 def deal_hands(state, params):
     """SC-DEAL-5: every player receives ``hand_size`` cards, the first player of the deal first."""
     n = params[P_NUM_PLAYERS]
-    seat = np.int64(state[DEALER])
+    seat = np.int64(state[L.DEALER])
     for _ in range(n):
         seat = next_seat(seat, n)
-        state[HAND + seat] = deal_next(state, params[P_HAND_SIZE])
+        state[L.HAND + seat] = deal_next(state, params[P_HAND_SIZE])
 
 
 @kernel
@@ -104,49 +71,37 @@ def deal(state, params):
     Uses the state's own chance stream; a deal with 3-4 kings on the table is cancelled and
     the same dealer deals again (counted in ``REDEALS``).
     """
-    rng = state[RNG:RNG + 4]
-    deal_order.reset_order(state, ORDER, N_CARDS)
+    rng = state[L.RNG:L.RNG + 4]
+    deal_order.reset_order(state, L.ORDER, L.N_CARDS)
     while True:
-        deal_order.shuffle_order(state, ORDER, N_CARDS, rng)
-        state[NEXT] = 0
-        state[STOCK] = FULL_DECK
-        state[TABLE] = deal_next(state, 4)
-        if not is_void_deal(state[TABLE], params):
+        deal_order.shuffle_order(state, L.ORDER, L.N_CARDS, rng)
+        state[L.NEXT] = 0
+        state[L.STOCK] = L.FULL_DECK
+        state[L.TABLE] = deal_next(state, 4)
+        if not is_void_deal(state[L.TABLE], params):
             break
-        state[REDEALS] += ONE
+        state[L.REDEALS] += ONE
     deal_hands(state, params)
     for side in range(2):
-        state[PILE + side] = ZERO
-        state[SCOPE + side] = ZERO
-    state[LAST_CAPTURER] = ZERO
-    state[TO_MOVE] = next_seat(np.int64(state[DEALER]), params[P_NUM_PLAYERS])
-    state[PHASE] = PHASE_PLAY
+        state[L.PILE + side] = ZERO
+        state[L.SCOPE + side] = ZERO
+    state[L.LAST_CAPTURER] = ZERO
+    state[L.TO_MOVE] = next_seat(np.int64(state[L.DEALER]), params[P_NUM_PLAYERS])
+    state[L.PHASE] = L.PHASE_PLAY
 
 
-# start/new_deal/new_match stand in every game's kernels alike: the protocol takes them by name
-# (spec.Kernels), and one factory in the core would cache them blind to edits of this module.
 @kernel
 def start(params, rng, out, mode):
-    """SC-DEAL-1: a new deal or match with a dealer drawn at random, then SC-DEAL-2..4."""
+    """SC-DEAL-1: a dealer drawn at random, then SC-DEAL-2..4. ``mode`` 0 is one deal (terminal
+    when the deal is scored), ``L.MODE_MATCH`` a whole match to the target score
+    (SC-MATCH-1..3)."""
     out[:] = ZERO
-    for k in range(4):
-        out[RNG + k] = rng_next(rng)
-    out[MODE] = mode
-    out[DEAL_NUMBER] = ONE
-    out[DEALER] = rng_below(out[RNG:RNG + 4], params[P_NUM_PLAYERS])
+    seed_stream(out, L.RNG, rng)
+    out[L.MODE] = mode
+    out[L.DEAL_NUMBER] = ONE
+    out[L.DEALER] = rng_below(out[L.RNG:L.RNG + 4], params[P_NUM_PLAYERS])
     deal(out, params)
 
-
-@kernel
-def new_deal(params, rng, out):
-    """One deal (terminal when the deal is scored): SC-DEAL-1..4."""
-    start(params, rng, out, 0)
-
-
-@kernel
-def new_match(params, rng, out):
-    """A whole match to the target score (SC-MATCH-1..3), starting with SC-DEAL-1..4."""
-    start(params, rng, out, MODE_MATCH)
 
 
 # --- legal actions -------------------------------------------------------------------------
@@ -156,10 +111,10 @@ def by_value(table):
     """The table as a value-major mask: bit ``4 * (value - 1) + suit`` per card, so that
     scanning its bits upwards meets the cards in increasing capture value."""
     ten = np.uint64(0x3FF)
-    return (SPREAD_BY_VALUE[table & ten]
-            | (SPREAD_BY_VALUE[(table >> np.uint64(10)) & ten] << ONE)
-            | (SPREAD_BY_VALUE[(table >> np.uint64(20)) & ten] << np.uint64(2))
-            | (SPREAD_BY_VALUE[(table >> np.uint64(30)) & ten] << np.uint64(3)))
+    return (L.SPREAD_BY_VALUE[table & ten]
+            | (L.SPREAD_BY_VALUE[(table >> np.uint64(10)) & ten] << ONE)
+            | (L.SPREAD_BY_VALUE[(table >> np.uint64(20)) & ten] << np.uint64(2))
+            | (L.SPREAD_BY_VALUE[(table >> np.uint64(30)) & ten] << np.uint64(3)))
 
 
 @helper
@@ -186,12 +141,12 @@ def sum_captures(table_by_value, value, card, out, n):
             v = (i >> 2) + 1
             if total + v == value:
                 if depth:
-                    out[n] = np.int64(head | chosen | bit(CARD_OF_VALUE_MAJOR[i]))
+                    out[n] = np.int64(head | chosen | bit(L.CARD_OF_VALUE_MAJOR[i]))
                     n += 1
             elif total + v > value:
                 todo = ZERO                 # every later card is at least as high
             elif total + 2 * v <= value:    # room for one more card at least as high
-                chosen |= bit(CARD_OF_VALUE_MAJOR[i])
+                chosen |= bit(L.CARD_OF_VALUE_MAJOR[i])
                 path = (path << np.uint64(6)) | np.uint64(i)
                 depth += 1
                 total += v
@@ -201,7 +156,7 @@ def sum_captures(table_by_value, value, card, out, n):
         last = np.int64(path & np.uint64(63))
         path >>= np.uint64(6)
         depth -= 1
-        chosen ^= bit(CARD_OF_VALUE_MAJOR[last])
+        chosen ^= bit(L.CARD_OF_VALUE_MAJOR[last])
         total -= (last >> 2) + 1
         todo = candidates & ~((bit(last) << ONE) - ONE)
 
@@ -229,7 +184,7 @@ def sum_values(table):
     several = ZERO     # sums of two or more cards
     limit = np.uint64(0x7FF)
     while table:
-        v = np.uint64(VALUE[lowest_index(table)])
+        v = np.uint64(L.VALUE[lowest_index(table)])
         table &= table - ONE
         several = (several | (single << v) | (several << v)) & limit
         single |= ONE << v
@@ -246,9 +201,9 @@ def capture_options(table, table_by_value, sums, card, params, out, n):
     compulsory (SC-CAPT-5); with no option the card stays on the table (SC-CAPT-6).
     """
     head = np.uint64(card) << _SHIFT
-    value = VALUE[card]
+    value = L.VALUE[card]
     start = n
-    equal = table & VALUE_MASK[value]
+    equal = table & L.VALUE_MASK[value]
     while equal:
         out[n] = np.int64(head | (equal & (~equal + ONE)))
         equal &= equal - ONE
@@ -265,10 +220,10 @@ def capture_options(table, table_by_value, sums, card, params, out, n):
 @kernel
 def legal_actions(state, params, out):
     """SC-CAPT-1, SC-CAPT-8: every (card, capture set) of the player to move, sorted by id."""
-    if state[PHASE] != PHASE_PLAY:
+    if state[L.PHASE] != L.PHASE_PLAY:
         return 0
-    hand = state[HAND + state[TO_MOVE]]
-    table = state[TABLE]
+    hand = state[L.HAND + state[L.TO_MOVE]]
+    table = state[L.TABLE]
     table_by_value = by_value(table)
     sums = sum_values(table)
     n = 0
@@ -285,25 +240,25 @@ def hands_empty(state, params):
     """True when no player holds a card."""
     m = ZERO
     for seat in range(params[P_NUM_PLAYERS]):
-        m |= state[HAND + seat]
+        m |= state[L.HAND + seat]
     return m == ZERO
 
 
 @helper
 def is_last_move(state, params):
     """SC-SCOPA-3, SC-TEAM-5: after this move the stock and every hand are empty."""
-    return state[STOCK] == ZERO and hands_empty(state, params)
+    return state[L.STOCK] == ZERO and hands_empty(state, params)
 
 
 @helper
 def capture(state, params, side, card, taken):
     """SC-CAPT-7, SC-SCOPA-1..3: move the cards to the side's pile; count a scopa on a sweep."""
-    state[TABLE] &= ~taken
-    state[PILE + side] |= taken | bit(card)
-    state[LAST_CAPTURER] = np.uint64(side + 1)
-    if state[TABLE] == ZERO and (params[P_LAST_MOVE_SCOPA] == 1
+    state[L.TABLE] &= ~taken
+    state[L.PILE + side] |= taken | bit(card)
+    state[L.LAST_CAPTURER] = np.uint64(side + 1)
+    if state[L.TABLE] == ZERO and (params[P_LAST_MOVE_SCOPA] == 1
                                  or not is_last_move(state, params)):
-        state[SCOPE + side] += ONE
+        state[L.SCOPE + side] += ONE
 
 
 @kernel
@@ -317,16 +272,16 @@ def apply_action(state, params, action):
     a = np.uint64(action)
     card = np.int64(a >> _SHIFT)
     taken = a & _CAPTURE_MASK
-    seat = np.int64(state[TO_MOVE])
+    seat = np.int64(state[L.TO_MOVE])
     side = seat & 1
-    state[HAND + seat] &= ~bit(card)
+    state[L.HAND + seat] &= ~bit(card)
     if taken:
         capture(state, params, side, card, taken)
     else:
-        state[TABLE] |= bit(card)
-    state[TO_MOVE] = next_seat(seat, params[P_NUM_PLAYERS])
+        state[L.TABLE] |= bit(card)
+    state[L.TO_MOVE] = next_seat(seat, params[P_NUM_PLAYERS])
     if hands_empty(state, params):
-        if state[STOCK]:
+        if state[L.STOCK]:
             deal_hands(state, params)
         else:
             end_deal(state, params)
@@ -340,15 +295,15 @@ def end_deal(state, params):
     (:func:`.scoring.score_into_match`); a match either ends or goes on with the next
     dealer's deal."""
     score_into_match(state, params)
-    if state[MODE] != MODE_MATCH:
-        state[PHASE] = PHASE_DEAL_OVER
+    if state[L.MODE] != L.MODE_MATCH:
+        state[L.PHASE] = L.PHASE_DEAL_OVER
         return
     if match_is_won(state, params):
-        state[PHASE] = PHASE_MATCH_OVER
+        state[L.PHASE] = L.PHASE_MATCH_OVER
         return
-    state[DEALER] = next_seat(np.int64(state[DEALER]), params[P_NUM_PLAYERS])
-    state[DEAL_NUMBER] += ONE
-    state[REDEALS] = ZERO
+    state[L.DEALER] = next_seat(np.int64(state[L.DEALER]), params[P_NUM_PLAYERS])
+    state[L.DEAL_NUMBER] += ONE
+    state[L.REDEALS] = ZERO
     deal(state, params)
 
 
@@ -357,15 +312,15 @@ def end_deal(state, params):
 @kernel
 def is_terminal(state, params):
     """SC-END-1 (a deal) or SC-MATCH-3 (a match): nothing is left to play."""
-    return state[PHASE] != PHASE_PLAY
+    return state[L.PHASE] != L.PHASE_PLAY
 
 
 @kernel
 def current_player(state, params):
     """The seat to move, or ``TERMINAL`` (-1) when the deal or match is over."""
-    if state[PHASE] != PHASE_PLAY:
-        return TERMINAL
-    return np.int64(state[TO_MOVE])
+    if state[L.PHASE] != L.PHASE_PLAY:
+        return L.TERMINAL
+    return np.int64(state[L.TO_MOVE])
 
 
 @kernel
@@ -373,11 +328,11 @@ def returns(state, params, out):
     """Per seat: a deal's point difference (own side minus the other), or a match's +1 / -1;
     zeros before the end."""
     out[:] = 0.0
-    if state[PHASE] == PHASE_PLAY:
+    if state[L.PHASE] == L.PHASE_PLAY:
         return
     diff = 0.0
-    if state[MODE] == MODE_MATCH:
-        diff = 1.0 if state[SCORE] > state[SCORE + 1] else -1.0
+    if state[L.MODE] == L.MODE_MATCH:
+        diff = 1.0 if state[L.SCORE] > state[L.SCORE + 1] else -1.0
     else:
         points = deal_points(state, params)
         diff = float(points[0] - points[1])
@@ -387,7 +342,7 @@ def returns(state, params, out):
 
 # --- the engine's own play loop --------------------------------------------------------------
 
-N_RECORD = 2 * N_CATEGORIES + 3   # per side 5 categories, then dealer, redeals, moves
+N_RECORD = 2 * L.N_CATEGORIES + 3   # per side 5 categories, then dealer, redeals, moves
 
 
 @kernel(nrt=True)
@@ -398,20 +353,20 @@ def play_random_deals(params, rng, n_deals, records, max_actions, policy):
     Row: side 0's five category points, side 1's five, the dealer seat, the number of redeals
     and the number of moves. Used by ``cardsim simulate`` and ``cardsim bench``.
     """
-    state = np.zeros(STATE_LEN, dtype=np.uint64)
+    state = np.zeros(L.STATE_LEN, dtype=np.uint64)
     actions = np.empty(max_actions, dtype=np.int64)
-    table = np.zeros((2, N_CATEGORIES), dtype=np.int64)
+    table = np.zeros((2, L.N_CATEGORIES), dtype=np.int64)
     for d in range(n_deals):
-        new_deal(params, rng, state)
+        start(params, rng, state, 0)
         moves = 0
-        while state[PHASE] == PHASE_PLAY:
+        while state[L.PHASE] == L.PHASE_PLAY:
             n = legal_actions(state, params, actions)
             apply_action(state, params, actions[rng_below(rng, n)])
             moves += 1
         score_deal(state, params, table)
-        for c in range(N_CATEGORIES):
+        for c in range(L.N_CATEGORIES):
             records[d, c] = table[0, c]
-            records[d, N_CATEGORIES + c] = table[1, c]
-        records[d, 2 * N_CATEGORIES] = np.int64(state[DEALER])
-        records[d, 2 * N_CATEGORIES + 1] = np.int64(state[REDEALS])
-        records[d, 2 * N_CATEGORIES + 2] = moves
+            records[d, L.N_CATEGORIES + c] = table[1, c]
+        records[d, 2 * L.N_CATEGORIES] = np.int64(state[L.DEALER])
+        records[d, 2 * L.N_CATEGORIES + 1] = np.int64(state[L.REDEALS])
+        records[d, 2 * L.N_CATEGORIES + 2] = moves

@@ -34,39 +34,11 @@ from ...positions import (
     rng_words,
 )
 from . import kernels as K
+from . import layout as L
 from . import scoring, validation
-from .layout import (
-    ACTION_CARD_SHIFT,
-    CAPTURE_MASK,
-    CATEGORIES,
-    COINS,
-    DEAL_NUMBER,
-    DEALER,
-    HAND,
-    LAST_CAPTURER,
-    MODE,
-    MODE_MATCH,
-    N_CARDS,
-    N_CATEGORIES,
-    NEXT,
-    PHASE,
-    PHASE_DEAL_OVER,
-    PHASE_MATCH_OVER,
-    PHASE_PLAY,
-    PILE,
-    REDEALS,
-    RNG,
-    SCOPE,
-    SCORE,
-    SETTEBELLO,
-    STATE_LEN,
-    STOCK,
-    TABLE,
-    TO_MOVE,
-)
 
-PHASES = {"play": PHASE_PLAY, "deal_over": PHASE_DEAL_OVER, "match_over": PHASE_MATCH_OVER}
-MODES = {"deal": 0, "match": MODE_MATCH}
+PHASES = {"play": L.PHASE_PLAY, "deal_over": L.PHASE_DEAL_OVER, "match_over": L.PHASE_MATCH_OVER}
+MODES = {"deal": 0, "match": L.MODE_MATCH}
 _KEYS = {"game", "rules", "mode", "phase", "dealer", "to_move", "hands", "table", "stock",
          "piles", "scopas", "last_capturer", "scores", "deal_number", "redeals", "rng"}
 
@@ -78,7 +50,7 @@ def names(mask: int) -> list[str]:
 
 def stock_order(vec: np.ndarray) -> list[str]:
     """The stock, next card first."""
-    return [SCOPA.name(int(K.order_card(vec, i))) for i in range(int(vec[NEXT]), N_CARDS)]
+    return [SCOPA.name(int(K.order_card(vec, i))) for i in range(int(vec[L.NEXT]), L.N_CARDS)]
 
 
 def _rev(table: Mapping[str, int], value: int) -> str:
@@ -88,24 +60,24 @@ def _rev(table: Mapping[str, int], value: int) -> str:
 def to_dict(vec: np.ndarray, rules: Any) -> dict:
     """The position as a JSON-ready dict (format in the module docstring)."""
     n = rules.num_players
-    lc = int(vec[LAST_CAPTURER])
+    lc = int(vec[L.LAST_CAPTURER])
     return {
         "game": "scopa",
         "rules": rules_dict(rules),
-        "mode": _rev(MODES, int(vec[MODE])),
-        "phase": _rev(PHASES, int(vec[PHASE])),
-        "dealer": int(vec[DEALER]),
-        "to_move": int(vec[TO_MOVE]),
-        "hands": [names(vec[HAND + p]) for p in range(n)],
-        "table": names(vec[TABLE]),
+        "mode": _rev(MODES, int(vec[L.MODE])),
+        "phase": _rev(PHASES, int(vec[L.PHASE])),
+        "dealer": int(vec[L.DEALER]),
+        "to_move": int(vec[L.TO_MOVE]),
+        "hands": [names(vec[L.HAND + p]) for p in range(n)],
+        "table": names(vec[L.TABLE]),
         "stock": stock_order(vec),
-        "piles": [names(vec[PILE + s]) for s in range(2)],
-        "scopas": [int(vec[SCOPE + s]) for s in range(2)],
+        "piles": [names(vec[L.PILE + s]) for s in range(2)],
+        "scopas": [int(vec[L.SCOPE + s]) for s in range(2)],
         "last_capturer": lc - 1 if lc else None,
-        "scores": [int(vec[SCORE + s]) for s in range(2)],
-        "deal_number": int(vec[DEAL_NUMBER]),
-        "redeals": int(vec[REDEALS]),
-        "rng": [int(x) for x in vec[RNG:RNG + 4]],
+        "scores": [int(vec[L.SCORE + s]) for s in range(2)],
+        "deal_number": int(vec[L.DEAL_NUMBER]),
+        "redeals": int(vec[L.REDEALS]),
+        "rng": [int(x) for x in vec[L.RNG:L.RNG + 4]],
     }
 
 
@@ -137,18 +109,18 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
     """A validated state vector from a position dict; :class:`PositionError` names the problem."""
     check_header(d, rules, "scopa", _KEYS, ("dealer", "to_move", "hands", "table", "stock"))
     n = rules.num_players
-    vec = np.zeros(STATE_LEN, dtype=np.uint64)
+    vec = np.zeros(L.STATE_LEN, dtype=np.uint64)
     mode = d.get("mode", "deal")
     phase = d.get("phase", "play")
     if mode not in MODES:
         raise _err(f"mode={mode!r}: expected 'deal' or 'match'")
     if phase not in PHASES:
         raise _err(f"phase={phase!r}: expected 'play', 'deal_over' or 'match_over'")
-    vec[MODE] = MODES[mode]
-    vec[PHASE] = PHASES[phase]
+    vec[L.MODE] = MODES[mode]
+    vec[L.PHASE] = PHASES[phase]
     dealer = _int(d, "dealer", None, 0, n - 1)
     to_move = _int(d, "to_move", None, 0, n - 1)
-    vec[DEALER], vec[TO_MOVE] = dealer, to_move
+    vec[L.DEALER], vec[L.TO_MOVE] = dealer, to_move
 
     hands = d["hands"]
     if not isinstance(hands, (list, tuple)) or len(hands) != n:
@@ -168,24 +140,24 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
         return np.uint64(mask_of(cards))
 
     for p in range(n):
-        vec[HAND + p] = mask(zones[f"hands[{p}]"])
-    vec[TABLE] = mask(zones["table"])
+        vec[L.HAND + p] = mask(zones[f"hands[{p}]"])
+    vec[L.TABLE] = mask(zones["table"])
     for s in range(2):
-        vec[PILE + s] = mask(zones[f"piles[{s}]"])
-    vec[STOCK] = mask(stock)
-    vec[NEXT] = N_CARDS - len(stock)
+        vec[L.PILE + s] = mask(zones[f"piles[{s}]"])
+    vec[L.STOCK] = mask(stock)
+    vec[L.NEXT] = L.N_CARDS - len(stock)
     for i, c in enumerate(stock):
-        K.set_order_card(vec, N_CARDS - len(stock) + i, c)
+        K.set_order_card(vec, L.N_CARDS - len(stock) + i, c)
     scopas = _pair(d, "scopas", 0, 40)
     scores = _pair(d, "scores", 0, 10_000)
     for s in range(2):
-        vec[SCOPE + s], vec[SCORE + s] = scopas[s], scores[s]
-    vec[DEAL_NUMBER] = _int(d, "deal_number", 1, 1, 1_000_000)
-    vec[REDEALS] = _int(d, "redeals", 0, 0, 1_000_000)
+        vec[L.SCOPE + s], vec[L.SCORE + s] = scopas[s], scores[s]
+    vec[L.DEAL_NUMBER] = _int(d, "deal_number", 1, 1, 1_000_000)
+    vec[L.REDEALS] = _int(d, "redeals", 0, 0, 1_000_000)
     if d.get("last_capturer") is not None:
-        vec[LAST_CAPTURER] = _int(d, "last_capturer", None, 0, 1) + 1
+        vec[L.LAST_CAPTURER] = _int(d, "last_capturer", None, 0, 1) + 1
     validation.check_last_capturer(vec)
-    vec[RNG:RNG + 4] = rng_words(d, "scopa")
+    vec[L.RNG:L.RNG + 4] = rng_words(d, "scopa")
     validation.check_position(vec, rules, len(stock))
     return vec
 
@@ -194,9 +166,9 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
 
 def action_parts(action: int) -> tuple[int, int]:
     """(card index, capture mask) of an action id."""
-    if action < 0 or action >> ACTION_CARD_SHIFT >= N_CARDS:
+    if action < 0 or action >> L.ACTION_CARD_SHIFT >= L.N_CARDS:
         raise IllegalActionError(f"{action!r} is not a scopa action id")
-    return action >> ACTION_CARD_SHIFT, action & CAPTURE_MASK
+    return action >> L.ACTION_CARD_SHIFT, action & L.CAPTURE_MASK
 
 
 def action_to_dict(vec: np.ndarray, action: int) -> dict:
@@ -223,7 +195,7 @@ def action_from_dict(vec: np.ndarray, rules: Any, d: Mapping[str, Any], legal: l
         raise IllegalActionError(f"action {d!r}: 'play' must name exactly one card")
     card = SCOPA.index(play[0])
     taken = SCOPA.mask(d.get("capture", []))
-    return require_legal(card << ACTION_CARD_SHIFT | taken, legal,
+    return require_legal(card << L.ACTION_CARD_SHIFT | taken, legal,
                          lambda a: action_to_string(vec, a))
 
 
@@ -231,39 +203,39 @@ def action_from_dict(vec: np.ndarray, rules: Any, d: Mapping[str, Any], legal: l
 
 def score_breakdown(vec: np.ndarray, rules: Any) -> dict:
     """Points per category and side from the current piles, with the figures behind them."""
-    table = np.zeros((2, N_CATEGORIES), dtype=np.int64)
+    table = np.zeros((2, L.N_CATEGORIES), dtype=np.int64)
     params = rules.kernel_params()
     scoring.score_deal(vec, params, table)
     forfeit = rules.primiera_missing_suit == "forfeit"
-    out = {cat: [int(table[s, c]) for s in range(2)] for c, cat in enumerate(CATEGORIES)}
+    out = {cat: [int(table[s, c]) for s in range(2)] for c, cat in enumerate(L.CATEGORIES)}
     out["total"] = [int(table[s].sum()) for s in range(2)]
-    piles = [int(vec[PILE + s]) for s in range(2)]
+    piles = [int(vec[L.PILE + s]) for s in range(2)]
     out["card_count"] = [bin(p).count("1") for p in piles]
-    out["coin_count"] = [bin(p & int(COINS)).count("1") for p in piles]
-    out["settebello_side"] = next((s for s in range(2) if piles[s] >> SETTEBELLO & 1), None)
+    out["coin_count"] = [bin(p & int(L.COINS)).count("1") for p in piles]
+    out["settebello_side"] = next((s for s in range(2) if piles[s] >> L.SETTEBELLO & 1), None)
     totals = [int(scoring.primiera_total(np.uint64(p), forfeit)) for p in piles]
     out["primiera_total"] = [t if t >= 0 else None for t in totals]
-    out["match_scores"] = [int(vec[SCORE + s]) for s in range(2)]
+    out["match_scores"] = [int(vec[L.SCORE + s]) for s in range(2)]
     return out
 
 
 def observation(vec: np.ndarray, rules: Any, player: int) -> dict:
     """What ``player`` sees (rules §5): own hand, public cards and counters, hand sizes."""
     n = rules.num_players
-    lc = int(vec[LAST_CAPTURER])
+    lc = int(vec[L.LAST_CAPTURER])
     return {
         "player": player,
-        "hand": names(vec[HAND + player]),
-        "hand_sizes": [bin(int(vec[HAND + p])).count("1") for p in range(n)],
-        "table": names(vec[TABLE]),
-        "piles": [names(vec[PILE + s]) for s in range(2)],
-        "scopas": [int(vec[SCOPE + s]) for s in range(2)],
-        "stock_size": N_CARDS - int(vec[NEXT]),
-        "to_move": int(vec[TO_MOVE]),
-        "dealer": int(vec[DEALER]),
-        "scores": [int(vec[SCORE + s]) for s in range(2)],
-        "phase": _rev(PHASES, int(vec[PHASE])),
-        "mode": _rev(MODES, int(vec[MODE])),
-        "deal_number": int(vec[DEAL_NUMBER]),
+        "hand": names(vec[L.HAND + player]),
+        "hand_sizes": [bin(int(vec[L.HAND + p])).count("1") for p in range(n)],
+        "table": names(vec[L.TABLE]),
+        "piles": [names(vec[L.PILE + s]) for s in range(2)],
+        "scopas": [int(vec[L.SCOPE + s]) for s in range(2)],
+        "stock_size": L.N_CARDS - int(vec[L.NEXT]),
+        "to_move": int(vec[L.TO_MOVE]),
+        "dealer": int(vec[L.DEALER]),
+        "scores": [int(vec[L.SCORE + s]) for s in range(2)],
+        "phase": _rev(PHASES, int(vec[L.PHASE])),
+        "mode": _rev(MODES, int(vec[L.MODE])),
+        "deal_number": int(vec[L.DEAL_NUMBER]),
         "last_capturer": lc - 1 if lc else None,
     }

@@ -8,7 +8,7 @@ import numpy as np
 
 from ...bits import ONE, ZERO, lowest_index, popcount
 from ...jit import helper, kernel
-from .layout import COINS, LAST_CAPTURER, PILE, PRIMIERA, SCOPE, SCORE, SETTEBELLO, SUIT_MASK, TABLE
+from . import layout as L
 from .rules import P_LEFTOVER_TO_CAPTURER, P_PRIMIERA_FORFEIT, P_TARGET_SCORE
 
 
@@ -18,14 +18,14 @@ def primiera_total(pile, forfeit):
     for the whole total when the forfeit variant is on (that side cannot win)."""
     total = 0
     for s in range(4):
-        cards = pile & SUIT_MASK[s]
+        cards = pile & L.SUIT_MASK[s]
         if cards == ZERO:
             if forfeit:
                 return -1
             continue
         best = 0
         while cards:
-            best = max(best, PRIMIERA[lowest_index(cards)])
+            best = max(best, L.PRIMIERA[lowest_index(cards)])
             cards &= cards - ONE
         total += best
     return total
@@ -41,15 +41,15 @@ def point_to_more(a, b):
 def category_points(state, params):
     """SC-SCORE-1..5: the points of (cards, coins, settebello, primiera, scopas), each a pair
     (side 0, side 1), from the current piles and scopa counts."""
-    p0 = state[PILE]
-    p1 = state[PILE + 1]
+    p0 = state[L.PILE]
+    p1 = state[L.PILE + 1]
     forfeit = params[P_PRIMIERA_FORFEIT] == 1
-    settebello = np.uint64(SETTEBELLO)
+    settebello = np.uint64(L.SETTEBELLO)
     return (point_to_more(popcount(p0), popcount(p1)),
-            point_to_more(popcount(p0 & COINS), popcount(p1 & COINS)),
+            point_to_more(popcount(p0 & L.COINS), popcount(p1 & L.COINS)),
             point_to_more((p0 >> settebello) & ONE, (p1 >> settebello) & ONE),
             point_to_more(primiera_total(p0, forfeit), primiera_total(p1, forfeit)),
-            (np.int64(state[SCOPE]), np.int64(state[SCOPE + 1])))
+            (np.int64(state[L.SCOPE]), np.int64(state[L.SCOPE + 1])))
 
 
 @kernel
@@ -77,18 +77,18 @@ def score_into_match(state, params):
     """SC-END-2..3, SC-SCORE-6, SC-MATCH-2: the left-over table cards go to the last
     capturer's pile (option; with no capturer they stay unowned), then the deal's points are
     added to the match score."""
-    if state[TABLE] and state[LAST_CAPTURER] and params[P_LEFTOVER_TO_CAPTURER] == 1:
-        state[PILE + state[LAST_CAPTURER] - ONE] |= state[TABLE]
-        state[TABLE] = ZERO
+    if state[L.TABLE] and state[L.LAST_CAPTURER] and params[P_LEFTOVER_TO_CAPTURER] == 1:
+        state[L.PILE + state[L.LAST_CAPTURER] - ONE] |= state[L.TABLE]
+        state[L.TABLE] = ZERO
     points = deal_points(state, params)
-    state[SCORE] += np.uint64(points[0])
-    state[SCORE + 1] += np.uint64(points[1])
+    state[L.SCORE] += np.uint64(points[0])
+    state[L.SCORE + 1] += np.uint64(points[1])
 
 
 @helper
 def match_is_won(state, params):
     """SC-MATCH-3: a side has reached the target score with more points than the other (equal
     scores at or above the target: another deal, tie_at_target=extra_deal)."""
-    a = np.int64(state[SCORE])
-    b = np.int64(state[SCORE + 1])
+    a = np.int64(state[L.SCORE])
+    b = np.int64(state[L.SCORE + 1])
     return max(a, b) >= params[P_TARGET_SCORE] and a != b

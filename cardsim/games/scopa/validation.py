@@ -12,21 +12,7 @@ import numpy as np
 
 from ...errors import PositionError
 from ...positions import position_error
-from .layout import (
-    DEALER,
-    HAND,
-    LAST_CAPTURER,
-    MODE,
-    MODE_MATCH,
-    PHASE,
-    PHASE_DEAL_OVER,
-    PHASE_MATCH_OVER,
-    PHASE_PLAY,
-    PILE,
-    SCOPE,
-    SCORE,
-    TO_MOVE,
-)
+from . import layout as L
 from .reference import ReferenceScopa
 
 
@@ -37,11 +23,11 @@ def _err(msg: str) -> PositionError:
 def check_last_capturer(vec: np.ndarray) -> None:
     """SC-CAPT-7, SC-END-2: the last capturer's pile holds cards, and a pile with cards has a
     last capturer."""
-    lc = int(vec[LAST_CAPTURER])
+    lc = int(vec[L.LAST_CAPTURER])
     if lc:
-        if not vec[PILE + lc - 1]:
+        if not vec[L.PILE + lc - 1]:
             raise _err(f"last_capturer={lc - 1}: that side's pile is empty")
-    elif vec[PILE] or vec[PILE + 1]:
+    elif vec[L.PILE] or vec[L.PILE + 1]:
         raise _err("last_capturer is None but a pile holds cards: name the side that captured last")
 
 
@@ -50,21 +36,21 @@ def check_hand_sizes(vec: np.ndarray, rules: Any, stock_size: int) -> None:
     ref = ReferenceScopa(rules)
     n = ref.n
     size = ref.hand_size()
-    sizes = [bin(int(vec[HAND + p])).count("1") for p in range(n)]
+    sizes = [bin(int(vec[L.HAND + p])).count("1") for p in range(n)]
     if stock_size % (size * n) or (size == 9 and stock_size):
         raise _err(f"stock of {stock_size} cards: expected a multiple of {size * n}"
                    if size == 3 else f"stock of {stock_size} cards: nine_at_once leaves no stock")
-    if vec[PHASE] != PHASE_PLAY:
+    if vec[L.PHASE] != L.PHASE_PLAY:
         if any(sizes) or stock_size:
             raise _err("a finished deal has no cards in hands or stock")
         return
-    first = ref.next_seat(int(vec[DEALER]))
-    played = (int(vec[TO_MOVE]) - first) % n   # seats that already played this round
-    h = sizes[int(vec[TO_MOVE])]
+    first = ref.next_seat(int(vec[L.DEALER]))
+    played = (int(vec[L.TO_MOVE]) - first) % n   # seats that already played this round
+    h = sizes[int(vec[L.TO_MOVE])]
     expected = [h - 1 if (p - first) % n < played else h for p in range(n)]
     if h < 1 or h > size or sizes != expected:
-        raise _err(f"hand sizes {sizes} with seat {int(vec[TO_MOVE])} to move and dealer "
-                   f"{int(vec[DEALER])}: expected {size}-card hands played in turn order, e.g. "
+        raise _err(f"hand sizes {sizes} with seat {int(vec[L.TO_MOVE])} to move and dealer "
+                   f"{int(vec[L.DEALER])}: expected {size}-card hands played in turn order, e.g. "
                    f"{[size - 1 if (p - first) % n < played else size for p in range(n)]}")
 
 
@@ -72,25 +58,25 @@ def check_progress(vec: np.ndarray, rules: Any) -> None:
     """Piles, scopas, mode, phase and scores must be reachable (SC-CAPT-7, SC-SCOPA-1,
     SC-MATCH-2..3)."""
     for s in range(2):
-        size = bin(int(vec[PILE + s])).count("1")
+        size = bin(int(vec[L.PILE + s])).count("1")
         if size == 1:
             raise _err(f"piles[{s}] holds one card: a capture takes at least two")
-        if 2 * int(vec[SCOPE + s]) > size:
-            raise _err(f"scopas[{s}]={int(vec[SCOPE + s])} with {size} captured cards: each "
+        if 2 * int(vec[L.SCOPE + s]) > size:
+            raise _err(f"scopas[{s}]={int(vec[L.SCOPE + s])} with {size} captured cards: each "
                        "scopa captures at least two")
-    mode, phase = int(vec[MODE]), int(vec[PHASE])
-    a, b = int(vec[SCORE]), int(vec[SCORE + 1])
+    mode, phase = int(vec[L.MODE]), int(vec[L.PHASE])
+    a, b = int(vec[L.SCORE]), int(vec[L.SCORE + 1])
     ref = ReferenceScopa(rules)
     ref.scores = [a, b]
     decided = ref.match_is_won()
-    if mode != MODE_MATCH and phase == PHASE_MATCH_OVER:
+    if mode != L.MODE_MATCH and phase == L.PHASE_MATCH_OVER:
         raise _err("phase 'match_over' needs mode 'match'")
-    if mode == MODE_MATCH and phase == PHASE_DEAL_OVER:
+    if mode == L.MODE_MATCH and phase == L.PHASE_DEAL_OVER:
         raise _err("phase 'deal_over' needs mode 'deal': a match goes on to its next deal")
-    if mode == MODE_MATCH and phase == PHASE_MATCH_OVER and not decided:
+    if mode == L.MODE_MATCH and phase == L.PHASE_MATCH_OVER and not decided:
         raise _err(f"scores {[a, b]} do not end a match to {rules.target_score}: one side must "
                    "reach the target with more points than the other")
-    if mode == MODE_MATCH and phase == PHASE_PLAY and decided:
+    if mode == L.MODE_MATCH and phase == L.PHASE_PLAY and decided:
         raise _err(f"scores {[a, b]} already end a match to {rules.target_score}: set phase "
                    "'match_over'")
 

@@ -11,8 +11,8 @@ from ... import order as deal_order
 from ...bits import ONE, ZERO, bit, copy_words, lowest_index, popcount
 from ...jit import helper, kernel
 from ...rng import rng_next, rng_shuffle
+from . import layout as L
 from .kernels import set_order_card
-from .layout import FULL_DECK, HAND, N_CARDS, NEXT, ORDER, PILE, RNG, STOCK, TABLE
 from .rules import P_NUM_PLAYERS
 
 
@@ -33,8 +33,8 @@ def determinize(state, params, observer, rng, out):
     dealt part of the deal order is forgotten (it holds the true hands).
     """
     copy_words(out, state)
-    unseen = FULL_DECK & ~(state[HAND + observer] | state[TABLE] | state[PILE] | state[PILE + 1])
-    cards = np.empty(N_CARDS, dtype=np.int64)
+    unseen = L.FULL_DECK & ~(state[L.HAND + observer] | state[L.TABLE] | state[L.PILE] | state[L.PILE + 1])
+    cards = np.empty(L.N_CARDS, dtype=np.int64)
     k = 0
     while unseen:
         cards[k] = lowest_index(unseen)
@@ -46,16 +46,16 @@ def determinize(state, params, observer, rng, out):
         if seat == observer:
             continue
         m = ZERO
-        for _ in range(popcount(state[HAND + seat])):
+        for _ in range(popcount(state[L.HAND + seat])):
             m |= bit(cards[used])
             used += 1
-        out[HAND + seat] = m
+        out[L.HAND + seat] = m
     stock = ZERO
-    for i in range(np.int64(state[NEXT]), N_CARDS):
+    for i in range(np.int64(state[L.NEXT]), L.N_CARDS):
         set_order_card(out, i, cards[used])
         stock |= bit(cards[used])
         used += 1
-    out[STOCK] = stock
-    deal_order.forget_dealt(out, ORDER, NEXT)
+    out[L.STOCK] = stock
+    deal_order.forget_dealt(out, L.ORDER, L.NEXT)
     for j in range(4):
-        out[RNG + j] = rng_next(rng)
+        out[L.RNG + j] = rng_next(rng)

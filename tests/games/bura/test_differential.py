@@ -33,8 +33,8 @@ import pytest
 
 import cardsim
 from cardsim.cards import BURA
-from cardsim.games.bura.reference import (CLAIM, KIND_NAMES, STOP, ReferenceBura, points,
-                                          split_action)
+from cardsim.games.bura.reference import CLAIM, KIND_NAMES, STOP, ReferenceBura, split_action
+from cardsim.games.bura.reference_scoring import points
 from cardsim.games.bura.rules import BuraRules
 
 # Every option and its values (rules §3); num_players is chosen per test group.

@@ -13,8 +13,7 @@ import re
 import pytest
 
 import cardsim
-from cardsim.errors import (CardError, CardsimError, IllegalActionError, OptionError,
-                            PositionError)
+from cardsim.errors import CardError, CardsimError, IllegalActionError, OptionError, PositionError
 
 try:  # tests/ as a package, or the project root on sys.path
     from tests.games.bura.positions import action_dict, action_id, play, position

@@ -41,9 +41,20 @@ import pytest
 
 import cardsim
 from cardsim.cards import MINCHIATE
-from cardsim.games.minchiate.reference import (DECLARE, DISCARD, DONE, KINGS, MATTO, PLAY, T29,
-                                               ReferenceGame, action_id, action_text,
-                                               rob_eligible, value)
+from cardsim.games.minchiate.reference import (
+    DECLARE,
+    DISCARD,
+    DONE,
+    KINGS,
+    MATTO,
+    PLAY,
+    T29,
+    ReferenceGame,
+    action_id,
+    action_text,
+    rob_eligible,
+    value,
+)
 from cardsim.games.minchiate.rules import MinchiateRules
 
 # Every option and its values (rules §3).

@@ -11,16 +11,64 @@ import pytest
 
 try:  # tests/ as a package, or the project root on sys.path
     from tests.games.minchiate.test_rules import (
-        COMBO_ID, H, _discardable, _final, assert_illegal, assert_legal, combo_value,
-        declare, declare_position, discards_of, event, ex18_position,
-        final_rounding, find_seed, game, last_trick_position, load, oracle, play,
-        play_cards, play_ex18_last_trick, plays, position, spread, srt, total, value)
+        COMBO_ID,
+        H,
+        _discardable,
+        _final,
+        assert_illegal,
+        assert_legal,
+        combo_value,
+        declare,
+        declare_position,
+        discards_of,
+        event,
+        ex18_position,
+        final_rounding,
+        find_seed,
+        game,
+        last_trick_position,
+        load,
+        oracle,
+        play,
+        play_cards,
+        play_ex18_last_trick,
+        plays,
+        position,
+        spread,
+        srt,
+        total,
+        value,
+    )
 except ImportError:  # pytest's default "prepend" import mode, no __init__.py
     from test_rules import (
-        COMBO_ID, H, _discardable, _final, assert_illegal, assert_legal, combo_value,
-        declare, declare_position, discards_of, event, ex18_position,
-        final_rounding, find_seed, game, last_trick_position, load, oracle, play,
-        play_cards, play_ex18_last_trick, plays, position, spread, srt, total, value)
+        COMBO_ID,
+        H,
+        _discardable,
+        _final,
+        assert_illegal,
+        assert_legal,
+        combo_value,
+        declare,
+        declare_position,
+        discards_of,
+        event,
+        ex18_position,
+        final_rounding,
+        find_seed,
+        game,
+        last_trick_position,
+        load,
+        oracle,
+        play,
+        play_cards,
+        play_ex18_last_trick,
+        plays,
+        position,
+        spread,
+        srt,
+        total,
+        value,
+    )
 
 # MI-EX-1..4: one deal's setup. Cutter seat 3 robbed T38 Kcu T24 (stopped by 7sw); exposed
 # 21st cards seat 1 T3, seat 2 8cu, seat 3 T22, seat 0 Ksw; the dealer robbed T40 and T29
@@ -38,7 +86,7 @@ def ex_setup_position(*, dealer_robbed="T40 T29") -> dict:
                     fola=["7sw", "Fco"])
 
 
-def test_MI_EX_1_cutters_robbing():
+def test_mi_ex_1_cutters_robbing():
     """MI-EX-1: the cutter robs T38, Kcu, T24 from the bottom and stops at 7sw (not eligible,
     stays in the Fola): k = 3, B + 10 + 5 + 0 = 15 -> D = -15 (the event alone: no exposures
     here). Checked on the position and on a dealt seed whose bottom holds three eligible cards
@@ -59,7 +107,7 @@ def test_MI_EX_1_cutters_robbing():
     assert d["points"]["cutter_rob"] == [0, total(bottom[:3])]
 
 
-def test_MI_EX_2_exposed_21st_cards():
+def test_mi_ex_2_exposed_21st_cards():
     """MI-EX-2: exposed T3 (seat 1, 3), 8cu (seat 2, 0), T22 (seat 3, 0), Ksw (seat 0, 5):
     one event A +5, B +3 -> D = -15 + 5 - 3 = -13."""
     s = load(ex_setup_position(dealer_robbed=""))
@@ -68,7 +116,7 @@ def test_MI_EX_2_exposed_21st_cards():
     assert d["points"]["exposed"] == [5, 3] and d["D"] == -13
 
 
-def test_MI_EX_3_dealers_robbing():
+def test_mi_ex_3_dealers_robbing():
     """MI-EX-3: the Fola of 10 holds T40, T29, 7sw, Fco and six others; the dealer takes T40
     and T29 (trumps above 20): A +10 -> D = -3; he must discard 2."""
     s = load(ex_setup_position())
@@ -78,7 +126,7 @@ def test_MI_EX_3_dealers_robbing():
     assert {"T40", "T29"} <= set(d["hands"][0]) and len(d["hands"][0]) == 23
 
 
-def test_MI_EX_4_legal_discards():
+def test_mi_ex_4_legal_discards():
     """MI-EX-4: the cutter must discard 3: T24 (robbed, worth 0), 6cu, T7, Ccu are legal;
     Kcu (5), T2 (3), M (5) are not. The dealer (2 to discard) may not discard the T29 he
     robbed. Afterwards the Fola holds 10 - 2 + 3 + 2 = 13 cards."""
@@ -100,7 +148,7 @@ def test_MI_EX_4_legal_discards():
     assert len(d["fola"]) == 13 and d["phase"] == "declare" and d["fola_open"] is False
 
 
-def test_MI_EX_5_declaration_arithmetic():
+def test_mi_ex_5_declaration_arithmetic():
     """MI-EX-5: T28 T29 T30 T31 T33 T1 T2 T3 M Kco Kcu Ksw: run 28-31 = 20, run 1-3 = 11,
     three Kings = 15, Matto bonus 3 x 5 = 15: 61 (T33 alone no run; no 1-13-28, no M-1-40).
     Declared by seat 1: B +61 -> 1 resto for B, D = -1."""
@@ -118,7 +166,7 @@ def test_MI_EX_5_declaration_arithmetic():
     ("one_combination", [("T10", "T20", "T30", "T40"), ("T1", "T40", "M")], 50),
     ("two_triples", [("T10", "T20", "T30"), ("T20", "T30", "T40"), ("T1", "T40", "M")], 65),
 ])
-def test_MI_EX_6_decine_and_the_matto_combination(decine, combos, points):
+def test_mi_ex_6_decine_and_the_matto_combination(decine, combos, points):
     """MI-EX-6: T10 T20 T30 T40 M T1 (no T13): 10-20-30-40 = 25 + 5 bonus = 30; M-1-40 = 20
     without bonus: 50. With decine_four=two_triples: (15 + 5) + (20 + 5) + 20 = 65."""
     pos = declare_position([[], "T10 T20 T30 T40 M T1", [], []], decine_four=decine)
@@ -139,14 +187,14 @@ def _winner(trick):
     return s.to_dict()["last_winner"]
 
 
-def test_MI_EX_7_round_vs_long_suit_order():
+def test_mi_ex_7_round_vs_long_suit_order():
     """MI-EX-7: lead 3co; 10co, Aco, 7co -> Aco wins (seat 3). Lead 3sw; 10sw, Asw, 7sw ->
     10sw wins (seat 2)."""
     assert _winner(["3co", "10co", "Aco", "7co"]) == 3
     assert _winner(["3sw", "10sw", "Asw", "7sw"]) == 2
 
 
-def test_MI_EX_8_courts_and_trumps():
+def test_mi_ex_8_courts_and_trumps():
     """MI-EX-8: lead 3co; Fco, Aco, T6 -> T6 wins (seat 0); without the trump, Fco beats Aco
     (seat 2)."""
     assert _winner(["3co", "Fco", "Aco", "T6"]) == 0
@@ -158,7 +206,7 @@ def test_MI_EX_8_courts_and_trumps():
     (["Cba", "T30"], "T2 T17 2co 5cu M", ["T2", "T17", "M"]),
     (["Cba"], "2co 5cu 7sw Kco M", ["2co", "5cu", "7sw", "Kco", "M"]),
 ])
-def test_MI_EX_9_following(trick, hand, legal):
+def test_mi_ex_9_following(trick, hand, legal):
     """MI-EX-9: a batons trick that is not the first led in batons, led with Cba: a player
     with batons plays a baton; one without batons but with trumps a trump (T2 even after
     T30); one with neither anything; the Matto is legal for all three."""
@@ -173,7 +221,7 @@ def test_MI_EX_9_following(trick, hand, legal):
 FIRST_CUPS = ("co", "sw", "ba")
 
 
-def test_MI_EX_10_king_rule():
+def test_mi_ex_10_king_rule():
     """MI-EX-10: trick 5 is the first led in cups. Seat 1 leads 5cu, seat 2 (no cups) T12:
     seat 3 holding Kcu 8cu M may only play Kcu. Seat 0 holding Qcu 2cu M may play Qcu, 2cu or
     M. Had seat 2 followed with a cup, seat 3 could play Kcu, 8cu or M. In a later cups trick
@@ -198,7 +246,7 @@ def test_MI_EX_10_king_rule():
     assert_legal(load(pos), *plays("Kcu", "9cu", "M"))
 
 
-def test_MI_EX_11_matto_led():
+def test_mi_ex_11_matto_led():
     """MI-EX-11: seat 2 (A) leads M; seat 3 plays 4sw: swords are led; seats 0 and 1 must
     follow swords. Seat 1 (B) wins: the Matto goes to A's pile, A owes B one card."""
     pos = position([H("9sw 2sw", "co cu ba T"), H("Ksw 3sw", "co cu ba T"), None,
@@ -216,7 +264,7 @@ def test_MI_EX_11_matto_led():
     assert d["matto_team"] == "A" and d["matto_debt"] is True
 
 
-def test_MI_EX_12_dying_cards():
+def test_mi_ex_12_dying_cards():
     """MI-EX-12 (as the 21st trick): seat 1 (B) leads T35; seat 2 (A) T38; seat 3 (B, no
     trumps) Ksw; seat 0 (A) T2. T38 wins for A: A scores T35 + Ksw = 10 at once; T38 and T2
     nothing now. At the end all four (10 + 5 + 5 + 3 = 23) count in A's pile."""
@@ -234,7 +282,7 @@ def test_MI_EX_12_dying_cards():
                                             if c not in ("T35", "T38", "Ksw", "T2")]) == 23
 
 
-def test_MI_EX_13_cards_beyond_42():
+def test_mi_ex_13_cards_beyond_42():
     """MI-EX-13: A won 12 tricks -> 48 cards -> 6 points; B won 9 -> 36 cards -> 0."""
     pos = last_trick_position(["4co", "2co", "T6", "3co"], leader=1, tricks_won=(11, 9))
     s = load(pos)
@@ -244,7 +292,7 @@ def test_MI_EX_13_cards_beyond_42():
     assert d["points"]["beyond_42"] == [6, 0]
 
 
-def test_MI_EX_14_matto_settlement():
+def test_mi_ex_14_matto_settlement():
     """MI-EX-14: A's Matto fell in a trick won by B: at the end A moves a card worth 0 from
     its pile to B's. If A won no trick, B receives the Matto: B's pile is all 84 cards -> 42
     card points, and the Matto's 5 among its pile values (never as a dying card)."""
@@ -271,7 +319,7 @@ def test_MI_EX_14_matto_settlement():
     assert d["points"]["pile_combinations"] == [0, 212]
 
 
-def test_MI_EX_15_resto_during_play():
+def test_mi_ex_15_resto_during_play():
     """MI-EX-15: D = +52. A captures B's T36: +10 -> D 62 -> A gains 1 resto, D = 2. Next
     trick B captures A's T37 and T38: D = 2 - 20 = -18; no conversion."""
     cap52 = "T35 T34 T33 T32 T31 T30 T28 T20 T2 T3 T4 T5"
@@ -289,7 +337,7 @@ def test_MI_EX_15_resto_during_play():
     assert d["last_winner"] == 3 and d["resti"] == [1, 0] and d["D"] == -18
 
 
-def test_MI_EX_16_event_granularity():
+def test_mi_ex_16_event_granularity():
     """MI-EX-16: D = 0; event X gives A +70 (seat 2 declares the run 28-38), then event Y gives
     B +20 (seat 3 declares four Kings): after X A has 1 resto and D = 10; after Y D = -10, so
     nothing more -> B gains 1 at the end: net 0 (one event of +50 would have given net +1)."""
@@ -313,7 +361,7 @@ def test_MI_EX_16_event_granularity():
     (20, [1, 0], 1, [1, 0]),
     (19, [1, 0], 0, [0, 0]),
 ])
-def test_MI_EX_17_final_rounding(captured, resti, final_D, gain):
+def test_mi_ex_17_final_rounding(captured, resti, final_D, gain):
     """MI-EX-17: final D = 61 -> A +2 resti; 60 -> A +1; 1 -> A +1; 0 -> nothing (the end
     event of MI-EX-18's piles is +41 for A, on top of the D before it)."""
     s = load(ex18_position(captured, resti))
@@ -322,7 +370,7 @@ def test_MI_EX_17_final_rounding(captured, resti, final_D, gain):
     assert [d["resti"][0] - resti[0], d["resti"][1] - resti[1]] == gain
 
 
-def test_MI_EX_18_whole_deal():
+def test_mi_ex_18_whole_deal():
     """MI-EX-18: before the end A has 1 resto, D = -5. A's pile: counting cards 89, 13 tricks
     (52 cards, +10), run 33-34-35 (15) + Matto bonus 5; B's: 53, 8 tricks, three Kings 15,
     the last trick +10. A = 119, B = 78: D = 36 -> A +1. Final A 2, B 0: net +2."""
@@ -339,7 +387,7 @@ def test_MI_EX_18_whole_deal():
     assert d["resti"] == [2, 0] and d["net"] == 2 and s.returns() == [2, -2, 2, -2]
 
 
-def test_MI_EX_19_no_conversion_below_60():
+def test_mi_ex_19_no_conversion_below_60():
     """MI-EX-19: cutter's robbing B +18 (T36 T30 T5) -> D -18; exposed A +5 (Ksw), B +3
     (T3) -> -16; dealer's robbing A +20 (T40 T39) -> +4; seat 1 declares 1-2-3-4 (14) with
     the Matto bonus (+5): B +19 -> D -15. No resto is made."""

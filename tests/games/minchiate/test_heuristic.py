@@ -28,16 +28,29 @@ import numpy as np
 import pytest
 
 from cardsim.games.minchiate.heuristic import choose
-from cardsim.games.minchiate.layout import (D_BIAS, DISCARDS, EXCLUDED, FOLA, FOLA_OPEN,
-                                            HAND, NET, ORDER, ORDER_WORDS, PHASE,
-                                            PHASE_DECLARE, PHASE_DISCARD, PHASE_PLAY, RNG,
-                                            SEEN_BOTTOM, SHOWN)
+from cardsim.games.minchiate.layout import (
+    D_BIAS,
+    DISCARDS,
+    EXCLUDED,
+    FOLA,
+    FOLA_OPEN,
+    HAND,
+    NET,
+    ORDER,
+    ORDER_WORDS,
+    PHASE,
+    PHASE_DECLARE,
+    PHASE_DISCARD,
+    PHASE_PLAY,
+    RNG,
+    SEEN_BOTTOM,
+    SHOWN,
+)
 from cardsim.rng import PyRng, rng_from_seed
 from solvers.duplicate import margin, play_duplicate
 
 try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.minchiate.positions import (declare_position, discard_position, game,
-                                                 play_position)
+    from tests.games.minchiate.positions import declare_position, discard_position, game, play_position
 except ImportError:  # pytest's default "prepend" import mode, no __init__.py
     from positions import declare_position, discard_position, game, play_position
 

@@ -39,14 +39,14 @@ import cardsim
 from cardsim.cards import MINCHIATE
 from cardsim.game import State
 from cardsim.games.minchiate import choose_random, layout, worlds
+from cardsim.games.minchiate.conformance import combos, declaration_excluded, eligible, first_class, own_part
+from cardsim.games.minchiate.conformance import shown_cards as shown
 from cardsim.rng import rng_from_seed
 
 ALPHA = 1e-4
 POLICY = (1.0,)         # the contract's random player: declares everything
 NAMES = list(MINCHIATE.cards)
 IDX = {c: i for i, c in enumerate(NAMES)}
-SUITS = ("co", "cu", "sw", "ba")
-KINGS = ["K" + s for s in SUITS]
 
 
 @functools.lru_cache(maxsize=None)
@@ -75,109 +75,10 @@ def value(card: str) -> int:
     return int(layout.VALUE[IDX[card]])
 
 
-def eligible(card: str) -> bool:
-    """MI-CUT-1: counting cards and trumps above 20."""
-    return value(card) > 0 or (card.startswith("T") and int(card[1:]) > 20)
-
-
-def first_class(card: str, rules: dict) -> bool:
-    """MI-DISC-2: zero-value, not T29, a trump only with ``discard_trumps``."""
-    if value(card) or card == "T29":
-        return False
-    return rules["discard_trumps"] or not card.startswith("T")
-
-
-def trump(n: int) -> str:
-    return f"T{n}"
-
-
 # --- the public facts of a position, from §6 ------------------------------------------------
-
-def combos(cards, two_triples: bool) -> set[tuple]:
-    """MI-COMB-1, -2: the combinations a set of cards holds (each as its cards by index)."""
-    have = set(cards)
-    out = set()
-    for lo, hi in ((1, 5), (28, 40)):
-        n = lo
-        while n <= hi:
-            if trump(n) in have:
-                m = n
-                while m + 1 <= hi and trump(m + 1) in have:
-                    m += 1
-                if m - n >= 2:
-                    out.add(tuple(trump(k) for k in range(n, m + 1)))
-                n = m + 1
-            else:
-                n += 1
-    for combo in (("T1", "T40", "M"), ("T1", "T13", "T28")):
-        if set(combo) <= have:
-            out.add(tuple(by_index(combo)))
-    dec = {10, 20, 30, 40} & {int(c[1:]) for c in have if c.startswith("T")}
-    if dec == {10, 20, 30, 40}:
-        if two_triples:
-            out |= {("T10", "T20", "T30"), ("T20", "T30", "T40")}
-        else:
-            out.add(("T10", "T20", "T30", "T40"))
-    elif {10, 20, 30} <= dec:
-        out.add(("T10", "T20", "T30"))
-    elif {20, 30, 40} <= dec:
-        out.add(("T20", "T30", "T40"))
-    kings = [k for k in KINGS if k in have]
-    if len(kings) >= 3:
-        out.add(tuple(by_index(kings)))
-    return out
-
-
-def shown(d: dict, q: int) -> set[str]:
-    """The cards seat q showed (robbed, exposed, declared, the Matto of a claimed bonus)."""
-    out = {c for combo in d["declared"][q] for c in combo}
-    if q == d["cutter"]:
-        out |= set(d["cutter_robbed"])
-    if q == d["dealer"]:
-        out |= set(d["dealer_robbed"])
-    if d["exposed"][q]:
-        out.add(d["exposed"][q])
-    if d["bonus_claimed"][q]:
-        out.add("M")
-    return out
-
-
-def declaration_excluded(d: dict, q: int) -> set[str]:
-    """What seat q's declarations prove it did not hold: a declared run is maximal, three
-    Kings lack the fourth, a one-combination 10-20-30 (20-30-40) lacks 40 (10); with
-    ``declaration_mode=all`` a bonus not claimed for an eligible combination proves no Matto."""
-    rules = d["rules"]
-    two = rules["decine_four"] == "two_triples"
-    out = set()
-    eligible_bonus = False
-    for combo in d["declared"][q]:
-        if "M" not in combo or rules["matto_bonus_on_matto_combo"]:
-            eligible_bonus = True
-        if all(c.startswith("T") for c in combo):
-            ns = [int(c[1:]) for c in combo]
-            if ns == list(range(ns[0], ns[-1] + 1)) and (ns[-1] <= 5 or ns[0] >= 28):
-                lo, hi = (1, 5) if ns[-1] <= 5 else (28, 40)
-                out |= {trump(n) for n in (ns[0] - 1, ns[-1] + 1) if lo <= n <= hi}
-            elif ns == [10, 20, 30] and not two:
-                out.add("T40")
-            elif ns == [20, 30, 40] and not two:
-                out.add("T10")
-        elif len(combo) == 3 and all(c in KINGS for c in combo):
-            out |= set(KINGS) - set(combo)
-    if rules["declaration_mode"] == "all" and d["declared_done"][q] and eligible_bonus \
-            and not d["bonus_claimed"][q]:
-        out.add("M")
-    return out
-
 
 def first_lead_made(d: dict) -> bool:
     return d["tricks_played"] > 0 or bool(d["trick"])
-
-
-def own_part(d: dict) -> list[str]:
-    """The Fola's own part: the undealt cards left after the dealer's robbing."""
-    discards = {c for x in d["discards"] for c in x}
-    return [c for c in d["fola"] if c not in discards]
 
 
 def hidden_places(d: dict, p: int) -> list[tuple[str, tuple]]:
@@ -669,7 +570,8 @@ def test_uniform_declare_all():
                                    [assignment(state.sample_world(p, seed=s).to_dict(), p)
                                     for s in range(n)])
                 return
-    pytest.skip("no position where declaration_mode=all rules a placement out")
+    pytest.fail("no position in deals 0..199 where declaration_mode=all rules a placement "
+                "out: search more deals")
 
 
 def _without_declarations(d: dict, p: int):
@@ -714,6 +616,9 @@ def test_exact_sampler_agrees_with_rejection(phase, opts, n):
             state = play_until(g, seed, stop)
             if state is not None:
                 break
+    else:
+        pytest.fail(f"no deal in 0..49 with a discard of 2+ cards reaching {phase!r}: search "
+                    "more deals")
     d = state.to_dict()
     p = (d["dealer"] + 1) % 4                   # neither discarder: every Fola part hidden
     slots = hidden_places(d, p)

@@ -23,11 +23,10 @@ import pytest
 
 from cardsim.cards import MINCHIATE
 from cardsim.errors import CardError, IllegalActionError, PositionError
-from cardsim.games.minchiate import layout, notation
+from cardsim.games.minchiate import layout, notation, validation
 from cardsim.order import UNKNOWN
 
-from .positions import (declare_position, discard_position, game, play_position,
-                        random_state, walk)
+from .positions import declare_position, discard_position, game, play_position, random_state, walk
 
 KEYS = ["game", "rules", "mode", "deal_number", "phase", "dealer", "cutter", "to_move", "hands",
         "cutter_robbed", "seen_bottom", "exposed", "dealer_robbed", "discards", "to_discard",
@@ -581,12 +580,12 @@ def GIVEN():
         pts[key] = [0, 0]
     mask = sum(1 << card(c) for c in every)
     pts["pile"][ot], pts["beyond_42"][ot], pts["pile_combinations"][ot] = \
-        notation.pile_points(mask, game().rules)
+        validation.pile_points(mask, game().rules)
     pts["last_trick"][ot] = 10
     total = sum(a - b for a, b in pts.values())
     resti = [0, 0]
-    D = notation.convert(total, resti, 60)
-    r = notation.final_rounding(D, 60)
+    D = validation.convert(total, resti, 60)
+    r = validation.final_rounding(D, 60)
     resti[0 if r > 0 else 1] += abs(r)
     d.update(D=D, resti=resti, net=resti[0] - resti[1], net_total=resti[0] - resti[1])
     return d

@@ -821,7 +821,7 @@ def declare_position(named, *, to_move=1, closed=None, declared=None, declared_d
 SEEDS = range(40)
 
 
-def test_MI_DEAL_1_dealer_at_random_and_uniform_shuffle_from_the_seed():
+def test_mi_deal_1_dealer_at_random_and_uniform_shuffle_from_the_seed():
     """MI-DEAL-1: the dealer is drawn at random (``below(4)`` of the deal's stream) and the pack
     shuffled: each seed deals exactly the contract's cards; every seat deals for some seed; the
     same seed deals the same cards, different seeds different ones."""
@@ -841,7 +841,7 @@ def test_MI_DEAL_1_dealer_at_random_and_uniform_shuffle_from_the_seed():
     assert g.new_deal(5).to_dict()["hands"] != g.new_deal(6).to_dict()["hands"]
 
 
-def test_MI_CUT_1_cutter_robs_eligible_cards_from_the_bottom():
+def test_mi_cut_1_cutter_robs_eligible_cards_from_the_bottom():
     """MI-CUT-1: the cutter is the dealer's left (d+3); he robs the bottom cards while they are
     counting cards or trumps above 20, and stops at the first other card, which is seen
     (public) and stays in the Fola."""
@@ -863,7 +863,7 @@ def test_MI_CUT_1_cutter_robs_eligible_cards_from_the_bottom():
     assert 0 in ks and max(ks) >= 2
 
 
-def test_MI_CUT_1_option_cutter_rob_off():
+def test_mi_cut_1_option_cutter_rob_off():
     """MI-CUT-1, option cutter_rob=off: nobody robs the pack; the Fola is the 13 undealt
     cards less the dealer's robbing, no card is seen, no cutter points."""
     for seed in range(12):
@@ -875,7 +875,7 @@ def test_MI_CUT_1_option_cutter_rob_off():
         assert srt(d["fola"] + d["dealer_robbed"]) == srt(exp["order"][84:])
 
 
-def test_MI_CUT_2_robbed_cards_join_the_hand_and_score_at_once():
+def test_mi_cut_2_robbed_cards_join_the_hand_and_score_at_once():
     """MI-CUT-2: the robbed cards join the cutter's hand (21 + k cards) and his team scores
     their values at once; the three events before the play give the contract's D and resti."""
     seen = False
@@ -895,7 +895,7 @@ def test_MI_CUT_2_robbed_cards_join_the_hand_and_score_at_once():
     assert seen
 
 
-def test_MI_CUT_3_at_most_13_robbed_and_84_cards_dealt():
+def test_mi_cut_3_at_most_13_robbed_and_84_cards_dealt():
     """MI-CUT-3: k <= 13, and 97 - k >= 84 cards remain: 21 dealt to each seat (84), the Fola
     13 - k before the dealer's robbing; every card once."""
     for seed in range(60):
@@ -916,7 +916,7 @@ def test_MI_CUT_3_at_most_13_robbed_and_84_cards_dealt():
 # 2.2 Deal and exposed cards
 # =============================================================================================
 
-def test_MI_DEAL_2_packets_of_10_then_11_from_the_dealers_right():
+def test_mi_deal_2_packets_of_10_then_11_from_the_dealers_right():
     """MI-DEAL-2: from the top, 10 cards to d+1, d+2, d+3, d, then 11 to each in the same
     order: seat d+1+j gets cards 10j..10j+9 and 40+11j..40+11j+10 of the pack."""
     for seed in SEEDS:
@@ -934,7 +934,7 @@ def test_MI_DEAL_2_packets_of_10_then_11_from_the_dealers_right():
             assert d["hands"][seat] == srt(dealt + extra), (seed, seat)
 
 
-def test_MI_DEAL_3_each_21st_card_is_exposed_and_scored():
+def test_mi_deal_3_each_21st_card_is_exposed_and_scored():
     """MI-DEAL-3: each seat's 21st card (the last of its 11-card packet) is public, and its
     value is scored for the holder's team (one event for the four)."""
     scored = False
@@ -953,7 +953,7 @@ def test_MI_DEAL_3_each_21st_card_is_exposed_and_scored():
     assert scored
 
 
-def test_MI_DEAL_3_option_expose_last_card_none():
+def test_mi_deal_3_option_expose_last_card_none():
     """MI-DEAL-3, option expose_last_card=none: no card is exposed, nothing scored for them."""
     for seed in range(12):
         d = game(expose_last_card="none").new_deal(seed).to_dict()
@@ -963,7 +963,7 @@ def test_MI_DEAL_3_option_expose_last_card_none():
         assert d["hands"] == exp["hands"] and d["D"] == exp["D"]
 
 
-def test_MI_DEAL_4_the_undealt_cards_are_the_fola():
+def test_mi_deal_4_the_undealt_cards_are_the_fola():
     """MI-DEAL-4: the 13 - k undealt cards (pack positions 84..96-k) are the Fola (less what the
     dealer robs from it), in no hand."""
     for seed in SEEDS:
@@ -980,7 +980,7 @@ def test_MI_DEAL_4_the_undealt_cards_are_the_fola():
 # 2.3 Dealer's robbing and the discards
 # =============================================================================================
 
-def test_MI_ROB_1_dealer_robs_every_eligible_fola_card():
+def test_mi_rob_1_dealer_robs_every_eligible_fola_card():
     """MI-ROB-1: the dealer takes every Fola card that is a counting card or a trump above 20
     (public), his team scores their values at once; no eligible card stays in the Fola."""
     robbed_some = False
@@ -999,7 +999,7 @@ def test_MI_ROB_1_dealer_robs_every_eligible_fola_card():
     assert robbed_some
 
 
-def test_MI_ROB_1_option_dealer_rob_off():
+def test_mi_rob_1_option_dealer_rob_off():
     """MI-ROB-1, option dealer_rob=off: the dealer takes nothing; the Fola keeps its eligible
     cards; only the cutter discards."""
     seed = find_seed(lambda e: any(eligible(c) for c in e["undealt"]))
@@ -1021,7 +1021,7 @@ def _discardable(hand, trumps=True):
     return [c for c in hand if value(c) == 0 and c != "T29" and (trumps or suit_of(c) != "T")]
 
 
-def test_MI_DISC_1_cutter_then_dealer_discard_back_to_21():
+def test_mi_disc_1_cutter_then_dealer_discard_back_to_21():
     """MI-DISC-1: the cutter discards as many cards as he robbed, one at a time, then the
     dealer as many as he robbed; each discard goes to the Fola (13 cards after), both hands
     are back to 21; then the declarations start at d+1."""
@@ -1055,7 +1055,7 @@ CUTTER_HAND = ("T29 T24 Kco "                                     # robbed
                "M T1 T2 T36 Kcu T7 T8 T21 T22 Aco 2co 3co Fco 6cu Ccu 2sw 3sw 4sw 5ba 6ba 7ba")
 
 
-def test_MI_DISC_2_only_zero_value_cards_never_T29():
+def test_mi_disc_2_only_zero_value_cards_never_T29():
     """MI-DISC-2: the cutter (robbed T29 T24 Kco) may discard any card worth 0 — zero trumps
     and the robbed T24 included — but not T29, the Matto, Kings or Papi."""
     pos = position([None, None, None, CUTTER_HAND], phase="discard",
@@ -1068,7 +1068,7 @@ def test_MI_DISC_2_only_zero_value_cards_never_T29():
         assert_illegal(s, "discard " + bad)
 
 
-def test_MI_DISC_2_option_discard_trumps_false():
+def test_mi_disc_2_option_discard_trumps_false():
     """MI-DISC-2, option discard_trumps=false: only suit cards worth 0 may be discarded."""
     pos = position([None, None, None, CUTTER_HAND], phase="discard",
                    cutter_robbed="T29 T24 Kco", discard_trumps=False)
@@ -1078,7 +1078,7 @@ def test_MI_DISC_2_option_discard_trumps_false():
     assert_illegal(s, "discard T7")
 
 
-def test_MI_DISC_2_discard_trumps_false_falls_back_to_zero_trumps():
+def test_mi_disc_2_discard_trumps_false_falls_back_to_zero_trumps():
     """MI-DISC-2/-3 with discard_trumps=false: with one zero suit card and three to discard,
     the cutter discards it, then (contract class 1) zero trumps other than T29."""
     hand = ("T21 T22 T23 2co T6 T7 T1 T2 T3 T4 T5 T10 T13 T20 T28 T29 "
@@ -1094,7 +1094,7 @@ def test_MI_DISC_2_discard_trumps_false_falls_back_to_zero_trumps():
     assert d["discards"][3] == ["T6", "T21", "2co"] and d["phase"] == "declare"
 
 
-def test_MI_DISC_3_too_few_zero_cards_then_T29_then_3_point_cards():
+def test_mi_disc_3_too_few_zero_cards_then_T29_then_3_point_cards():
     """MI-DISC-3: the cutter robbed 13 cards (T30..T40, M, Kco: B +90 -> 1 resto, D -30) and
     holds only 8 cards worth 0: he discards those 8, then T29, then four 3-point cards
     (T2..T5), never a 5- or 10-point card while a cheaper one is left."""
@@ -1133,7 +1133,7 @@ PAPI = ("T1", "T13", "T28")
 KINGS4 = tuple(KINGS)
 
 
-def test_MI_DECL_1_every_seat_in_turn_from_d_plus_1_then_the_fola_opens():
+def test_mi_decl_1_every_seat_in_turn_from_d_plus_1_then_the_fola_opens():
     """MI-DECL-1 / MI-FOLA-1: after the discards the seats declare in playing order from the
     dealer's right (1, 2, 3, 0), each getting a turn even with nothing to declare (only
     "done"); then the Fola (13 cards) is opened and seat 1 leads."""
@@ -1156,7 +1156,7 @@ def test_MI_DECL_1_every_seat_in_turn_from_d_plus_1_then_the_fola_opens():
     assert d["points"]["declarations"] == [0, 0]
 
 
-def test_MI_DECL_2_choice_per_combination_in_ascending_order():
+def test_mi_decl_2_choice_per_combination_in_ascending_order():
     """MI-DECL-2: each combination (a run always maximal) may be declared or not; after
     declaring one only later ones (ascending id) are offered; "done bonus" only for a holder
     of the Matto who declared a combination the bonus applies to; declared cards are shown."""
@@ -1184,7 +1184,7 @@ def test_MI_DECL_2_choice_per_combination_in_ascending_order():
     assert d["points"]["declarations"] == [0, 35] and d["D"] == -35
 
 
-def test_MI_DECL_2_bonus_needs_an_eligible_declared_combination():
+def test_mi_decl_2_bonus_needs_an_eligible_declared_combination():
     """MI-DECL-2 / MI-COMB-4: having declared only Matto-1-40 (which gets no bonus), "done
     bonus" is not offered; without the Matto it never is."""
     s = load(declare_position([[], DECL_HAND, [], []]))
@@ -1195,7 +1195,7 @@ def test_MI_DECL_2_bonus_needs_an_eligible_declared_combination():
     assert_legal(s, declare(("Kco", "Kcu", "Ksw")), "done")
 
 
-def test_MI_DECL_3_declaration_scored_once_per_player_with_bonus():
+def test_mi_decl_3_declaration_scored_once_per_player_with_bonus():
     """MI-DECL-3: seat 1 declares 1-2-3-4 (14), 28-29-30 (15) and four Kings (20) and claims
     the bonus (+5 each, 15): one event, B +64 -> 1 resto for B, D = -4; the Matto is shown."""
     s = load(declare_position([[], DECL_HAND, [], []]))
@@ -1208,7 +1208,7 @@ def test_MI_DECL_3_declaration_scored_once_per_player_with_bonus():
     assert d["bonus_claimed"][1] is True and d["declared_done"][1] is True
 
 
-def test_MI_DECL_3_each_player_is_its_own_event():
+def test_mi_decl_3_each_player_is_its_own_event():
     """MI-DECL-3 / MI-SCORE-1: seat 1 (B) declares 28..40 (90): B gains 1 resto at once
     (D -30); then seat 2 (A) declares three Kings (15): D -15, no resto back."""
     high = " ".join(f"T{n}" for n in range(28, 41))
@@ -1221,7 +1221,7 @@ def test_MI_DECL_3_each_player_is_its_own_event():
     assert d["points"]["declarations"] == [15, 90] and d["resti"] == [0, 1] and d["D"] == -15
 
 
-def test_MI_DECL_2_option_declaration_mode_all():
+def test_mi_decl_2_option_declaration_mode_all():
     """MI-DECL-2, option declaration_mode=all: no declaration turns; after the last discard
     every seat declares every combination it holds, claiming the bonus when it can: seat 1
     (1-2-3 and the Matto: 11 + 5) B +16, seat 2 (three Kings) A +15."""
@@ -1240,7 +1240,7 @@ def test_MI_DECL_2_option_declaration_mode_all():
     assert d["points"]["declarations"] == [15, 16] and d["D"] == -1
 
 
-def test_MI_DECL_1_option_declaration_timing_after_own_first_card():
+def test_mi_decl_1_option_declaration_timing_after_own_first_card():
     """MI-DECL-1, option declaration_timing=after_own_first_card: play starts at once; right
     after a seat plays its first card it declares from its hand plus that card; a seat with
     nothing only says done."""
@@ -1268,7 +1268,7 @@ def test_MI_DECL_1_option_declaration_timing_after_own_first_card():
     assert s.to_dict()["phase"] == "play" and s.current_player() == 3
 
 
-def test_MI_FOLA_1_fola_opened_and_never_in_tricks():
+def test_mi_fola_1_fola_opened_and_never_in_tricks():
     """MI-FOLA-1: after the declarations the Fola — what the dealer left plus every discard,
     13 cards — is face up; its cards never take part in tricks: at the end they are in no
     pile and the piles hold the other 84 cards."""
@@ -1289,7 +1289,7 @@ def test_MI_FOLA_1_fola_opened_and_never_in_tricks():
 
 
 @pytest.mark.parametrize("mode", ["suit_counts", "hidden"])
-def test_MI_FOLA_1_option_fola_visibility_does_not_change_play(mode):
+def test_mi_fola_1_option_fola_visibility_does_not_change_play(mode):
     """MI-FOLA-1, option fola_visibility: only what is seen changes; the same actions give the
     same deal, points and returns as with the open Fola (which stays face down)."""
     for seed in (3, 4):
@@ -1337,7 +1337,7 @@ def trick_position(leader, trick, next_hand, *, tricks_won=(8, 8), suits_led=ALL
                     suits_led=suits_led, **kw)
 
 
-def test_MI_PLAY_1_21_tricks_first_led_by_d_plus_1_winner_leads():
+def test_mi_play_1_21_tricks_first_led_by_d_plus_1_winner_leads():
     """MI-PLAY-1: a whole deal has 21 tricks; the dealer's right leads the first; each trick's
     winner (MI-PLAY-5, restated) leads the next and his team's trick count grows."""
     for seed in (0, 1, 2):
@@ -1372,7 +1372,7 @@ def test_MI_PLAY_1_21_tricks_first_led_by_d_plus_1_winner_leads():
         assert d["hands"] == [[], [], [], []]
 
 
-def test_MI_PLAY_2_matto_led_second_card_fixes_the_suit():
+def test_mi_play_2_matto_led_second_card_fixes_the_suit():
     """MI-PLAY-2 (and MI-MATTO-1): seat 2 leads the Matto; seat 3 may play any card; his 4sw
     fixes swords: seat 0 must follow swords, seat 1 (no swords) must trump. Seat 1's T9
     wins for B; the Matto goes to A's pile, and A owes B a card."""
@@ -1407,7 +1407,7 @@ def test_MI_PLAY_2_matto_led_second_card_fixes_the_suit():
     # trumps led, none held: any card
     (0, ["T10"], "Kco 4co 7sw 2cu 3cu", ["Kco", "4co", "7sw", "2cu", "3cu"]),
 ])
-def test_MI_PLAY_3_follow_suit_else_trump_else_any(leader, trick, hand, legal):
+def test_mi_play_3_follow_suit_else_trump_else_any(leader, trick, hand, legal):
     """MI-PLAY-3: follow the led suit (trumps are a suit) if possible, else play a trump if
     possible, else any card; there is no duty to win or to overtrump."""
     s = load(trick_position(leader, trick, hand))
@@ -1423,14 +1423,14 @@ def test_MI_PLAY_3_follow_suit_else_trump_else_any(leader, trick, hand, legal):
     (["T10"], "T3 Kco 4co M 2cu", ["T3", "M"]),
     (["Cba", "T31", "T33"], "3ba Kco 4co M 2cu", ["3ba", "M"]),
 ])
-def test_MI_PLAY_4_matto_may_excuse_any_play(trick, hand, legal):
+def test_mi_play_4_matto_may_excuse_any_play(trick, hand, legal):
     """MI-PLAY-4: the Matto may be played instead of the card MI-PLAY-3 requires, at any turn
     (the King rule aside)."""
     s = load(trick_position(0, trick, hand))
     assert_legal(s, *plays(*legal))
 
 
-def test_MI_PLAY_4_matto_may_be_led():
+def test_mi_play_4_matto_may_be_led():
     """MI-PLAY-2/-4: the leader may lead any card, the Matto included."""
     s = load(position([None, "M 3co T4 Kba 7sw", None, None], leader=1, tricks_won=(8, 8)))
     assert_legal(s, *plays("M", "3co", "T4", "Kba", "7sw"))
@@ -1447,7 +1447,7 @@ def test_MI_PLAY_4_matto_may_be_led():
     (1, ["M", "5sw", "3sw", "2sw"], 2),             # the Matto never wins
     (1, ["T2", "T3", "T40", "M"], 3),               # ... not even last
 ])
-def test_MI_PLAY_5_trick_winner(leader, trick, winner):
+def test_mi_play_5_trick_winner(leader, trick, winner):
     """MI-PLAY-5: the highest trump wins, else the highest card of the led suit by §1.2
     (courts K Q C F over pips; swords and batons 10 high, coins and cups ace high); the Matto
     never wins; the winner's team takes the cards (the Matto goes to its own team)."""
@@ -1470,7 +1470,7 @@ def test_MI_PLAY_5_trick_winner(leader, trick, winner):
         assert d["matto_debt"] is (mteam != team)
 
 
-def test_MI_KING_1_king_must_be_played_after_a_trump():
+def test_mi_king_1_king_must_be_played_after_a_trump():
     """MI-KING-1: trick 13 is the first led in cups: seat 1 leads 5cu, seat 2 trumps with T12;
     seat 3 holding Kcu 8cu M may play only Kcu (not 8cu, not the Matto); seat 0, without the
     King, plays under MI-PLAY-3/4 (Qcu, 2cu or M)."""
@@ -1491,7 +1491,7 @@ def test_MI_KING_1_king_must_be_played_after_a_trump():
     assert "Kcu" in d["piles"][0]
 
 
-def test_MI_KING_1_no_trump_in_the_trick_no_king_duty():
+def test_mi_king_1_no_trump_in_the_trick_no_king_duty():
     """MI-KING-1: had seat 2 followed with a cup, seat 3 could play Kcu, 8cu or the Matto."""
     pos = position([None, H("", "co sw ba"), H("", "co cu sw ba"), H("Kcu 8cu M", "co sw ba")],
                    leader=1, trick=["5cu", "9cu"], tricks_won=(6, 6),
@@ -1500,7 +1500,7 @@ def test_MI_KING_1_no_trump_in_the_trick_no_king_duty():
     assert_legal(s, *plays("Kcu", "8cu", "M"))
 
 
-def test_MI_KING_1_king_duty_when_the_matto_was_led():
+def test_mi_king_1_king_duty_when_the_matto_was_led():
     """MI-KING-1 / MI-KING-2: a trick led with the Matto is led in the suit of its second
     card: M, 5cu, T12 -> seat 0 holding Kcu must play it."""
     pos = position([H("Kcu 8cu", "co sw ba"), H("", "co sw ba"), H("", "co sw ba cu"),
@@ -1512,7 +1512,7 @@ def test_MI_KING_1_king_duty_when_the_matto_was_led():
     assert "cu" in s.to_dict()["suits_led"]
 
 
-def test_MI_KING_2_king_may_be_kept_in_later_tricks():
+def test_mi_king_2_king_may_be_kept_in_later_tricks():
     """MI-KING-2: in a later cups trick (cups already led) seat 3 holding Kcu 9cu may play
     either, or the Matto, though a trump is in the trick."""
     pos = position([None, H("", "co sw ba"), H("", "co sw ba T"), H("Kcu 9cu M", "co sw ba")],
@@ -1525,7 +1525,7 @@ def test_MI_KING_2_king_may_be_kept_in_later_tricks():
 # 2.7 The Matto
 # =============================================================================================
 
-def test_MI_MATTO_1_matto_stays_with_its_team_when_it_wins():
+def test_mi_matto_1_matto_stays_with_its_team_when_it_wins():
     """MI-MATTO-1: seat 0 (A) plays the Matto and his partner wins: A takes all four cards,
     no debt."""
     pos = position([H("M", "co cu sw"), H("", "co cu sw ba"), H("", "co cu sw ba T"),
@@ -1540,7 +1540,7 @@ def test_MI_MATTO_1_matto_stays_with_its_team_when_it_wins():
     assert d["piles"][1] == before["piles"][1]
 
 
-def test_MI_MATTO_4_matto_is_never_captured_nor_dying():
+def test_mi_matto_4_matto_is_never_captured_nor_dying():
     """MI-MATTO-4 / MI-MATTO-1: B wins a trick with A's Matto in it: B scores as dying only
     A's other counting card (T20: 5), never the Matto; the Matto goes to A's pile."""
     pos = position([H("", "co cu sw ba T"), H("", "co cu sw ba T"), H("M", "co cu sw ba"),
@@ -1583,7 +1583,7 @@ def _settled_end_check(before, d, **options):
     return net
 
 
-def test_MI_MATTO_2_debt_paid_with_a_zero_card_at_the_end():
+def test_mi_matto_2_debt_paid_with_a_zero_card_at_the_end():
     """MI-MATTO-2 / MI-MATTO-5: A's Matto fell in a trick won by B (A's pile 4t + 1, B's
     4t - 1); at the end A moves its lowest-index card worth 0 other than T29 (T7 here: T6 is
     B's) to B's pile: both piles are then 4 x tricks."""
@@ -1603,7 +1603,7 @@ def test_MI_MATTO_2_debt_paid_with_a_zero_card_at_the_end():
     assert d["net"] == net and s.returns() == [net, -net, net, -net]
 
 
-def test_MI_MATTO_2_debt_paid_with_the_cheapest_card_when_no_zero_card():
+def test_mi_matto_2_debt_paid_with_the_cheapest_card_when_no_zero_card():
     """MI-MATTO-2 (engine default): A's pile holds only counting cards besides the Matto
     (its one trick: T2 T3 T36 Kco): it pays its lowest-valued card, the lowest index among
     equals: T2."""
@@ -1617,7 +1617,7 @@ def test_MI_MATTO_2_debt_paid_with_the_cheapest_card_when_no_zero_card():
     assert d["piles"][0] == srt("M T3 T36 Kco") and "T2" in d["piles"][1]
 
 
-def test_MI_MATTO_3_team_without_a_trick_gives_the_matto():
+def test_mi_matto_3_team_without_a_trick_gives_the_matto():
     """MI-MATTO-3: A won no trick (its pile is only its Matto); B takes the last trick too:
     at the end B receives the Matto itself and holds all 84 cards; nothing is paid."""
     pos = last_trick_position(["3co", "T30", "4co", "5co"], leader=1, tricks_won=(0, 20),
@@ -1632,7 +1632,7 @@ def test_MI_MATTO_3_team_without_a_trick_gives_the_matto():
     assert d["net"] == net < 0
 
 
-def test_MI_MATTO_3_a_last_trick_saves_the_matto():
+def test_mi_matto_3_a_last_trick_saves_the_matto():
     """MI-MATTO-3 / -2: A's only trick is the last one: it keeps its Matto and pays a card
     (the lowest-index card worth 0 of its pile) instead."""
     pos = last_trick_position(["T30", "3co", "4co", "5co"], leader=1, tricks_won=(0, 20),
@@ -1645,7 +1645,7 @@ def test_MI_MATTO_3_a_last_trick_saves_the_matto():
     assert d["piles"][0] == srt("M 4co 5co T30") and len(d["piles"][1]) == 80
 
 
-def test_MI_MATTO_4_matto_in_the_last_trick_same_rules():
+def test_mi_matto_4_matto_in_the_last_trick_same_rules():
     """MI-MATTO-4: the Matto played in the 21st trick, won by the other team, still goes to
     its team's pile, which pays one card at the end."""
     pos = last_trick_position(["T30", "M", "4co", "5co"], leader=1, tricks_won=(10, 10))
@@ -1661,7 +1661,7 @@ def test_MI_MATTO_4_matto_in_the_last_trick_same_rules():
     assert d["points"]["dying"] == before["points"]["dying"]
 
 
-def test_MI_MATTO_5_piles_are_multiples_of_4_after_the_settlement():
+def test_mi_matto_5_piles_are_multiples_of_4_after_the_settlement():
     """MI-MATTO-5: over random deals, after the settlement each pile holds 4 x (tricks won)
     cards, or 0 and 84 when the Matto was given away."""
     for seed in range(6):
@@ -1692,7 +1692,7 @@ def _declarable(pos) -> list[str]:
     ("T1 T2 T4 T5 T30 T31 T33 T34", []),                            # pairs only
     ("T34 T35 T36 T38 T39 T40", [("T34", "T35", "T36"), ("T38", "T39", "T40")]),
 ])
-def test_MI_COMB_1_runs_are_maximal_within_1_5_and_28_40(held, runs):
+def test_mi_comb_1_runs_are_maximal_within_1_5_and_28_40(held, runs):
     """MI-COMB-1: 3+ consecutive trumps, all in 1-5 or all in 28-40; adjacent runs merge, only
     maximal runs count (28-29-30-31 is one run, never 28-29-30)."""
     assert combos_of(held) == runs
@@ -1712,7 +1712,7 @@ def test_MI_COMB_1_runs_are_maximal_within_1_5_and_28_40(held, runs):
     # a card in several combinations: T1 in 1-2-3, 1-13-28 and M-1-40
     ("T1 T2 T3 T13 T28 M T40", [("T1", "T2", "T3"), ("T1", "T40", "M"), ("T1", "T13", "T28")]),
 ])
-def test_MI_COMB_2_other_combinations(held, combos):
+def test_mi_comb_2_other_combinations(held, combos):
     """MI-COMB-2: the Matto with 1 and 40; 1-13-28; 10-20-30 or 20-30-40, all four one
     combination; three or four Kings; a card may serve in several combinations."""
     assert combos_of(held) == combos
@@ -1720,7 +1720,7 @@ def test_MI_COMB_2_other_combinations(held, combos):
     assert _declarable(pos) == [declare(c) for c in combos]
 
 
-def test_MI_COMB_2_option_decine_four_two_triples():
+def test_mi_comb_2_option_decine_four_two_triples():
     """MI-COMB-2, option decine_four=two_triples: 10-20-30-40 are two combinations, 10-20-30
     (15) and 20-30-40 (20): declared both, B +35."""
     pos = declare_position([[], "T10 T20 T30 T40", [], []], decine_four="two_triples")
@@ -1737,7 +1737,7 @@ def test_MI_COMB_2_option_decine_four_two_triples():
     (("T1", "T13", "T28"), 15), (("T10", "T20", "T30"), 15), (("T20", "T30", "T40"), 20),
     (("T10", "T20", "T30", "T40"), 25), (("Kco", "Kcu", "Ksw"), 15), (tuple(KINGS), 20),
 ])
-def test_MI_COMB_3_and_MI_COMB_5_combination_values(combo, points):
+def test_mi_comb_3_and_mi_comb_5_combination_values(combo, points):
     """MI-COMB-3 (the sum of the card values, T29 worth 5 inside) and the values of MI-COMB-5:
     declaring the combination alone scores exactly its value (B, seat 1)."""
     assert combo_value(combo) == points
@@ -1750,7 +1750,7 @@ def test_MI_COMB_3_and_MI_COMB_5_combination_values(combo, points):
     assert d["D"] == D and d["resti"] == resti
 
 
-def test_MI_COMB_4_matto_bonus_in_a_declaration():
+def test_mi_comb_4_matto_bonus_in_a_declaration():
     """MI-COMB-4: a declarer claiming the Matto bonus scores 5 more for each declared
     combination without the Matto: 1-2-3 (11) + three Kings (15) + M-1-40 (20) = 46, bonus 2
     x 5 = 10 (not for M-1-40): B +56."""
@@ -1762,7 +1762,7 @@ def test_MI_COMB_4_matto_bonus_in_a_declaration():
     assert d["points"]["declarations"] == [0, 56] and d["bonus_claimed"][1] is True
 
 
-def test_MI_COMB_4_option_matto_bonus_on_matto_combo():
+def test_mi_comb_4_option_matto_bonus_on_matto_combo():
     """MI-COMB-4, option matto_bonus_on_matto_combo=true: Matto-1-40 gets the bonus too:
     declared alone with the bonus, 20 + 5 = 25."""
     pos = declare_position([[], "T1 T40 M", [], []], matto_bonus_on_matto_combo=True)
@@ -1773,7 +1773,7 @@ def test_MI_COMB_4_option_matto_bonus_on_matto_combo():
     assert s.to_dict()["points"]["declarations"] == [0, 25]
 
 
-def test_MI_COMB_4_without_the_option_no_bonus_for_matto_combo_alone():
+def test_mi_comb_4_without_the_option_no_bonus_for_matto_combo_alone():
     """MI-COMB-4 (default): Matto-1-40 alone gives no bonus to claim."""
     pos = declare_position([[], "T1 T40 M", [], []])
     s = load(pos)
@@ -1812,7 +1812,7 @@ def play_ex18_last_trick(s):
     return _final(s)
 
 
-def test_MI_END_1_MI_END_2_MI_END_3_MI_END_4_the_end_event():
+def test_mi_end_1_mi_end_2_mi_end_3_mi_end_4_the_end_event():
     """MI-END-1, MI-END-2, MI-END-3, MI-END-4 (MI-EX-18's piles): pile values A 89, B 53
     (= 142, the Fola holding no counting card); beyond 42: A 52 cards -> 10, B 32 -> 0; combinations in the piles: A's
     33-34-35 (15) + Matto bonus 5 = 20, B's three Kings 15; last trick B +10."""
@@ -1828,7 +1828,7 @@ def test_MI_END_1_MI_END_2_MI_END_3_MI_END_4_the_end_event():
     assert combos_of(d["piles"][1]) == [("Kcu", "Ksw", "Kba")]
 
 
-def test_MI_END_4_last_trick_scores_10():
+def test_mi_end_4_last_trick_scores_10():
     """MI-END-4: the team that wins the 21st trick scores 10 in the end event: here A (seat 2
     trumps 2co with T6), so A +10 and B nothing; A's 14 tricks make 56 cards (+14)."""
     pos = last_trick_position(["4co", "2co", "T6", "3co"], leader=1, tricks_won=(13, 7),
@@ -1840,7 +1840,7 @@ def test_MI_END_4_last_trick_scores_10():
     assert d["points"]["beyond_42"] == [14, 0]
 
 
-def test_MI_END_2_no_card_bonus_up_to_42_cards():
+def test_mi_end_2_no_card_bonus_up_to_42_cards():
     """MI-END-2: with 10 and 11 tricks (40 and 44 cards), only the 44-card pile scores 2."""
     pos = last_trick_position(["4co", "T6", "2co", "3co"], leader=1, tricks_won=(10, 10))
     s = load(pos)
@@ -1849,7 +1849,7 @@ def test_MI_END_2_no_card_bonus_up_to_42_cards():
     assert d["points"]["beyond_42"] == [0, 2]
 
 
-def test_MI_END_3_matto_bonus_goes_to_the_pile_holding_it():
+def test_mi_end_3_matto_bonus_goes_to_the_pile_holding_it():
     """MI-END-3 / MI-COMB-4: the same piles with the Matto moved to B (B played it, B's
     trick): B's Kings get the bonus (15 + 5), A's run does not (15)."""
     pos = last_trick_position(["4co", "T6", "2co", "3co"], leader=1, tricks_won=(13, 7),
@@ -1860,7 +1860,7 @@ def test_MI_END_3_matto_bonus_goes_to_the_pile_holding_it():
     assert d["points"]["pile"] == [84, 58]
 
 
-def test_MI_END_5_robbed_cards_score_again_in_the_pile():
+def test_mi_end_5_robbed_cards_score_again_in_the_pile():
     """MI-END-5: the cutter (seat 3, B) robbed Kba (B +5 at once); it lies in B's pile at the
     end and counts again there; A's captured cards (dying, 55) count again in A's pile."""
     pos = last_trick_position(["4co", "T6", "2co", "3co"], leader=1, tricks_won=(13, 7),
@@ -1875,7 +1875,7 @@ def test_MI_END_5_robbed_cards_score_again_in_the_pile():
     assert "Kba" in d["piles"][1] and set(cards(CAP[55])) <= set(d["piles"][0])
 
 
-def test_MI_SCORE_1_the_end_is_one_event():
+def test_mi_score_1_the_end_is_one_event():
     """MI-SCORE-1 (MI-EX-16): D = +50 before the end; the end gives A 119, B 78. As one
     event D = 91 -> A 1 resto, D = 31 -> rounded up A 1: net +2 (had A's and B's points been
     two events, A +2, B +1: net +1)."""
@@ -1886,7 +1886,7 @@ def test_MI_SCORE_1_the_end_is_one_event():
     assert s.returns() == [2, -2, 2, -2]
 
 
-def test_MI_SCORE_1_each_trick_is_an_event():
+def test_mi_score_1_each_trick_is_an_event():
     """MI-SCORE-1 / MI-RESTO-2: a trick whose dying cards bring D to 60 or more converts at
     once: D 55, A captures B's T36 (10) -> A 1 resto, D 5."""
     pos = position([H("T39", "co cu sw"), H("T36", "co cu sw"), None,
@@ -1900,7 +1900,7 @@ def test_MI_SCORE_1_each_trick_is_an_event():
     assert d["resti"] == [1, 0] and d["D"] == 5
 
 
-def test_MI_SCORE_2_dying_cards():
+def test_mi_score_2_dying_cards():
     """MI-SCORE-2: seat 2 (A) leads T30, seat 3 (B) T3, seat 0 (A) T2, seat 1 (B) wins with
     T39: B scores A's T30 and T2 (5 + 3 = 8) at once, nothing for its own T3 and T39."""
     pos = position([H("T2", "co cu T"), H("T39", "co cu T"), H("", "co cu T"),
@@ -1915,7 +1915,7 @@ def test_MI_SCORE_2_dying_cards():
     assert d["D"] == before["D"] - 8
 
 
-def test_MI_RESTO_1_only_the_difference_is_kept():
+def test_mi_resto_1_only_the_difference_is_kept():
     """MI-RESTO-1: D starts at 0 and moves by (A - B) of each event; the points of every
     source satisfy sum(A) - sum(B) = D + 60 x (resti A - resti B) throughout a deal."""
     for seed in range(4):
@@ -1929,7 +1929,7 @@ def test_MI_RESTO_1_only_the_difference_is_kept():
             s.apply_action(r.choice(s.legal_actions()))
 
 
-def test_MI_RESTO_2_conversion_repeats_while_60_or_more():
+def test_mi_resto_2_conversion_repeats_while_60_or_more():
     """MI-RESTO-2: the cutter (B) robbed T36..T39 (B +40, D -40); seat 3 then declares 28..40
     with the Matto bonus (90 + 5): D -135 -> B gains 2 resti, D = -15."""
     robbed = "T36 T37 T38 T39"
@@ -1956,7 +1956,7 @@ def test_MI_RESTO_2_conversion_repeats_while_60_or_more():
     (20, [1, 0], [2, 0]),      # -40 + 41 = 1 -> A +1
     (10, [1, 0], [1, 1]),      # -50 + 41 = -9 -> B +1
 ])
-def test_MI_RESTO_3_final_rounding(captured, resti, final_resti):
+def test_mi_resto_3_final_rounding(captured, resti, final_resti):
     """MI-RESTO-3: after the final event (A 119, B 78: +41) the remaining lead is rounded up
     in units of 60: 1..60 -> 1; 0 -> nothing."""
     s = load(ex18_position(captured, resti))
@@ -1967,7 +1967,7 @@ def test_MI_RESTO_3_final_rounding(captured, resti, final_resti):
 @pytest.mark.parametrize("captured,resti,net", [
     (55, [1, 0], 2), (10, [1, 0], 0), (19, [0, 0], 1),
 ])
-def test_MI_RESTO_4_net_resti_and_returns(captured, resti, net):
+def test_mi_resto_4_net_resti_and_returns(captured, resti, net):
     """MI-RESTO-4: net = resti A - resti B; the returns are +net for seats 0 and 2, -net for
     1 and 3 (0 a draw); zero before the end."""
     s = load(ex18_position(captured, resti))
@@ -1977,7 +1977,7 @@ def test_MI_RESTO_4_net_resti_and_returns(captured, resti, net):
     assert s.returns() == [net, -net, net, -net]
 
 
-def test_MI_RESTO_4_option_capot_it_rules():
+def test_mi_resto_4_option_capot_it_rules():
     """MI-RESTO-4, option capot=it_rules: a team that won no trick loses at least 14 resti,
     twice its loss: A took no trick (its Matto given away)."""
     for capot in ("off", "it_rules"):
@@ -1993,7 +1993,7 @@ def test_MI_RESTO_4_option_capot_it_rules():
         assert d["net"] == want and s.returns() == [want, -want, want, -want]
 
 
-def test_MI_RESTO_4_option_deals_match():
+def test_mi_resto_4_option_deals_match():
     """MI-RESTO-4, option deals=2: a match of two deals; the deal passes to the right (d+1),
     the second deal comes from the same stream (the contract's procedure), the resti add up."""
     g = game(deals=2)

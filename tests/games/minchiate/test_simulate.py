@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardsim.cli import main
+from cardsim.app.cli import main
 from cardsim.games.minchiate.layout import COMBO_KINDS, SOURCES
 from cardsim.games.minchiate.summary import HISTOGRAM_CAP, summarize
 from cardsim.simulate import play_random_deals

@@ -42,9 +42,19 @@ import pytest
 
 import cardsim
 from cardsim.cards import MUSHKA
-from cardsim.games.mushka.reference import (ACE_OF_SPADES, DISCARD, EXCHANGE, PASS, PLAY,
-                                            PLAY_ON, STAND, STOP, ReferenceMushka, action_id,
-                                            action_text)
+from cardsim.games.mushka.reference import (
+    ACE_OF_SPADES,
+    DISCARD,
+    EXCHANGE,
+    PASS,
+    PLAY,
+    PLAY_ON,
+    STAND,
+    STOP,
+    ReferenceMushka,
+    action_id,
+    action_text,
+)
 from cardsim.games.mushka.rules import MushkaRules
 
 # Every option and its values (rules §3); num_players is chosen per test group.
@@ -442,6 +452,8 @@ def test_ex14_to_ex16_exchange():
         g = ReferenceMushka.new_deal(rules, seed, records=[17] * 4)
         if g.dealer == 3 and ACE_OF_SPADES in g.hands[0]:
             break
+    else:
+        raise AssertionError("no seed in 0..199 dealt by seat 3 with As in hand 0")
     assert action_id(PASS) not in g.legal_actions()                         # MU-EX-14
     g.apply_action(action_id(STAND))
     g.apply_action(action_id(PASS))
@@ -455,6 +467,8 @@ def test_ex14_to_ex16_exchange():
             if (g.dealer == 3 and (ACE_OF_SPADES in g.hands[3]) == holder
                     and all(ACE_OF_SPADES not in g.hands[s] for s in range(3))):
                 break
+        else:
+            raise AssertionError(f"no seed in 0..399 dealt by seat 3, As in its hand: {holder}")
         for _ in range(3):
             g.apply_action(action_id(PASS))
         g.apply_action(action_id(STAND))
@@ -464,6 +478,8 @@ def test_ex14_to_ex16_exchange():
         g = ReferenceMushka.new_deal(rules, seed)
         if g.dealer == 3 and ACE_OF_SPADES not in g.hands[0] | g.hands[1]:
             break
+    else:
+        raise AssertionError("no seed in 0..399 dealt by seat 3 with As outside hands 0 and 1")
     assert len(g.stock) == 11
     for k, stock_after in ((5, 6), (4, 2)):
         seat = g.to_move

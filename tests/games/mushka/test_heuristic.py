@@ -32,8 +32,17 @@ import pytest
 
 import cardsim
 from cardsim.games.mushka.heuristic import choose
-from cardsim.games.mushka.layout import (ACE_HOLDER, BONUS_TAKEN, DISCARDS, HAND, PHASE,
-                                         PHASE_EXCHANGE, PLAYED, STOCK, TRUMP_CARD)
+from cardsim.games.mushka.layout import (
+    ACE_HOLDER,
+    BONUS_TAKEN,
+    DISCARDS,
+    HAND,
+    PHASE,
+    PHASE_EXCHANGE,
+    PLAYED,
+    STOCK,
+    TRUMP_CARD,
+)
 from cardsim.rng import PyRng, rng_from_seed
 from cardsim.stats import mean_interval
 from solvers.duplicate import agent_returns, margin, play_duplicate

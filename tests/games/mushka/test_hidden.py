@@ -14,7 +14,7 @@ The uniformity tests count the possible worlds by brute force (a backtracking se
 hidden cards and their places, written here from §5: it reads the position dict only) and
 compare the sampled frequencies with a chi-square test at ``ALPHA`` = 1e-4 (fixed seeds, so
 the tests are deterministic). One position is so constrained that the engine's rejection
-sampling almost never succeeds and its exact draw (``kernels.exact_world``) does the work;
+sampling almost never succeeds and its exact draw (``worlds.exact_world``) does the work;
 ``exact_world`` is also tested on its own.
 """
 from __future__ import annotations
@@ -31,7 +31,8 @@ from scipy.stats import binomtest, chisquare
 
 import cardsim
 from cardsim.game import State
-from cardsim.games.mushka import choose_random, kernels
+from cardsim.games.mushka import choose_random
+from cardsim.games.mushka import worlds as sampler
 from cardsim.rng import rng_from_seed
 
 try:  # tests/ as a package, or the project root on sys.path
@@ -241,6 +242,8 @@ def test_a_pass_proves_no_ace():
         first = d["to_move"]
         if ACE not in d["hands"][first] and ACE != d["trump_card"]:
             break
+    else:
+        raise AssertionError("no seed in 0..199 whose first mover lacks As (and As not turned)")
     play(state, "pass", "stand")
     d = state.to_dict()
     assert ACE in d["excluded"][first]
@@ -494,20 +497,20 @@ def test_uniform_with_discards_and_stock_order(discardable):
 
 
 def _exact_draw(state, p: int, ordered_stock: bool):
-    """Draws of ``kernels.exact_world`` alone (the engine's exact sampler, without the
+    """Draws of ``worlds.exact_world`` alone (the engine's exact sampler, without the
     rejection tries before it), as assignments."""
     vec, params = state.vec, state.game.spec.params
     d = state.to_dict()
     hidden = 0
     for c, _ in hidden_places(d, p):
         hidden |= 1 << ALL52.index(c)
-    forbid = np.zeros(kernels.MAX_PLAYERS, dtype=np.uint64)
-    kernels.forbidden_cards(vec, params, p, forbid)
+    forbid = np.zeros(sampler.MAX_PLAYERS, dtype=np.uint64)
+    sampler.forbidden_cards(vec, params, p, forbid)
     out = np.empty_like(vec)
 
     def draw(seed):
-        assert kernels.exact_world(vec, params, p, rng_from_seed(seed), np.uint64(hidden),
-                                   forbid, out)
+        assert sampler.exact_world(vec, params, p, rng_from_seed(seed), np.uint64(hidden),
+                                    forbid, out)
         return assignment(State(state.game, out.copy()).to_dict(), p, ordered_stock)
 
     return draw
@@ -515,7 +518,7 @@ def _exact_draw(state, p: int, ordered_stock: bool):
 
 @pytest.mark.parametrize("which", ["a", "c", "c_discardable"])
 def test_exact_sampler_alone_is_uniform(which):
-    """Chi-square on ``kernels.exact_world`` by itself (it only runs when rejection fails):
+    """Chi-square on ``worlds.exact_world`` by itself (it only runs when rejection fails):
     world A (voids in hands) and world C (discards, the stock's order, As kept out of the
     discards by its weight in the pool)."""
     if which == "a":

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardsim.cli import main
+from cardsim.app.cli import main
 from cardsim.simulate import play_random_deals
 
 

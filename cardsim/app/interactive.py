@@ -23,8 +23,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from cardsim.errors import AgentError, CardsimError
-
-from .agents import Agent, choose, parse_agent, workspace
+from solvers.agents import Agent, choose, parse_agent, workspace
 
 HELP_WORDS = ("?", "help", "h")
 QUIT_WORDS = ("quit", "q", "exit")

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .game import load_game
-from .rng import rng_from_seed
-from .simulate import random_policy
+from cardsim.game import load_game
+from cardsim.rng import rng_from_seed
+from cardsim.simulate import random_policy
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class BenchConfig:
 
     def __post_init__(self) -> None:
         if not self.seconds > 0:
-            from .errors import CardsimError
+            from cardsim.errors import CardsimError
             raise CardsimError(f"seconds={self.seconds!r}: expected a positive number")
 
 
@@ -161,6 +161,7 @@ def runner_figures(deals: int = 20_000) -> dict:
     first, as in a long run), and the overhead per batch — the run's wall time beyond the
     batches' own compute time (scheduling, Parquet writes), relative to that compute."""
     import shutil
+
     from experiments.runner import RunConfig, run, run_batch
     from experiments.spec import parse_spec
     study = {"game": "scopa", "agents": ["random", "random"], "seed": 1,

@@ -11,10 +11,10 @@ from typing import Sequence
 
 import pandas as pd
 
-from . import __version__
-from .errors import CardsimError
-from .game import definition, list_games
-from .options import describe, parse_option_pairs
+from cardsim import __version__
+from cardsim.errors import CardsimError
+from cardsim.game import definition, list_games
+from cardsim.options import describe, parse_option_pairs
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,12 +43,13 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play random deals and print the game's tables."""
-    from .options import non_default
-    from .simulate import SimulationConfig, simulate
+    from cardsim.options import non_default
+    from cardsim.simulate import SimulationConfig, simulate
     options = parse_option_pairs(args.option)
     if args.players is not None:
         import dataclasses
-        from .game import definition as game_definition
+
+        from cardsim.game import definition as game_definition
         fields = {f.name for f in dataclasses.fields(game_definition(args.game).rules_type)}
         if "num_players" not in fields:
             raise CardsimError(f"{args.game} has a fixed number of players: drop --players")
@@ -78,7 +79,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_compile(args: argparse.Namespace) -> int:
     """Compile (or load) the games' compiled code ahead of time, one process per game."""
-    from ._cache import base_folder, prune
+    from cardsim._cache import base_folder, prune
     if args.prune:
         removed = prune()
         print(f"removed {len(removed)} cache folder(s) of other versions from {base_folder()}")
@@ -121,7 +122,8 @@ def _load_position(game_name: str, path: str, options: list[str]):
     """(game, state) from a position JSON file; the file's ``rules`` are the game's options
     unless ``--option`` gives others."""
     import json
-    from .game import load_game
+
+    from cardsim.game import load_game
     definition(game_name)
     try:
         with open(path, encoding="utf-8") as f:
@@ -160,7 +162,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     """Every legal action of a fully known position with its exact value, and the line of best
     play (solvers/exact.py)."""
     import time
+
     import numpy as np
+
     from solvers import exact
     game, state = _load_position(args.game, args.position, args.option)
     if state.is_terminal():
@@ -206,6 +210,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     """Run (or resume) an experiment spec into a results folder and print its tables."""
     from pathlib import Path
+
     from experiments.spec import load_spec
     spec = load_spec(args.spec)
     out = args.out or str(Path("runs") / Path(args.spec).stem)
@@ -215,9 +220,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     """The built-in study (experiments/specs/demo.toml) on 2 local processes."""
     from pathlib import Path
+
+    import experiments
     from experiments.spec import load_spec
-    spec = load_spec(Path(__file__).resolve().parent.parent / "experiments" / "specs"
-                     / "demo.toml")
+    spec = load_spec(Path(experiments.__file__).resolve().parent / "specs" / "demo.toml")
     print(f"cardsim demo: {spec.question}")
     print(f"  {len(spec.matchups)} matchups x {spec.deals} duplicate deals, seed {spec.seed}, "
           f"into {args.out}")
@@ -269,8 +275,9 @@ def _run_and_print(spec, out: str, jobs: int, progress: bool, dask: str | None) 
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a deal (or a match) at the terminal against agents."""
-    from .game import load_game
-    from solvers.interactive import play_interactive
+    from cardsim.game import load_game
+
+    from .interactive import play_interactive
     game = load_game(args.game, **parse_option_pairs(args.option))
     if args.seat >= game.num_players:
         raise CardsimError(f"--seat {args.seat}: expected a seat from 0 to "
@@ -293,6 +300,19 @@ def _int_at_least(minimum: int, what: str):
     return parse
 
 
+def _position_command(sub, name: str, help: str, position_help: str) -> argparse.ArgumentParser:
+    """A subcommand on a position file: its ``game`` and ``position`` arguments."""
+    p = sub.add_parser(name, help=help)
+    p.add_argument("game", help="a game name (see `cardsim games`)")
+    p.add_argument("position", help="a position JSON file (State.to_dict format)" + position_help)
+    return p
+
+
+def _rules_option(p: argparse.ArgumentParser, help: str) -> None:
+    """The repeatable ``--option NAME=VALUE`` of a subcommand."""
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=help)
+
+
 def make_parser() -> argparse.ArgumentParser:
     """The argument parser, subcommands in workflow order."""
     parser = _Parser(prog="cardsim", description="Monte Carlo analysis and solvers for Scopa, "
@@ -309,8 +329,7 @@ def make_parser() -> argparse.ArgumentParser:
                    help="deals to play (10000)")
     p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0,
                    help="root seed (0)")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a rules option, repeatable (see `cardsim games`)")
+    _rules_option(p, "a rules option, repeatable (see `cardsim games`)")
     p.add_argument("--player", action="append", default=[], metavar="NAME=VALUE",
                    help="a parameter of the random player, repeatable. The random player picks "
                    "uniformly among the legal actions; in Bura it claims 31 with probability "
@@ -359,11 +378,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("run_b", metavar="RUN_B", help="another results folder of the same game")
     p.set_defaults(func=cmd_compare)
 
-    p = sub.add_parser("analyze", help="value every legal action of a position (win "
-                       "probability and expected return, with intervals)")
-    p.add_argument("game", help="a game name (see `cardsim games`)")
-    p.add_argument("position", help="a position JSON file (State.to_dict format); only what "
-                   "the player sees is used: sampled worlds replace the hidden cards")
+    p = _position_command(sub, "analyze", "value every legal action of a position (win "
+                          "probability and expected return, with intervals)", "; only what the "
+                          "player sees is used: sampled worlds replace the hidden cards")
     p.add_argument("--player", type=_int_at_least(0, "non-negative"), required=True,
                    help="the seat to move, as whom the position is seen")
     p.add_argument("--agent", default="heuristic",
@@ -372,19 +389,15 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--worlds", type=_int_at_least(2, "at least 2"), default=200,
                    help="sampled worlds per action (200)")
     p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0, help="seed (0)")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a rules option (default: the position's rules)")
+    _rules_option(p, "a rules option (default: the position's rules)")
     p.set_defaults(func=cmd_analyze)
 
-    p = sub.add_parser("solve", help="exact values of every legal action of a fully known "
-                       "position (all hands and the stock order), and the line of best play")
-    p.add_argument("game", help="a game name (see `cardsim games`)")
-    p.add_argument("position", help="a position JSON file (State.to_dict format) with every "
-                   "card known")
+    p = _position_command(sub, "solve", "exact values of every legal action of a fully known "
+                          "position (all hands and the stock order), and the line of best play",
+                          " with every card known")
     p.add_argument("--stats", action="store_true",
                    help="also print nodes searched, table hits, cut-offs and time")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a rules option (default: the position's rules)")
+    _rules_option(p, "a rules option (default: the position's rules)")
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("play", help="play a deal (or a match) against agents at the terminal")
@@ -396,8 +409,7 @@ def make_parser() -> argparse.ArgumentParser:
                    help="your seat (0)")
     p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0, help="seed (0)")
     p.add_argument("--match", action="store_true", help="a whole match instead of one deal")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a rules option, repeatable (see `cardsim games`)")
+    _rules_option(p, "a rules option, repeatable (see `cardsim games`)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("compile", help="compile the games' engines, agents and solvers ahead "
@@ -434,7 +446,7 @@ def make_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    from .compiling import watch
+    from cardsim.compiling import watch
     try:
         args = make_parser().parse_args(argv)
         with watch():                 # a long compile says what it compiles, and that it is alive

@@ -1,0 +1,180 @@
+"""Agent spec strings, parsed without compiled code (a store's reader needs only this).
+
+An agent is an integer kind and a float64 parameter vector (DESIGN.md §3), run by the compiled
+game loop of :mod:`solvers.agents`. Spec strings, parsed once by :func:`parse_agent` (unknown
+names or values are refused with what is allowed):
+
+- ``random`` — uniform over the legal actions.
+- ``heuristic`` — the game's heuristic player, the documented wisdom of good players
+  (``cardsim/games/<game>/heuristic.py``).
+- ``pimc[:worlds=N,seconds=S]`` — :mod:`solvers.pimc`: ``worlds`` sampled worlds (default
+  50), each solved exactly by :mod:`solvers.exact`, the best average action played; or a
+  wall-clock budget ``seconds`` per move (then the worlds are not capped unless ``worlds`` is
+  given too).
+- ``oracle`` — **sees every card** (it cheats): plays an action of best exact value on the
+  true state (:mod:`solvers.exact`). Against PIMC it measures what seeing all cards is worth.
+- ``ismcts[:key=value,...]`` — :mod:`solvers.ismcts` with ``iterations`` (default 1000; 0 =
+  only the time budget), ``seconds`` (a wall-clock budget per move, default 0 = none), ``c``
+  (UCT exploration constant, default 0.7, on returns divided by the game's reward scale),
+  ``final`` (``visits`` | ``sample`` | ``value``), ``worlds`` (a cap on sampled worlds, 0 =
+  a new one every iteration), ``rollout`` (``random`` | ``heuristic``) and ``nodes`` (the
+  tree's capacity, default iterations + 1, or 1,000,000 with a time budget).
+
+This module imports no numba and no compiled module: ``tests/test_layers.py`` checks that
+reading a store and parsing its agents leaves :mod:`solvers.agents` unimported.
+
+>>> parse_agent("ismcts:iterations=200,c=1.2").name
+'ismcts:iterations=200,c=1.2'
+>>> parse_agent("ismcts:iters=5")
+Traceback (most recent call last):
+...
+cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, nodes
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cardsim.errors import AgentError
+
+# The search's parameters (a float64 vector; names as in the spec string), read by the
+# compiled searches (solvers/ismcts.py, solvers/pimc.py). Numba freezes these values into the
+# compiled code, and cardsim/_cache.py hashes only the files that define compiled functions:
+# a change here must come with a change of solvers/ismcts.py (or an empty cache).
+ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT = range(6)
+N_PARAMS = 6
+FINAL_VISITS, FINAL_SAMPLE, FINAL_VALUE = range(3)
+ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = range(2)
+
+RANDOM, HEURISTIC, ISMCTS, PIMC, ORACLE = range(5)
+KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "ismcts": ISMCTS, "pimc": PIMC,
+         "oracle": ORACLE}
+DEFAULT_NODES_TIMED = 1_000_000
+
+_ISMCTS_PARAMS = {   # name -> (index, default, parser description)
+    "iterations": (ITERATIONS, 1000, "an integer >= 0"),
+    "seconds": (SECONDS, 0.0, "a number of seconds >= 0"),
+    "c": (C, 0.7, "a number >= 0"),
+    "final": (FINAL, "visits", "visits, sample or value"),
+    "worlds": (WORLDS, 0, "an integer >= 0"),
+    "rollout": (ROLLOUT, "random", "random or heuristic"),
+}
+_CHOICES = {"final": ("visits", "sample", "value"), "rollout": ("random", "heuristic")}
+
+
+@dataclass(frozen=True)
+class Agent:
+    """A parsed agent: its spec string, kind, parameter vector and tree capacity."""
+
+    name: str
+    kind: int
+    params: np.ndarray
+    nodes: int = 0
+
+    @property
+    def is_search(self) -> bool:
+        """An ISMCTS agent (it needs a search tree)."""
+        return self.kind == ISMCTS
+
+    @property
+    def is_exact(self) -> bool:
+        """An agent that uses the exact solver (PIMC, the oracle)."""
+        return self.kind == PIMC or self.kind == ORACLE
+
+
+def parse_agent(spec: str) -> Agent:
+    """An :class:`Agent` from its spec string (module docstring)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentError(f"agent {spec!r}: expected one of {', '.join(KINDS)} "
+                         "(with ismcts:key=value,... parameters)")
+    name, _, rest = spec.strip().partition(":")
+    if name not in KINDS:
+        raise AgentError(f"agent {spec!r}: unknown agent {name!r}; expected one of "
+                         + ", ".join(KINDS))
+    params = np.zeros(N_PARAMS, dtype=np.float64)
+    if KINDS[name] == PIMC:
+        return _parse_pimc(spec, rest, params)
+    if KINDS[name] != ISMCTS:
+        if rest:
+            raise AgentError(f"agent {spec!r}: {name} takes no parameters")
+        return Agent(spec.strip(), KINDS[name], params)
+    values = {k: d for k, (_, d, _) in _ISMCTS_PARAMS.items()}
+    nodes = None
+    for item in filter(None, rest.split(",")):
+        key, eq, text = item.partition("=")
+        key = key.strip()
+        if key == "nodes":
+            nodes = _number(spec, key, text, "an integer >= 2", integer=True, low=2)
+            continue
+        if key not in _ISMCTS_PARAMS:
+            raise AgentError(f"agent {spec!r}: unknown parameter {key!r}; expected one of "
+                             + ", ".join([*_ISMCTS_PARAMS, "nodes"]))
+        if not eq:
+            raise AgentError(f"agent {spec!r}: expected {key}=value")
+        _, _, allowed = _ISMCTS_PARAMS[key]
+        if key in _CHOICES:
+            if text.strip() not in _CHOICES[key]:
+                raise AgentError(f"agent {spec!r}: {key}={text!r}; expected {allowed}")
+            values[key] = text.strip()
+        else:
+            values[key] = _number(spec, key, text, allowed,
+                                  integer=key in ("iterations", "worlds"))
+    if values["iterations"] == 0 and values["seconds"] == 0:
+        raise AgentError(f"agent {spec!r}: give iterations > 0 or seconds > 0")
+    for key, (index, _, _) in _ISMCTS_PARAMS.items():
+        v = values[key]
+        params[index] = _CHOICES[key].index(v) if key in _CHOICES else float(v)
+    if nodes is None:
+        nodes = DEFAULT_NODES_TIMED if values["seconds"] else int(values["iterations"]) + 1
+    return Agent(spec.strip(), ISMCTS, params, int(nodes))
+
+
+def _parse_pimc(spec: str, rest: str, params: np.ndarray) -> Agent:
+    """``pimc:worlds=N,seconds=S`` (module docstring)."""
+    given = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, text = item.partition("=")
+        key = key.strip()
+        if key not in ("worlds", "seconds"):
+            raise AgentError(f"agent {spec!r}: unknown parameter {key!r}; expected one of "
+                             "worlds, seconds")
+        if not eq:
+            raise AgentError(f"agent {spec!r}: expected {key}=value")
+        given[key] = (_number(spec, key, text, "an integer >= 0", integer=True)
+                      if key == "worlds" else
+                      _number(spec, key, text, "a number of seconds >= 0"))
+    seconds = given.get("seconds", 0.0)
+    worlds = given.get("worlds", 0 if seconds else 50)
+    if worlds == 0 and seconds == 0:
+        raise AgentError(f"agent {spec!r}: give worlds > 0 or seconds > 0")
+    params[WORLDS] = worlds
+    params[SECONDS] = seconds
+    return Agent(spec.strip(), PIMC, params)
+
+
+def search_budget(agent: Agent) -> tuple[str, float, tuple] | None:
+    """For a searching agent: what ends its search (``"iterations"`` for ISMCTS, ``"worlds"``
+    for PIMC, or ``"seconds"`` when a time budget is given), how much, and the rest of its
+    settings as a key (two agents with the same key differ only in that budget); None for an
+    agent that does not search."""
+    if not (agent.is_search or agent.is_exact):
+        return None
+    p = agent.params.copy()
+    kind, index = (("seconds", SECONDS) if p[SECONDS] > 0
+                   else ("worlds", WORLDS) if agent.is_exact
+                   else ("iterations", ITERATIONS))
+    value = float(p[index])
+    p[index] = 0.0
+    return kind, value, (agent.kind, kind, *p.tolist())
+
+
+def _number(spec: str, key: str, text: str, allowed: str, integer: bool = False,
+            low: float = 0) -> float:
+    try:
+        value = int(text) if integer else float(text)
+    except ValueError:
+        raise AgentError(f"agent {spec!r}: {key}={text!r}; expected {allowed}") from None
+    if not value >= low or value != value or value == float("inf"):
+        raise AgentError(f"agent {spec!r}: {key}={text!r}; expected {allowed}")
+    return value

@@ -32,6 +32,7 @@ from scipy.stats import binomtest, chisquare
 import cardsim
 from cardsim.game import State
 from cardsim.games.mushka import choose_random
+from cardsim.games.mushka import layout as L
 from cardsim.games.mushka import worlds as sampler
 from cardsim.rng import rng_from_seed
 
@@ -504,7 +505,7 @@ def _exact_draw(state, p: int, ordered_stock: bool):
     hidden = 0
     for c, _ in hidden_places(d, p):
         hidden |= 1 << ALL52.index(c)
-    forbid = np.zeros(sampler.MAX_PLAYERS, dtype=np.uint64)
+    forbid = np.zeros(L.MAX_PLAYERS, dtype=np.uint64)
     sampler.forbidden_cards(vec, params, p, forbid)
     out = np.empty_like(vec)
 

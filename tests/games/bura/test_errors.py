@@ -14,11 +14,7 @@ import pytest
 
 import cardsim
 from cardsim.errors import CardError, CardsimError, IllegalActionError, OptionError, PositionError
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.bura.positions import action_dict, action_id, play, position
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import action_dict, action_id, play, position
+from tests.games.bura.positions import action_dict, action_id, play, position
 
 GAME = None
 

@@ -17,47 +17,25 @@ import pytest
 
 import cardsim
 from cardsim.errors import IllegalActionError
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.bura.positions import (
-        CHECK,
-        RNG_WORDS,
-        action_id,
-        after_trick,
-        assert_legal,
-        assert_next_deal,
-        combos,
-        core,
-        find_seed,
-        first_shuffle,
-        pile,
-        play,
-        points,
-        position,
-        result,
-        srt,
-        suit,
-    )
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import (
-        CHECK,
-        RNG_WORDS,
-        action_id,
-        after_trick,
-        assert_legal,
-        assert_next_deal,
-        combos,
-        core,
-        find_seed,
-        first_shuffle,
-        pile,
-        play,
-        points,
-        position,
-        result,
-        srt,
-        suit,
-    )
+from tests.games.bura.positions import (
+    CHECK,
+    RNG_WORDS,
+    action_id,
+    after_trick,
+    assert_legal,
+    assert_next_deal,
+    combos,
+    core,
+    find_seed,
+    first_shuffle,
+    pile,
+    play,
+    points,
+    position,
+    result,
+    srt,
+    suit,
+)
 
 
 @functools.lru_cache(maxsize=None)

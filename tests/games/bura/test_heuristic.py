@@ -24,12 +24,8 @@ import cardsim
 from cardsim.games.bura.heuristic import choose
 from cardsim.rng import PyRng, rng_from_seed
 from cardsim.stats import mean_interval, wilson_interval
+from tests.games.bura.positions import action_id, play, position
 from tests.heuristic_helpers import assert_choice, heuristic_choice
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.bura.positions import action_id, play, position
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import action_id, play, position
 
 CLAIM_ID = action_id("claim")
 RANDOM_CLAIM_P = 0.1

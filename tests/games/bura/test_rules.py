@@ -19,60 +19,31 @@ from scipy.stats import chisquare
 
 import cardsim
 from cardsim.errors import IllegalActionError
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.bura.positions import (
-        ALL_CARDS,
-        CHECK,
-        KINDS,
-        RNG_WORDS,
-        action_id,
-        after_trick,
-        all_cards,
-        assert_legal,
-        assert_next_deal,
-        combos,
-        core,
-        find_seed,
-        first_shuffle,
-        legal_strings,
-        match_check,
-        oracle_start,
-        pile,
-        play,
-        points,
-        position,
-        result,
-        srt,
-        suit,
-    )
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import (
-        ALL_CARDS,
-        CHECK,
-        KINDS,
-        RNG_WORDS,
-        action_id,
-        after_trick,
-        all_cards,
-        assert_legal,
-        assert_next_deal,
-        combos,
-        core,
-        find_seed,
-        first_shuffle,
-        legal_strings,
-        match_check,
-        oracle_start,
-        pile,
-        play,
-        points,
-        position,
-        result,
-        srt,
-        suit,
-    )
-
+from tests.games.bura.positions import (
+    ALL_CARDS,
+    CHECK,
+    KINDS,
+    RNG_WORDS,
+    action_id,
+    after_trick,
+    all_cards,
+    assert_legal,
+    assert_next_deal,
+    combos,
+    core,
+    find_seed,
+    first_shuffle,
+    legal_strings,
+    match_check,
+    oracle_start,
+    pile,
+    play,
+    points,
+    position,
+    result,
+    srt,
+    suit,
+)
 
 
 @functools.lru_cache(maxsize=None)

@@ -9,66 +9,36 @@ from __future__ import annotations
 
 import pytest
 
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.minchiate.test_rules import (
-        COMBO_ID,
-        H,
-        _discardable,
-        _final,
-        assert_illegal,
-        assert_legal,
-        combo_value,
-        declare,
-        declare_position,
-        discards_of,
-        event,
-        ex18_position,
-        final_rounding,
-        find_seed,
-        game,
-        last_trick_position,
-        load,
-        oracle,
-        play,
-        play_cards,
-        play_ex18_last_trick,
-        plays,
-        position,
-        spread,
-        srt,
-        total,
-        value,
-    )
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from test_rules import (
-        COMBO_ID,
-        H,
-        _discardable,
-        _final,
-        assert_illegal,
-        assert_legal,
-        combo_value,
-        declare,
-        declare_position,
-        discards_of,
-        event,
-        ex18_position,
-        final_rounding,
-        find_seed,
-        game,
-        last_trick_position,
-        load,
-        oracle,
-        play,
-        play_cards,
-        play_ex18_last_trick,
-        plays,
-        position,
-        spread,
-        srt,
-        total,
-        value,
-    )
+from tests.games.minchiate.test_rules import (
+    COMBO_ID,
+    H,
+    _discardable,
+    _final,
+    assert_illegal,
+    assert_legal,
+    combo_value,
+    declare,
+    declare_position,
+    discards_of,
+    event,
+    ex18_position,
+    final_rounding,
+    find_seed,
+    game,
+    last_trick_position,
+    load,
+    oracle,
+    play,
+    play_cards,
+    play_ex18_last_trick,
+    plays,
+    position,
+    spread,
+    srt,
+    total,
+    trick_position,
+    value,
+)
 
 # MI-EX-1..4: one deal's setup. Cutter seat 3 robbed T38 Kcu T24 (stopped by 7sw); exposed
 # 21st cards seat 1 T3, seat 2 8cu, seat 3 T22, seat 0 Ksw; the dealer robbed T40 and T29
@@ -178,10 +148,6 @@ def test_mi_ex_6_decine_and_the_matto_combination(decine, combos, points):
 
 
 def _winner(trick):
-    try:
-        from tests.games.minchiate.test_rules import trick_position
-    except ImportError:
-        from test_rules import trick_position
     s = load(trick_position(1, trick[:3], H(trick[3], "ba")))
     play_cards(s, trick[3])
     return s.to_dict()["last_winner"]
@@ -210,10 +176,6 @@ def test_mi_ex_9_following(trick, hand, legal):
     """MI-EX-9: a batons trick that is not the first led in batons, led with Cba: a player
     with batons plays a baton; one without batons but with trumps a trump (T2 even after
     T30); one with neither anything; the Matto is legal for all three."""
-    try:
-        from tests.games.minchiate.test_rules import trick_position
-    except ImportError:
-        from test_rules import trick_position
     s = load(trick_position(0, trick, hand, suits_led=("co", "cu", "sw", "ba")))
     assert_legal(s, *plays(*legal))
 

@@ -48,11 +48,7 @@ from cardsim.games.minchiate.layout import (
 )
 from cardsim.rng import PyRng, rng_from_seed
 from solvers.duplicate import margin, play_duplicate
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.minchiate.positions import declare_position, discard_position, game, play_position
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import declare_position, discard_position, game, play_position
+from tests.games.minchiate.positions import declare_position, discard_position, game, play_position
 
 OPTION_SETS = [
     {},

@@ -22,20 +22,17 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.minchiate.test_rules import (
-        ALL97,
-        IDX,
-        all_cards,
-        end_scoring,
-        final_rounding,
-        game,
-        oracle,
-        total,
-        value,
-    )
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from test_rules import ALL97, IDX, all_cards, end_scoring, final_rounding, game, oracle, total, value
+from tests.games.minchiate.test_rules import (
+    ALL97,
+    IDX,
+    all_cards,
+    end_scoring,
+    final_rounding,
+    game,
+    oracle,
+    total,
+    value,
+)
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

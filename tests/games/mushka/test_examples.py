@@ -13,39 +13,21 @@ import functools
 import pytest
 
 import cardsim
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.mushka.positions import (
-        DEFAULTS,
-        assert_legal,
-        exchange_position,
-        exchanges,
-        find_seed,
-        holder_of,
-        match_returns,
-        oracle_deal,
-        play,
-        play_cards,
-        plays,
-        position,
-        srt,
-    )
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import (
-        DEFAULTS,
-        assert_legal,
-        exchange_position,
-        exchanges,
-        find_seed,
-        holder_of,
-        match_returns,
-        oracle_deal,
-        play,
-        play_cards,
-        plays,
-        position,
-        srt,
-    )
+from tests.games.mushka.positions import (
+    DEFAULTS,
+    assert_legal,
+    exchange_position,
+    exchanges,
+    find_seed,
+    holder_of,
+    match_returns,
+    oracle_deal,
+    play,
+    play_cards,
+    plays,
+    position,
+    srt,
+)
 
 HEARTS = "Qh"
 SPADES = "Qs"

@@ -46,11 +46,7 @@ from cardsim.games.mushka.layout import (
 from cardsim.rng import PyRng, rng_from_seed
 from cardsim.stats import mean_interval
 from solvers.duplicate import agent_returns, margin, play_duplicate
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.mushka.positions import action_id, position
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import action_id, position
+from tests.games.mushka.positions import action_id, position
 
 PASS_ID = action_id("pass")
 AS_BIT = 1 << 12

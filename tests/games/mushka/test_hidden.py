@@ -35,11 +35,7 @@ from cardsim.games.mushka import choose_random
 from cardsim.games.mushka import layout as L
 from cardsim.games.mushka import worlds as sampler
 from cardsim.rng import rng_from_seed
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.mushka.positions import ALL52, deck_cards, idx, play, position
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import ALL52, deck_cards, idx, play, position
+from tests.games.mushka.positions import ALL52, deck_cards, idx, play, position
 
 ALPHA = 1e-4
 ACE = "As"

@@ -26,11 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardsim
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.mushka.positions import ALL52, all_cards, deck_cards, deck_size_for, oracle_deal
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import ALL52, all_cards, deck_cards, deck_size_for, oracle_deal
+from tests.games.mushka.positions import ALL52, all_cards, deck_cards, deck_size_for, oracle_deal
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

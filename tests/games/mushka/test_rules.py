@@ -18,53 +18,28 @@ import pytest
 
 import cardsim
 from cardsim.errors import IllegalActionError, OptionError
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.mushka.positions import (
-        ALL52,
-        DEFAULTS,
-        RNG_WORDS,
-        action_id,
-        all_cards,
-        assert_legal,
-        deck_cards,
-        exchange_position,
-        exchanges,
-        find_seed,
-        holder_of,
-        legal_strings,
-        match_returns,
-        oracle_deal,
-        oracle_next_deal,
-        play,
-        play_cards,
-        plays,
-        position,
-        srt,
-    )
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import (
-        ALL52,
-        DEFAULTS,
-        RNG_WORDS,
-        action_id,
-        all_cards,
-        assert_legal,
-        deck_cards,
-        exchange_position,
-        exchanges,
-        find_seed,
-        holder_of,
-        legal_strings,
-        match_returns,
-        oracle_deal,
-        oracle_next_deal,
-        play,
-        play_cards,
-        plays,
-        position,
-        srt,
-    )
+from tests.games.mushka.positions import (
+    ALL52,
+    DEFAULTS,
+    RNG_WORDS,
+    action_id,
+    all_cards,
+    assert_legal,
+    deck_cards,
+    exchange_position,
+    exchanges,
+    find_seed,
+    holder_of,
+    legal_strings,
+    match_returns,
+    oracle_deal,
+    oracle_next_deal,
+    play,
+    play_cards,
+    plays,
+    position,
+    srt,
+)
 
 HEARTS = "Qh"      # turned card: hearts trump
 SPADES = "Qs"      # turned card: spades trump

@@ -18,11 +18,7 @@ from cardsim.errors import (
     PositionError,
     UnknownGameError,
 )
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.scopa.positions import action_id, complement, position
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import action_id, complement, position
+from tests.games.scopa.positions import action_id, complement, position
 
 GAME = None
 

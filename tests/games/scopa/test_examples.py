@@ -14,37 +14,20 @@ import pytest
 
 import cardsim
 from cardsim.errors import IllegalActionError
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.scopa.positions import (
-        action_id,
-        assert_breakdown,
-        assert_legal,
-        complement,
-        find_redeal_seed,
-        idx,
-        kings,
-        last_move_position,
-        play,
-        position,
-        reference_deal,
-        srt,
-    )
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import (
-        action_id,
-        assert_breakdown,
-        assert_legal,
-        complement,
-        find_redeal_seed,
-        idx,
-        kings,
-        last_move_position,
-        play,
-        position,
-        reference_deal,
-        srt,
-    )
+from tests.games.scopa.positions import (
+    action_id,
+    assert_breakdown,
+    assert_legal,
+    complement,
+    find_redeal_seed,
+    idx,
+    kings,
+    last_move_position,
+    play,
+    position,
+    reference_deal,
+    srt,
+)
 
 
 @functools.lru_cache(maxsize=None)

@@ -22,12 +22,8 @@ import cardsim
 from cardsim.games.scopa.heuristic import choose
 from cardsim.rng import PyRng, rng_from_seed
 from cardsim.stats import mean_interval
+from tests.games.scopa.positions import position
 from tests.heuristic_helpers import assert_choice
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.scopa.positions import position
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import position
 
 OPTION_SETS = [
     {},

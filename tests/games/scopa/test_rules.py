@@ -16,41 +16,22 @@ import pytest
 
 import cardsim
 from cardsim.errors import IllegalActionError, OptionError
-
-try:  # tests/ as a package, or the project root on sys.path
-    from tests.games.scopa.positions import (
-        ALL_CARDS,
-        action_id,
-        assert_breakdown,
-        assert_legal,
-        complement,
-        find_redeal_seed,
-        idx,
-        kings,
-        last_move_position,
-        play,
-        position,
-        reference_after,
-        reference_deal,
-        srt,
-    )
-except ImportError:  # pytest's default "prepend" import mode, no __init__.py
-    from positions import (
-        ALL_CARDS,
-        action_id,
-        assert_breakdown,
-        assert_legal,
-        complement,
-        find_redeal_seed,
-        idx,
-        kings,
-        last_move_position,
-        play,
-        position,
-        reference_after,
-        reference_deal,
-        srt,
-    )
+from tests.games.scopa.positions import (
+    ALL_CARDS,
+    action_id,
+    assert_breakdown,
+    assert_legal,
+    complement,
+    find_redeal_seed,
+    idx,
+    kings,
+    last_move_position,
+    play,
+    position,
+    reference_after,
+    reference_deal,
+    srt,
+)
 
 RNG_WORDS = [11, 22, 33, 44]   # an explicit chance stream for match positions
 

@@ -18,3 +18,16 @@ def action_id(kind, value, shift):
 def next_seat(seat, n_players):
     """The seat after ``seat`` in playing order (every game here plays seat -> seat + 1)."""
     return seat + 1 if seat + 1 < n_players else 0
+
+
+@helper
+def kind_of(a, shift):
+    """The kind of an action id made by :func:`action_id` with this ``shift``."""
+    return np.int64(np.uint64(a) >> np.uint64(shift))
+
+
+@helper
+def value_of(a, shift):
+    """The value (a card mask, a card or a combination index) of an action id made by
+    :func:`action_id` with this ``shift``, as ``uint64``."""
+    return np.uint64(a) & ((np.uint64(1) << np.uint64(shift)) - np.uint64(1))

@@ -61,3 +61,14 @@ def copy_words(dst, src):
     cold compile."""
     for i in range(src.shape[0]):
         dst[i] = src[i]
+
+
+@helper
+def indices_of(mask, out):
+    """Write the indices of the set bits of ``mask`` into ``out``, ascending; their number."""
+    k = 0
+    while mask:
+        out[k] = lowest_index(mask)
+        mask &= mask - ONE
+        k += 1
+    return k

@@ -52,6 +52,12 @@ def rng_next(rng):
 
 
 @helper
+def rng_unit(rng):
+    """A float uniform in [0, 1) from the top 53 bits of :func:`rng_next`."""
+    return np.float64(rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@helper
 def seed_stream(out, at, rng):
     """A state's own chance stream: the four words ``out[at:at + 4]`` drawn from ``rng`` (each
     game's ``start``)."""

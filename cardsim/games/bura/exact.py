@@ -9,6 +9,7 @@ or a face-down throw is a move like any other.
 """
 import numpy as np
 
+from ...actions import kind_of, value_of
 from ...bits import ZERO, popcount
 from ...jit import helper
 from . import layout as L
@@ -18,8 +19,6 @@ from .scoring import pile_points, points
 OUTCOME = 256
 """A deal's result outweighs any margin of card points (at most 120)."""
 N_FEATURES = 7
-_SHIFT = np.uint64(L.KIND_SHIFT)
-_CARDS = np.uint64((1 << 40) - 1)
 
 
 @helper
@@ -102,8 +101,8 @@ def move_order(state, params, actions, n, scores):
     mine = pile_points(state, seat)
     for i in range(n):
         a = np.uint64(actions[i])
-        kind = np.int64(a >> _SHIFT)
-        cards = a & _CARDS
+        kind = kind_of(a, L.KIND_SHIFT)
+        cards = value_of(a, L.KIND_SHIFT)
         if kind == L.CLAIM:
             s = 1000 if mine >= L.CLAIM_TARGET else -1000
         elif kind == L.NO_CLAIM:

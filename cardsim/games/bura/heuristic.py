@@ -40,6 +40,7 @@ least as many cards that beat one of the set's cards as the set has cards.
 """
 import numpy as np
 
+from ...actions import kind_of, value_of
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...jit import helper, kernel
 from ...rng import rng_below
@@ -57,8 +58,6 @@ _RANK_MASK = np.array([sum(1 << (9 * s + r) for s in range(4)) for r in range(9)
                      dtype=np.uint64)   # the four cards of each rank, 6 .. A
 _RANK_POINTS = np.array([0, 0, 0, 0, 2, 3, 4, 10, 11], dtype=np.int64)
 
-_SHIFT = np.uint64(L.KIND_SHIFT)
-_CARDS = np.uint64(L.CARDS_MASK)
 
 
 # --- what the player to move sees -------------------------------------------------------------
@@ -192,22 +191,10 @@ def _chance_beaten(state, params, me, cards, trumps):
 
 # Mushka's heuristic reads its ids alike: the shared core has no inverse of action_id yet.
 @helper
-def _kind_of(a):
-    """The kind of an action id (layout.py)."""
-    return np.int64(np.uint64(a) >> _SHIFT)
-
-
-@helper
-def _cards_of(a):
-    """The card mask of an action id."""
-    return np.uint64(a) & _CARDS
-
-
-@helper
 def _find_kind(actions, n_actions, kind):
     """The index of the first action of ``kind``, or -1."""
     for i in range(n_actions):
-        if _kind_of(actions[i]) == kind:
+        if kind_of(actions[i], L.KIND_SHIFT) == kind:
             return i
     return -1
 
@@ -217,7 +204,7 @@ def _choose_stop(state, params, me, actions, n_actions, trumps):
     """H2: call Stop unless the three cards carry points and are likely to be beaten."""
     i = _find_kind(actions, n_actions, L.STOP)
     if i >= 0:
-        cards = _cards_of(actions[i])
+        cards = value_of(actions[i], L.KIND_SHIFT)
         if (points(cards) < WORTH_TAKING
                 or _chance_beaten(state, params, me, cards, trumps) <= RISK):
             return i
@@ -231,9 +218,9 @@ def _choose_lead(state, params, me, actions, n_actions, trumps, rng):
     best = -1
     best_key = -1
     for i in range(n_actions):
-        if _kind_of(actions[i]) != L.LEAD:
+        if kind_of(actions[i], L.KIND_SHIFT) != L.LEAD:
             continue
-        cards = _cards_of(actions[i])
+        cards = value_of(actions[i], L.KIND_SHIFT)
         pts = points(cards)
         if cards & trumps or pts < WORTH_TAKING:
             continue
@@ -245,8 +232,8 @@ def _choose_lead(state, params, me, actions, n_actions, trumps, rng):
     low = 1 << 30
     ties = 0
     for i in range(n_actions):
-        cards = _cards_of(actions[i])
-        if _kind_of(actions[i]) != L.LEAD or popcount(cards) != 1:
+        cards = value_of(actions[i], L.KIND_SHIFT)
+        if kind_of(actions[i], L.KIND_SHIFT) != L.LEAD or popcount(cards) != 1:
             continue
         key = _keep_value(cards, trumps)
         if key < low:
@@ -279,8 +266,8 @@ def _choose_answer(state, params, me, actions, n_actions, trumps):
     throw = -1
     throw_key = 1 << 30
     for i in range(n_actions):
-        kind = _kind_of(actions[i])
-        cards = _cards_of(actions[i])
+        kind = kind_of(actions[i], L.KIND_SHIFT)
+        cards = value_of(actions[i], L.KIND_SHIFT)
         if kind == L.BEAT:
             key = _beat_cost(cards, trumps)
             if key < beat_key:
@@ -291,9 +278,9 @@ def _choose_answer(state, params, me, actions, n_actions, trumps):
                 throw, throw_key = i, key
     if beat < 0:
         return throw
-    if throw < 0 or _cards_of(actions[beat]) & trumps == ZERO:
+    if throw < 0 or value_of(actions[beat], L.KIND_SHIFT) & trumps == ZERO:
         return beat
-    stake = points(_trick_face_up(state, params) | _cards_of(actions[throw]))
+    stake = points(_trick_face_up(state, params) | value_of(actions[throw], L.KIND_SHIFT))
     return beat if stake >= WORTH_TAKING else throw
 
 

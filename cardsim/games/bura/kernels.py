@@ -11,7 +11,7 @@ combinations, the claim, the count, the match) is in :mod:`.scoring`, hidden inf
 import numpy as np
 
 from ... import order as deal_order
-from ...actions import action_id, next_seat
+from ...actions import action_id, kind_of, next_seat, value_of
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...jit import helper, kernel
 from ...rng import rng_below, rng_next, seed_stream
@@ -45,10 +45,6 @@ from .scoring import (
     suit_of,
     trump_mask,
 )
-
-_SHIFT = np.uint64(L.KIND_SHIFT)
-_CARDS = np.uint64(L.CARDS_MASK)
-
 
 # --- Stop rounds (BU-COMBO-5..7) --------------------------------------------------------------
 
@@ -418,8 +414,8 @@ def finish_trick(state, params):
 def apply_action(state, params, a):
     """Play the action ``a`` (it must be legal: the Python API checks it)."""
     n = params[P_NUM_PLAYERS]
-    kind = np.int64(np.uint64(a) >> _SHIFT)
-    cards = np.uint64(a) & _CARDS
+    kind = kind_of(a, L.KIND_SHIFT)
+    cards = value_of(a, L.KIND_SHIFT)
     seat = np.int64(state[L.TO_MOVE])
     if kind == L.CLAIM:
         claim(state, params)

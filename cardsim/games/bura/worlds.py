@@ -11,17 +11,14 @@ point already passed held a combination that would have ended the deal.
 import numpy as np
 
 from ... import order as deal_order
-from ...actions import action_id
-from ...bits import ONE, ZERO, bit, copy_words, lowest_index, popcount
+from ...actions import action_id, kind_of, value_of
+from ...bits import ONE, ZERO, bit, copy_words, indices_of, lowest_index, popcount
 from ...jit import helper, kernel
 from ...rng import rng_below, rng_next, rng_shuffle
 from . import layout as L
 from .kernels import is_terminal
 from .rules import P_BURA_OWN_LEAD, P_INITIAL_REDEAL, P_MOSCOW, P_NUM_PLAYERS
 from .scoring import has_active_combination, has_bura, has_moscow, suit_of
-
-_SHIFT = np.uint64(L.KIND_SHIFT)
-_CARDS = np.uint64(L.CARDS_MASK)
 
 MAX_WORLD_TRIES = 1000
 HELD_NOW = 255        # the bound of a card still in hand: any check point so far
@@ -234,12 +231,7 @@ def determinize(state, params, observer, rng, out):
     trump_card = np.int64(state[L.TRUMP_CARD])
     hidden = hidden_from(state, params, observer)
     cards = np.empty(L.N_CARDS, dtype=np.int64)
-    k = 0
-    rest = hidden
-    while rest:
-        cards[k] = lowest_index(rest)
-        rest &= rest - ONE
-        k += 1
+    k = indices_of(hidden, cards)
     played_in = np.zeros(last + 2, dtype=np.uint64)   # played_in[v]: cards with LEFT byte v
     slot_cp = np.zeros((4, L.N_CARDS), dtype=np.int64)  # each seat's receipt check points
     n_slots = np.zeros(4, dtype=np.int64)
@@ -275,10 +267,10 @@ def observed_action(state, params, a, observer):
     face-down throw by someone else shows only how many cards went down (and the turned trump
     card, whose every move is public): ``THROW_DOWN << 40 | count << 36 | trump bit``. Every
     other action is seen whole."""
-    kind = np.int64(np.uint64(a) >> _SHIFT)
+    kind = kind_of(a, L.KIND_SHIFT)
     if kind != L.THROW_DOWN or np.int64(state[L.TO_MOVE]) == observer:
         return a
-    cards = np.uint64(a) & _CARDS
+    cards = value_of(a, L.KIND_SHIFT)
     shown = cards & bit(np.int64(state[L.TRUMP_CARD]))
     return action_id(L.THROW_DOWN, (np.uint64(popcount(cards)) << np.uint64(36)) | shown,
                      L.KIND_SHIFT)

@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ...cards import MINCHIATE, mask_of
+from ...cards import MINCHIATE
 from . import choose_random
-from .layout import COMBO_CARDS, VALUE
+from .layout import VALUE
 from .reference_scoring import combos_of
+from .validation import COMBO_BITS
 
 OPTIONS = [
     {},
@@ -31,7 +32,6 @@ LOOSE_ZONE = "fola"                     # a zone to lose a card from / add one t
 
 DECLARE_PROBABILITY = 0.7     # the random player declares most combinations
 KINGS = ("Kco", "Kcu", "Ksw", "Kba")
-COMBO_BITS = tuple(mask_of(cards) for cards in COMBO_CARDS)
 
 
 def _value(card: str) -> int:

@@ -112,6 +112,7 @@ drawing trumps (H4) lost 0.01; ``CASH_KING`` 0.6, ``DIE_SHARE`` 0.2, ``MATTO_KEE
 """
 import numpy as np
 
+from ...actions import kind_of, value_of
 from ...bits import ONE, ZERO, lowest_index, popcount
 from ...jit import helper, kernel
 from . import layout as L
@@ -136,8 +137,6 @@ MATTO_LATE = 2          # H7: in the last tricks ...
 MATTO_PUSH = 2.0        # H7: ... keeping the Matto is worth this much less than nothing
 MATTO_LEAD_BELOW = -6.0  # H5: lead the Matto when the best counting lead is worth less
 
-_SHIFT = np.uint64(L.KIND_SHIFT)
-_MASK = np.uint64((1 << L.KIND_SHIFT) - 1)
 _ALL0 = np.uint64((1 << 41) - 1)                 # trumps and the Matto
 _ALL1 = np.uint64((1 << 56) - 1)                 # the suit cards
 _TRUMPS0 = np.uint64((1 << 40) - 1)
@@ -414,19 +413,14 @@ def _keep_value(state, me, u0, u1, ka0, ka1, card, tricks_after):
 # --- choosing ---------------------------------------------------------------------------------
 
 @helper
-def _kind_of(a):
-    return np.int64(np.uint64(a) >> _SHIFT)
-
-
-@helper
 def _value_of(a):
-    return np.int64(np.uint64(a) & _MASK)
+    return np.int64(value_of(a, L.KIND_SHIFT))
 
 
 @helper
 def _find_card(actions, n_actions, kind, card):
     for i in range(n_actions):
-        if _kind_of(actions[i]) == kind and _value_of(actions[i]) == card:
+        if kind_of(actions[i], L.KIND_SHIFT) == kind and _value_of(actions[i]) == card:
             return i
     return -1
 
@@ -451,7 +445,7 @@ def _choose_discard(state, me, actions, n_actions):
     best = 0
     best_key = 1 << 40
     for i in range(n_actions):
-        if _kind_of(actions[i]) != L.DISCARD:
+        if kind_of(actions[i], L.KIND_SHIFT) != L.DISCARD:
             continue
         key = _discard_key(h0, h1, _value_of(actions[i]))
         if key < best_key:
@@ -464,10 +458,10 @@ def _choose_declare(actions, n_actions):
     """H2: declare the lowest combination left; then done, with the bonus when legal."""
     best = 0
     for i in range(n_actions):
-        k = _kind_of(actions[i])
+        k = kind_of(actions[i], L.KIND_SHIFT)
         if k == L.DECLARE:
             return i
-        if _value_of(actions[i]) >= _value_of(actions[best]) or _kind_of(actions[best]) != k:
+        if _value_of(actions[i]) >= _value_of(actions[best]) or kind_of(actions[best], L.KIND_SHIFT) != k:
             best = i
     return best
 
@@ -635,7 +629,7 @@ def choose(state, params, actions, n_actions, rng):
         l0 = ZERO
         l1 = ZERO
         for j in range(n_actions):
-            if _kind_of(actions[j]) == L.PLAY:
+            if kind_of(actions[j], L.KIND_SHIFT) == L.PLAY:
                 b0, b1 = _bits(_value_of(actions[j]))
                 l0 |= b0
                 l1 |= b1

@@ -14,10 +14,10 @@ applies the resto conversion MI-RESTO-2 at once.
 import numpy as np
 
 from ... import order as deal_order
-from ...actions import action_id
+from ...actions import action_id, kind_of, value_of
 from ...bits import ONE, ZERO, lowest_index, popcount
 from ...jit import helper, kernel
-from ...rng import rng_below, rng_next, seed_stream
+from ...rng import rng_below, rng_unit, seed_stream
 from . import layout as L
 from .rules import (
     P_CUTTER_ROB,
@@ -38,6 +38,7 @@ from .scoring import (
     collect_trick,
     combo_set,
     combos_of,
+    combos_points,
     end_of_deal,
     event,
     record_deal,
@@ -49,8 +50,6 @@ from .scoring import (
 )
 
 TERMINAL = -1
-_SHIFT = np.uint64(L.KIND_SHIFT)
-_VALUE_MASK = np.uint64(L.VALUE_MASK)
 _BIAS = np.int64(L.D_BIAS)
 
 
@@ -288,15 +287,8 @@ def declare(state, seat, combo):
 def finish_declaration(state, params, seat, claim):
     """MI-DECL-3: the declarer's combinations score at once, one event (with the Matto bonus
     when he claims it, which shows the Matto)."""
-    points = 0
-    for w in range(2):
-        d = state[L.DECLARED + 2 * seat + w]
-        while d:
-            combo = lowest_index(d) + 64 * w
-            d &= d - ONE
-            points += L.COMBO_VALUE[combo]
-            if claim and bonus_applies(params, combo):
-                points += L.MATTO_BONUS
+    points = combos_points(state[L.DECLARED + 2 * seat], state[L.DECLARED + 2 * seat + 1],
+                           params, claim)
     if claim:
         state[L.BONUS_CLAIMED] |= ONE << np.uint64(seat)
         state[L.SHOWN + 2 * seat] |= ONE << np.uint64(L.MATTO)
@@ -504,8 +496,8 @@ def legal_actions(state, params, out):
 def step(state, params, a):
     """The action ``a`` and the automatic steps after it, up to the next decision or the end
     of the deal (a match is left marked to deal again)."""
-    kind = np.int64(np.uint64(a) >> _SHIFT)
-    value = np.int64(np.uint64(a) & _VALUE_MASK)
+    kind = kind_of(a, L.KIND_SHIFT)
+    value = np.int64(value_of(a, L.KIND_SHIFT))
     seat = np.int64(state[L.TO_MOVE])
     if kind == L.PLAY:
         play_card(state, params, seat, value)
@@ -563,15 +555,14 @@ def random_action(state, params, rng, actions, policy):
     m = legal_actions(state, params, actions)
     if state[L.PHASE] != L.PHASE_DECLARE:
         return actions[rng_below(rng, m)]
-    scale = 1.0 / 9007199254740992.0
     done = action_id(L.DONE, 0, L.KIND_SHIFT)
     for i in range(m):
         if actions[i] >= done:
             break
-        if np.float64(rng_next(rng) >> np.uint64(11)) * scale < policy[0]:
+        if rng_unit(rng) < policy[0]:
             return actions[i]
     if actions[m - 1] != done and \
-            np.float64(rng_next(rng) >> np.uint64(11)) * scale < policy[0]:
+            rng_unit(rng) < policy[0]:
         return actions[m - 1]
     return done
 

@@ -163,11 +163,10 @@ def bonus_applies(params, combo):
     return L.COMBO_HAS_MATTO[combo] == 0 or params[P_BONUS_ON_MATTO_COMBO] == 1
 
 
-@kernel
-def combinations_score(w0, w1, params, with_bonus):
-    """MI-COMB-3, MI-COMB-4, MI-END-3: the combinations in a set of cards, with the Matto
-    bonus when ``with_bonus``."""
-    lo, hi = combo_set(w0, w1, params)
+@helper
+def combos_points(lo, hi, params, with_bonus):
+    """MI-COMB-3, MI-COMB-4: the points of a set of combination ids (two words), with the
+    Matto bonus on each one it applies to when ``with_bonus``."""
     total = 0
     for w in range(2):
         rest = lo if w == 0 else hi
@@ -178,6 +177,14 @@ def combinations_score(w0, w1, params, with_bonus):
             if with_bonus and bonus_applies(params, combo):
                 total += L.MATTO_BONUS
     return total
+
+
+@kernel
+def combinations_score(w0, w1, params, with_bonus):
+    """MI-COMB-3, MI-COMB-4, MI-END-3: the combinations in a set of cards, with the Matto
+    bonus when ``with_bonus``."""
+    lo, hi = combo_set(w0, w1, params)
+    return combos_points(lo, hi, params, with_bonus)
 
 
 # --- scoring events and resti (MI-SCORE-1, MI-RESTO-*) -----------------------------------------

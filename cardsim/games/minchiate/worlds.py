@@ -64,9 +64,10 @@ the same world for the same ``rng``.
 import numpy as np
 
 from ... import order as deal_order
+from ...actions import kind_of
 from ...bits import ONE, ZERO, copy_words, lowest_index, popcount
 from ...jit import helper, kernel
-from ...rng import rng_next, rng_shuffle
+from ...rng import rng_next, rng_shuffle, rng_unit
 from . import layout as L
 from .rules import FOLA_SUIT_COUNTS, P_DEALER_ROB, P_DECINE_TWO, P_DECLARE_ALL, P_DISCARD_TRUMPS, P_FOLA
 from .scoring import bit_of, bonus_applies, combo_set, word_of
@@ -77,7 +78,6 @@ MAX_EXACT_TRIES = 20_000    # exact draws whose Fola split / declarations are ch
 N_PLACES = 6                # the other three hands (ascending seats), the Fola's own part,
 O_PLACE = 3                 # the cutter's discards, the dealer's discards
 POOL_PLACES = np.int64(0b111000)
-_SHIFT = np.uint64(L.KIND_SHIFT)
 _UNKNOWN = deal_order.UNKNOWN
 
 
@@ -121,12 +121,6 @@ def _has(w0, w1, c):
     if c < L.WORD1_START:
         return ((w0 >> np.uint64(c)) & ONE) == ONE
     return ((w1 >> np.uint64(c - L.WORD1_START)) & ONE) == ONE
-
-
-@helper
-def uniform01(rng):
-    """A float uniform in [0, 1) from 53 random bits."""
-    return np.float64(rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @helper
@@ -452,7 +446,7 @@ def draw_placement(rng, ways, cards, n_con, free, n_free, allow, hand, m, cap_si
     n_pool = 0
     for i in range(n_con):
         c = cards[i]
-        u = uniform01(rng) * ways[i, x]
+        u = rng_unit(rng) * ways[i, x]
         pick = -1                               # -1: the pool
         last = -1
         chosen = False
@@ -653,7 +647,7 @@ def observed_action(state, params, action, observer):
     discard is face down (``DISCARD_SEEN << KIND_SHIFT``, no card), except a card the table
     has seen in his hand (robbed or exposed), whose discard is public (the decision in
     ``cardsim/games/minchiate/__init__.py``); everything else is seen whole."""
-    if np.int64(np.uint64(action) >> _SHIFT) == L.DISCARD:
+    if kind_of(action, L.KIND_SHIFT) == L.DISCARD:
         seat = np.int64(state[L.TO_MOVE])
         card = np.int64(np.uint64(action) & np.uint64(0xFF))
         w = 0 if card < 41 else 1

@@ -92,6 +92,7 @@ is kept; ``PLAIN_DECAY``, ``AS_KEEP`` and ``LEAD_TO_WIN`` changed little.
 """
 import numpy as np
 
+from ...actions import kind_of, value_of
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...jit import helper, kernel
 from . import layout as L
@@ -111,8 +112,6 @@ AS_KEEP = 0.2           # worth: the ace of spades kept against a led trump ace 
 LEAD_TO_WIN = 0.4       # H6: the least hold chance of a plain lead meant to win
 SURE = 0.999            # H5: a hold chance this high is a sure trick
 
-_SHIFT = np.uint64(L.KIND_SHIFT)
-_CARDS = np.uint64(L.CARDS_MASK)
 _AS = np.uint64(1) << np.uint64(L.ACE_OF_SPADES)
 
 
@@ -288,25 +287,11 @@ def _remise_stake(state, params, me):
 
 # --- choosing ---------------------------------------------------------------------------------
 
-# _kind_of / _cards_of: the same pair as bura's heuristic, kept until the core has a compiled
-# kind and value of an action id (cardsim.actions)
-@helper
-def _kind_of(a):
-    """The kind of an action id (layout.py)."""
-    return np.int64(np.uint64(a) >> _SHIFT)
-
-
-@helper
-def _cards_of(a):
-    """The card mask of an action id."""
-    return np.uint64(a) & _CARDS
-
-
 @helper
 def _find(actions, n_actions, kind, cards):
     """The index of the action of ``kind`` with the card mask ``cards``, or -1."""
     for i in range(n_actions):
-        if _kind_of(actions[i]) == kind and _cards_of(actions[i]) == cards:
+        if kind_of(actions[i], L.KIND_SHIFT) == kind and value_of(actions[i], L.KIND_SHIFT) == cards:
             return i
     return -1
 
@@ -315,7 +300,7 @@ def _find(actions, n_actions, kind, cards):
 def _find_kind(actions, n_actions, kind):
     """The index of the first action of ``kind``, or -1."""
     for i in range(n_actions):
-        if _kind_of(actions[i]) == kind:
+        if kind_of(actions[i], L.KIND_SHIFT) == kind:
             return i
     return -1
 
@@ -502,7 +487,7 @@ def choose(state, params, actions, n_actions, rng):
     elif phase == L.PHASE_DISCARD:                                       # H4
         legal = ZERO
         for j in range(n_actions):
-            legal |= _cards_of(actions[j])
+            legal |= value_of(actions[j], L.KIND_SHIFT)
         c = _least_worth(state, params, legal, _unseen(state, params, me),
                          _opponents(state, params, me))
         i = _find(actions, n_actions, L.DISCARD, bit(c))
@@ -513,7 +498,7 @@ def choose(state, params, actions, n_actions, rng):
         else:
             legal = ZERO
             for j in range(n_actions):
-                legal |= _cards_of(actions[j])
+                legal |= value_of(actions[j], L.KIND_SHIFT)
             c = _choose_follow(state, params, me, legal, lead)         # H8
         i = _find(actions, n_actions, L.PLAY, bit(c))
     return i if i >= 0 else 0

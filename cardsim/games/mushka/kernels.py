@@ -18,10 +18,10 @@ that brings a record to 0 stops the game at once (``stop_mode=automatic``) or of
 import numpy as np
 
 from ... import order as deal_order
-from ...actions import action_id, next_seat
+from ...actions import action_id, kind_of, next_seat, value_of
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...jit import helper, kernel
-from ...rng import rng_below, rng_next, rng_shuffle, seed_stream
+from ...rng import rng_below, rng_shuffle, rng_unit, seed_stream
 from . import layout as L
 from .rules import (
     P_ACE_DISCARDABLE,
@@ -44,10 +44,6 @@ from .scoring import (
     trump_suit,
     win_trick,
 )
-
-_SHIFT = np.uint64(L.KIND_SHIFT)
-_CARDS = np.uint64(L.CARDS_MASK)
-_ACE_OF_SPADES = np.uint64(1) << np.uint64(L.ACE_OF_SPADES)
 
 
 @helper
@@ -147,7 +143,7 @@ def end_exchange(state, params):
     for seat in range(n):
         if state[L.DECISION + seat] != L.DECIDED_PASS:
             active |= bit(seat)
-            if state[L.HAND + seat] & _ACE_OF_SPADES:
+            if state[L.HAND + seat] & L.ACE_MASK:
                 state[L.ACE_HOLDER] = seat + 1
     state[L.ACTIVE] = active
     count = popcount(active)
@@ -231,8 +227,8 @@ def legal_cards(state, params, seat):
             legal = trumps & above(best)
     else:
         legal = hand
-    if ace_beats_lead(state, lead) and hand & _ACE_OF_SPADES:
-        legal |= _ACE_OF_SPADES
+    if ace_beats_lead(state, lead) and hand & L.ACE_MASK:
+        legal |= L.ACE_MASK
     return legal
 
 
@@ -319,7 +315,7 @@ def keep_mask(state, params, seat):
     """MU-EXCH-4 and the taken turned card: cards that may not be discarded."""
     keep = ZERO
     if params[P_ACE_DISCARDABLE] == 0:
-        keep |= _ACE_OF_SPADES
+        keep |= L.ACE_MASK
     if state[L.TRUMP_TAKEN] and seat == np.int64(state[L.DEALER]):
         keep |= bit(np.int64(state[L.TRUMP_CARD]))
     return keep
@@ -362,7 +358,7 @@ def legal_actions(state, params, out):
             sub = (sub - free) & free
         out[n] = action_id(L.STAND, ZERO, L.KIND_SHIFT)
         n += 1
-        if not hand & _ACE_OF_SPADES:              # MU-EXCH-3
+        if not hand & L.ACE_MASK:              # MU-EXCH-3
             out[n] = action_id(L.PASS, ZERO, L.KIND_SHIFT)
             n += 1
     elif phase == L.PHASE_DISCARD:
@@ -390,8 +386,8 @@ def step(state, params, a):
     """The action ``a`` and the automatic steps after it, up to the next decision or the end
     of the deal (a match is left marked to deal again)."""
     n = params[P_NUM_PLAYERS]
-    kind = np.int64(np.uint64(a) >> _SHIFT)
-    cards = np.uint64(a) & _CARDS
+    kind = kind_of(a, L.KIND_SHIFT)
+    cards = value_of(a, L.KIND_SHIFT)
     seat = np.int64(state[L.TO_MOVE])
     if kind == L.PLAY:
         play_card(state, params, seat, lowest_index(cards))
@@ -417,7 +413,7 @@ def step(state, params, a):
             state[L.DECISION + seat] = L.DECIDED_STAND
         else:
             state[L.DECISION + seat] = L.DECIDED_PASS
-            state[L.EXCLUDED + seat] |= _ACE_OF_SPADES     # MU-EXCH-3: a pass proves no ace
+            state[L.EXCLUDED + seat] |= L.ACE_MASK     # MU-EXCH-3: a pass proves no ace
         if seat == np.int64(state[L.DEALER]):
             end_exchange(state, params)
         else:
@@ -475,7 +471,6 @@ def play_random_deals(params, rng, n_deals, records, max_actions, policy):
     """
     state = np.zeros(L.STATE_LEN, dtype=np.uint64)
     actions = np.empty(max_actions, dtype=np.int64)
-    scale = 1.0 / 9007199254740992.0
     pass_id = action_id(L.PASS, ZERO, L.KIND_SHIFT)
     stand_id = action_id(L.STAND, ZERO, L.KIND_SHIFT)
     start(params, rng, state, L.MODE_MATCH)
@@ -483,13 +478,13 @@ def play_random_deals(params, rng, n_deals, records, max_actions, policy):
         moves = 0
         while state[L.PHASE] < L.PHASE_DEAL_OVER:
             if state[L.PHASE] == L.PHASE_STOP:
-                u = np.float64(rng_next(rng) >> np.uint64(11)) * scale
+                u = rng_unit(rng)
                 a = action_id(L.STOP, ZERO, L.KIND_SHIFT) if u < policy[2] \
                     else action_id(L.PLAY_ON, ZERO, L.KIND_SHIFT)
             else:
                 m = legal_actions(state, params, actions)
                 if state[L.PHASE] == L.PHASE_EXCHANGE:
-                    u = np.float64(rng_next(rng) >> np.uint64(11)) * scale
+                    u = rng_unit(rng)
                     has_pass = actions[m - 1] == pass_id
                     n_sets = m - 1 - (1 if has_pass else 0)
                     if u < policy[0]:

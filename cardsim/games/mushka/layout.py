@@ -27,6 +27,7 @@ MAX_PLAYERS = 7
 HAND_SIZE = 5          # MU-DEAL-2
 TRICKS_PER_DEAL = 5    # MU-PLAY-1
 ACE_OF_SPADES = 12     # rules §1
+ACE_MASK = np.uint64(1) << np.uint64(ACE_OF_SPADES)
 SPADES = 0
 
 # State vector offsets (per-seat blocks are MAX_PLAYERS words).

@@ -24,8 +24,6 @@ from .rules import (
     P_START_POINTS,
 )
 
-_ACE_OF_SPADES = np.uint64(1) << np.uint64(L.ACE_OF_SPADES)
-
 
 @helper
 def suit_of(card):
@@ -124,7 +122,7 @@ def win_trick(state, params, seat):
             write_off(state, seat, ace_bonus(state, params))
             state[L.BONUS_TAKEN] = ONE
         else:
-            state[L.EXCLUDED + seat] |= _ACE_OF_SPADES   # rules §5: no bonus, so no ace
+            state[L.EXCLUDED + seat] |= L.ACE_MASK   # rules §5: no bonus, so no ace
     return reached_zero(state, params, seat, L.AT_PLAY)
 
 

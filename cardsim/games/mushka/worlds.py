@@ -11,20 +11,16 @@ the ace once it is public (:func:`ace_public`).
 import numpy as np
 
 from ... import order as deal_order
-from ...actions import action_id
-from ...bits import ONE, ZERO, bit, copy_words, lowest_index, popcount
+from ...actions import action_id, kind_of, value_of
+from ...bits import ONE, ZERO, bit, copy_words, indices_of, lowest_index, popcount
 from ...jit import helper, kernel
-from ...rng import rng_below, rng_next, rng_shuffle
+from ...rng import rng_below, rng_next, rng_shuffle, rng_unit
 from . import layout as L
 from .rules import (
     P_ACE_DISCARDABLE,
     P_BONUS_AT_END,
     P_NUM_PLAYERS,
 )
-
-_SHIFT = np.uint64(L.KIND_SHIFT)
-_CARDS = np.uint64(L.CARDS_MASK)
-_ACE_OF_SPADES = np.uint64(1) << np.uint64(L.ACE_OF_SPADES)
 
 MAX_WORLD_TRIES = 10_000     # rejection tries before the exact draw (:func:`exact_world`)
 
@@ -38,7 +34,7 @@ def ace_public(state):
     if state[L.BONUS_TAKEN]:
         return True
     for seat in range(L.MAX_PLAYERS):
-        if state[L.PLAYED + seat] & _ACE_OF_SPADES:
+        if state[L.PLAYED + seat] & L.ACE_MASK:
             return True
     return False
 
@@ -67,13 +63,7 @@ def forbidden_cards(state, params, observer, out):
     for seat in range(n):
         out[seat] = state[L.EXCLUDED + seat]
         if no_bonus and state[L.ACTIVE] & bit(seat) and state[L.TRICKS_WON + seat] != ZERO:
-            out[seat] |= _ACE_OF_SPADES
-
-
-@helper
-def uniform01(rng):
-    """A float uniform in [0, 1) from 53 random bits."""
-    return np.float64(rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+            out[seat] |= L.ACE_MASK
 
 
 @helper(nrt=True)
@@ -129,7 +119,7 @@ def draw_constrained(ways, cards, n_con, n_free, seats, size, stride, m, forbid,
     n_pool = 0
     for i in range(n_con):
         c = cards[i]
-        u = uniform01(rng) * ways[i, x]
+        u = rng_unit(rng) * ways[i, x]
         total = 0
         for j in range(m):
             total += x // stride[j] % (size[j] + 1)
@@ -194,7 +184,7 @@ def fits_inferences(world, params, observer, forbid):
             continue
         if world[L.HAND + seat] & forbid[seat]:
             return False
-        if no_ace_discards and world[L.DISCARDS + seat] & _ACE_OF_SPADES:
+        if no_ace_discards and world[L.DISCARDS + seat] & L.ACE_MASK:
             return False
     return True
 
@@ -333,7 +323,7 @@ def determinize(state, params, observer, rng, out):
     public = bit(np.int64(state[L.TRUMP_CARD]))
     ace_fixed = ace_public(state)
     if ace_fixed:
-        public |= _ACE_OF_SPADES
+        public |= L.ACE_MASK
     hidden = state[L.STOCK]
     for seat in range(n):
         if seat != observer:
@@ -342,12 +332,7 @@ def determinize(state, params, observer, rng, out):
     forbid = np.zeros(L.MAX_PLAYERS, dtype=np.uint64)
     forbidden_cards(state, params, observer, forbid)
     cards = np.empty(L.N_CARDS, dtype=np.int64)
-    k = 0
-    rest = hidden
-    while rest:
-        cards[k] = lowest_index(rest)
-        rest &= rest - ONE
-        k += 1
+    k = indices_of(hidden, cards)
     found = False
     for _ in range(MAX_WORLD_TRIES):
         rng_shuffle(cards, k, rng)
@@ -362,7 +347,7 @@ def determinize(state, params, observer, rng, out):
         holder = ZERO
         for seat in range(n):
             if state[L.ACTIVE] & bit(seat) and (out[L.HAND + seat] | out[L.PLAYED + seat]) \
-                    & _ACE_OF_SPADES:
+                    & L.ACE_MASK:
                 holder = np.uint64(seat + 1)
         if not ace_fixed:
             out[L.ACE_HOLDER] = holder
@@ -378,9 +363,9 @@ def observed_action(state, params, a, observer):
     whole."""
     if np.int64(state[L.TO_MOVE]) == observer:
         return a
-    kind = np.int64(np.uint64(a) >> _SHIFT)
+    kind = kind_of(a, L.KIND_SHIFT)
     if kind == L.EXCHANGE:
-        return action_id(L.EXCHANGE_SEEN, popcount(np.uint64(a) & _CARDS), L.KIND_SHIFT)
+        return action_id(L.EXCHANGE_SEEN, popcount(value_of(a, L.KIND_SHIFT)), L.KIND_SHIFT)
     if kind == L.DISCARD:
         return action_id(L.DISCARD, ZERO, L.KIND_SHIFT)
     return a

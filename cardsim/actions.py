@@ -31,3 +31,12 @@ def value_of(a, shift):
     """The value (a card mask, a card or a combination index) of an action id made by
     :func:`action_id` with this ``shift``, as ``uint64``."""
     return np.uint64(a) & ((np.uint64(1) << np.uint64(shift)) - np.uint64(1))
+
+
+@helper
+def find_kind(actions, n_actions, kind, shift):
+    """The index of the first of ``actions[:n_actions]`` of ``kind``, or -1."""
+    for i in range(n_actions):
+        if kind_of(actions[i], shift) == kind:
+            return i
+    return -1

@@ -1,9 +1,9 @@
 """Hypothesis property tests of Bura (rules/bura.md) through the public API.
 
-Hypothesis draws the option set, the deal's seed and the seed of the random player; the deal
-is played to its end and checked on the position dicts alone, against facts restated here
-from the rules and the engine contract (card index ``suit * 9 + r``, action id ``kind << 40 |
-card mask``), not taken from the engine:
+Hypothesis draws the option set, the deal's seed and the seed of the random player; the deal is
+played to its end and checked on the position dicts alone, against facts restated here from the
+rules and the engine (layout.py and notation.py: card index ``suit * 9 + r``, action id ``kind << 40
+| card mask``), not taken from the engine:
 
 * BU-RESP-5: a trick's cards go to the last player who beat, or to the leader; face-down cards
   to the face-down pile;
@@ -43,7 +43,7 @@ from cardsim.games.bura.conformance import world_ok as bura_world_ok
 SETTINGS = dict(deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
-# --- the contract, restated ----------------------------------------------------------------
+# --- the engine, restated ----------------------------------------------------------------
 
 RANKS = "6789JQKTA"
 SUITS = "scdh"

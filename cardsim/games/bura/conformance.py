@@ -13,7 +13,7 @@ import math
 import random
 from collections import Counter
 
-CLAIM = 4 << 40            # the contract's action id of "claim"
+CLAIM = 4 << 40            # the engine's action id of "claim"
 CLAIM_PROBABILITY = 0.05   # random play claims rarely, or deals end at once
 
 OPTIONS = [

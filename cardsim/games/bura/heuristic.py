@@ -40,7 +40,7 @@ least as many cards that beat one of the set's cards as the set has cards.
 """
 import numpy as np
 
-from ...actions import kind_of, value_of
+from ...actions import find_kind, kind_of, value_of
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...jit import helper, kernel
 from ...rng import rng_below
@@ -189,26 +189,16 @@ def _chance_beaten(state, params, me, cards, trumps):
 
 # --- choosing ---------------------------------------------------------------------------------
 
-# Mushka's heuristic reads its ids alike: the shared core has no inverse of action_id yet.
-@helper
-def _find_kind(actions, n_actions, kind):
-    """The index of the first action of ``kind``, or -1."""
-    for i in range(n_actions):
-        if kind_of(actions[i], L.KIND_SHIFT) == kind:
-            return i
-    return -1
-
-
 @helper
 def _choose_stop(state, params, me, actions, n_actions, trumps):
     """H2: call Stop unless the three cards carry points and are likely to be beaten."""
-    i = _find_kind(actions, n_actions, L.STOP)
+    i = find_kind(actions, n_actions, L.STOP, L.KIND_SHIFT)
     if i >= 0:
         cards = value_of(actions[i], L.KIND_SHIFT)
         if (points(cards) < WORTH_TAKING
                 or _chance_beaten(state, params, me, cards, trumps) <= RISK):
             return i
-    return _find_kind(actions, n_actions, L.PASS)
+    return find_kind(actions, n_actions, L.PASS, L.KIND_SHIFT)
 
 
 @helper
@@ -299,9 +289,9 @@ def choose(state, params, actions, n_actions, rng):
         i = -1
         if phase == L.PHASE_CHECK or phase == L.PHASE_CLAIM:
             if _sure_points(state, params, me) >= L.CLAIM_TARGET:
-                i = _find_kind(actions, n_actions, L.CLAIM)
+                i = find_kind(actions, n_actions, L.CLAIM, L.KIND_SHIFT)
             elif phase == L.PHASE_CLAIM:
-                i = _find_kind(actions, n_actions, L.NO_CLAIM)
+                i = find_kind(actions, n_actions, L.NO_CLAIM, L.KIND_SHIFT)
         if i < 0:
             i = _choose_lead(state, params, me, actions, n_actions, trumps, rng)
     return i if i >= 0 else 0

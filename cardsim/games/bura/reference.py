@@ -29,11 +29,11 @@ been played, the last trick's winner chooses ``claim``/``no_claim`` (phase ``cla
 """
 from __future__ import annotations
 
-import dataclasses
 from itertools import combinations, permutations
 
 from ...cards import BURA, bits_of, mask_of
-from ...rng import PyRng, rng_from_seed
+from ...reference import ReferenceEngine
+from ...rng import PyRng
 from .reference_scoring import HAND_SIZE, ReferenceScoring, rank, suit
 from .rules import BuraRules
 
@@ -41,7 +41,7 @@ N_CARDS = 36
 KIND_SHIFT = 40                        # action id = kind << 40 | card mask
 CARD_MASK = (1 << KIND_SHIFT) - 1
 
-# Action kinds (the contract's encoding).
+# Action kinds (the engine's encoding).
 LEAD, BEAT, THROW_DOWN, THROW_UP, CLAIM, NO_CLAIM, STOP, PASS = range(8)
 KIND_NAMES = ("lead", "beat", "throw_down", "throw_up", "claim", "no_claim", "stop", "pass")
 
@@ -56,7 +56,7 @@ def split_action(action: int) -> tuple[int, set[int]]:
     return action >> KIND_SHIFT, set(bits_of(action & CARD_MASK))
 
 
-class ReferenceBura(ReferenceScoring):
+class ReferenceBura(ReferenceScoring, ReferenceEngine):
     """One Bura deal or match in plain Python data.
 
     Attributes: ``hands`` (list of sets, per seat), ``stock`` (list, next card first, the
@@ -74,9 +74,10 @@ class ReferenceBura(ReferenceScoring):
     :class:`PyRng`, the chance stream of redeals and later deals).
     """
 
+    game = "bura"
+
     def __init__(self, rules: BuraRules) -> None:
-        self.rules = rules
-        self.rules_dict = dataclasses.asdict(rules)  # every option, for to_dict
+        super().__init__(rules)
         self.n = rules.num_players
         self.mode = "deal"
         self.phase = "check"
@@ -109,23 +110,12 @@ class ReferenceBura(ReferenceScoring):
     # other games' references on purpose: no code shared with them beyond cardsim's core.)
 
     @classmethod
-    def new_deal(cls, rules: BuraRules, seed) -> "ReferenceBura":
-        """One deal from a seed (BU-DEAL-1..5); terminal once it has a result."""
-        return cls._start(rules, seed, "deal")
-
-    @classmethod
-    def new_match(cls, rules: BuraRules, seed) -> "ReferenceBura":
-        """A whole match in ``rules.match_format`` from a seed (BU-MATCH-1..3)."""
-        return cls._start(rules, seed, "match")
-
-    @classmethod
     def _start(cls, rules: BuraRules, seed, mode: str) -> "ReferenceBura":
         """BU-DEAL-1: the state's stream is 4 outputs of the seed's generator; the first
         dealer is drawn from it by lot; BU-LEAD-1: the dealer's left leads first."""
         g = cls(rules)
         g.mode = mode
-        caller = PyRng(rng_from_seed(seed))
-        g.rng = PyRng([caller.next() for _ in range(4)])
+        g.rng = cls.chance_stream(seed)
         g.dealer = g.rng.below(g.n)
         g.start_deal(g.next_seat(g.dealer))
         return g
@@ -133,11 +123,7 @@ class ReferenceBura(ReferenceScoring):
     @classmethod
     def from_dict(cls, rules: BuraRules, position: dict) -> "ReferenceBura":
         """A state from the position-dict format (the output of :meth:`to_dict`)."""
-        if position.get("game", "bura") != "bura":
-            raise ValueError(f"not a bura position: game={position.get('game')!r}")
-        g = cls(rules)
-        if "rules" in position and position["rules"] != g.rules_dict:
-            raise ValueError("position rules differ from the engine's rules")
+        g = cls.for_position(rules, position)
         names = BURA.indices
         g.mode = position.get("mode", "deal")
         g.phase = position["phase"]
@@ -221,10 +207,6 @@ class ReferenceBura(ReferenceScoring):
         return g
 
     # --- seats and cards ---------------------------------------------------------------------
-
-    def next_seat(self, seat: int) -> int:
-        """BU-DEAL-2: play and dealing go clockwise, seat -> seat + 1, round the table."""
-        return (seat + 1) % self.n
 
     def trump_suit(self) -> int:
         """BU-DEAL-3: the suit of the turned card is trump for the whole deal."""

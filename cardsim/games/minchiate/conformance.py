@@ -174,7 +174,7 @@ def public_facts(d: dict, player: int):
 
 
 def choose(state, legal: list[int], rnd: random.Random) -> int:
-    """The contract's random player, declaring each combination with probability 0.7."""
+    """The engine's random player, declaring each combination with probability 0.7."""
     return choose_random(legal, (DECLARE_PROBABILITY,), rnd)
 
 

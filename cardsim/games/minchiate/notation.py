@@ -36,7 +36,7 @@ claimed Matto, ``LED_SUIT`` from the trick, ``DECL_LAST`` from the declarer's la
 combination, ``TO_DISCARD``; the deal order ``ORDER`` holds :data:`cardsim.order.UNKNOWN`
 (no kernel reads it after the deal).
 
-Actions (contract: ``kind << 8 | value``): ``{"play": "T29"}`` / ``"play T29"``,
+Actions (the engine: ``kind << 8 | value``): ``{"play": "T29"}`` / ``"play T29"``,
 ``{"discard": "6cu"}`` / ``"discard 6cu"``, ``{"declare": ["T28", "T29", "T30"]}`` /
 ``"declare T28+T29+T30"`` (the combination's cards in index order), ``{"done": True,
 "bonus": False}`` / ``"done"``, ``{"done": True, "bonus": True}`` / ``"done bonus"``. A discard

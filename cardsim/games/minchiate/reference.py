@@ -1,17 +1,17 @@
 """A slow, plain-Python Minchiate engine written for clarity: the test oracle of the kernels.
 
-It implements ``../shared/rules/minchiate.md`` again from the text and from the engine
-contract (dealing procedure, phases, decisions, action ids, position dict), independently of
-the compiled engine (:mod:`.kernels` and :mod:`.notation` are not imported): card sets are
-Python ``set`` objects of card indices, the pack is a ``list`` (top first), and each rule is
-one small function or method whose docstring starts with its rule ID (the scoring in
-:mod:`.reference_scoring`; :mod:`.validation` checks positions with these functions). Only the
-deck (:data:`cardsim.cards.MINCHIATE`, for the card names), the random number generator
+It implements ``../shared/rules/minchiate.md`` again from the text and from the engine's layout and
+notation (dealing procedure, phases, decisions, action ids, position dict), independently of the
+compiled engine (:mod:`.kernels` and :mod:`.notation` are not imported): card sets are Python
+``set`` objects of card indices, the pack is a ``list`` (top first), and each rule is one small
+function or method whose docstring starts with its rule ID (the scoring in
+:mod:`.reference_scoring`; :mod:`.validation` checks positions with these functions). Only the deck
+(:data:`cardsim.cards.MINCHIATE`, for the card names), the random number generator
 (:class:`cardsim.rng.PyRng`, the plain-Python twin of the kernels' generator), the options
-(:class:`.rules.MinchiateRules`) and the contract's combination ids (the order of
+(:class:`.rules.MinchiateRules`) and the engine's combination ids (the order of
 ``layout.COMBO_CARDS``, which is the action encoding) are shared, so that a seed deals the same
-cards in both engines. Card values, strengths, the combinations a set holds and their values
-are computed here again from the rules.
+cards in both engines. Card values, strengths, the combinations a set holds and their values are
+computed here again from the rules.
 
 The interface mirrors the public ``State`` for the differential test
 (``tests/games/minchiate/test_differential.py``): the same action ids (``kind << 8 | value``),
@@ -35,7 +35,8 @@ from __future__ import annotations
 import dataclasses
 
 from ...cards import MINCHIATE
-from ...rng import PyRng, rng_from_seed
+from ...reference import ReferenceEngine
+from ...rng import PyRng
 from . import layout
 from .reference_scoring import COMBO_ID, KINGS, MATTO, T29, Scoring, value
 from .rules import MinchiateRules
@@ -46,7 +47,7 @@ TRUMP_SUIT = 4
 MATTO_SUIT = 5
 SUIT_SHORTS = ("co", "cu", "sw", "ba")
 
-# Action kinds (the contract's encoding: kind << 8 | value).
+# Action kinds (the engine's encoding: kind << 8 | value).
 PLAY, DISCARD, DECLARE, DONE, DISCARD_SEEN = range(5)
 KIND_NAMES = ("play", "discard", "declare", "done", "discard_seen")
 KIND_SHIFT = 8
@@ -83,7 +84,7 @@ def rob_eligible(c: int) -> bool:
 
 
 def discard_classes(hand: set[int], discard_trumps: bool) -> list[set[int]]:
-    """MI-DISC-2/3 and the contract's classes: (0) zero-value cards but T29 (no trumps
+    """MI-DISC-2/3 and the engine's classes: (0) zero-value cards but T29 (no trumps
     with ``discard_trumps=false``); (1) the other zero-value cards but T29; (2) T29;
     (3) 3-point; (4) 5-point; (5) 10-point cards."""
     zero = {c for c in hand if value(c) == 0 and c != T29}
@@ -131,7 +132,7 @@ def playable(hand: set[int], trick: list[tuple[int, int]], suits_led: set[int]) 
 
 
 def inferences(card: int, trick: list[tuple[int, int]], suits_led: set[int]) -> set[int]:
-    """Rules §6 (the contract's ``excluded``): playing ``card`` to ``trick``, not following
+    """Rules §6 (the engine's ``excluded``): playing ``card`` to ``trick``, not following
     shows a void in the led suit, playing neither it nor a trump a void in trumps; under the
     King rule any card but the King proves its absence."""
     out: set[int] = set()
@@ -156,12 +157,12 @@ def names(cards) -> list[str]:
 
 
 def action_id(kind: int, v: int = 0) -> int:
-    """The contract's action encoding."""
+    """The engine's action encoding."""
     return kind << KIND_SHIFT | v
 
 
 def action_text(action: int) -> str:
-    """The contract's text form: ``"play T29"``, ``"discard 6cu"``,
+    """The engine's text form: ``"play T29"``, ``"discard 6cu"``,
     ``"declare T28+T29+T30+T31"``, ``"done"``, ``"done bonus"``."""
     kind, v = action >> KIND_SHIFT, action & VALUE_MASK
     if kind in (PLAY, DISCARD):
@@ -173,14 +174,16 @@ def action_text(action: int) -> str:
     return KIND_NAMES[kind]
 
 
-class ReferenceGame(Scoring):
+class ReferenceGame(Scoring, ReferenceEngine):
     """One Minchiate deal or match in plain Python data.
 
-    Every attribute is one field of the contract's position dict (no hidden bookkeeping), so
+    Every attribute is one field of the position dict (no hidden bookkeeping), so
     :meth:`from_dict` rebuilds any position exactly. Card sets are Python sets of indices;
     ``declared`` holds combination ids per seat (ascending); ``trick`` is a list of (seat,
     card); teams are 0 (A) and 1 (B); ``matto_team`` is None until the Matto is played.
     """
+
+    game = "minchiate"
 
     def __init__(self, rules: MinchiateRules | None = None, seed=None, mode: str = "deal"):
         self.rules = rules if rules is not None else MinchiateRules()
@@ -194,21 +197,16 @@ class ReferenceGame(Scoring):
         self.rng = PyRng([0, 0, 0, 0])
         self.reset_deal()
         if seed is not None:
-            caller = PyRng(rng_from_seed(seed))
-            self.rng = PyRng([caller.next() for _ in range(4)])
+            self.rng = self.chance_stream(seed)
             self.dealer = self.rng.below(4)          # MI-DEAL-1
             self.start_dealer = self.dealer
             self.start_deal()
 
     @classmethod
-    def new_deal(cls, rules: MinchiateRules, seed) -> "ReferenceGame":
-        """One deal from a seed; terminal (``deal_over``) when scored."""
-        return cls(rules, seed, "deal")
-
-    @classmethod
-    def new_match(cls, rules: MinchiateRules, seed) -> "ReferenceGame":
-        """A match of ``rules.deals`` deals from a seed; terminal (``match_over``) at its end."""
-        return cls(rules, seed, "match")
+    def _start(cls, rules: MinchiateRules, seed, mode: str) -> "ReferenceGame":
+        """A deal from a seed, terminal (``deal_over``) when scored; or a match of
+        ``rules.deals`` deals, terminal (``match_over``) at its end."""
+        return cls(rules, seed, mode)
 
     # --- seats -----------------------------------------------------------------------------
 
@@ -377,7 +375,7 @@ class ReferenceGame(Scoring):
     # --- declarations --------------------------------------------------------------------------------
 
     def declare_actions(self, seat: int) -> list[int]:
-        """MI-DECL-2 and the contract: DECLARE c for each held combination above the last one
+        """MI-DECL-2 and the engine: DECLARE c for each held combination above the last one
         declared, DONE, and DONE|1 when the bonus may be claimed."""
         last = self.declared[seat][-1] if self.declared[seat] else -1
         out = [action_id(DECLARE, c) for c in self.combos_of(self.declare_source(seat))
@@ -515,7 +513,7 @@ class ReferenceGame(Scoring):
         return out
 
     def to_dict(self) -> dict:
-        """The contract's position dict."""
+        """The position dict."""
         def name(c):
             return None if c is None else CARD_NAMES[c]
 
@@ -565,11 +563,7 @@ class ReferenceGame(Scoring):
     @classmethod
     def from_dict(cls, rules: MinchiateRules, d: dict) -> "ReferenceGame":
         """A state from the position-dict format (the output of :meth:`to_dict`)."""
-        if d.get("game") != "minchiate":
-            raise ValueError(f"not a minchiate position: game={d.get('game')!r}")
-        g = cls(rules)
-        if d["rules"] != g.rules_dict:
-            raise ValueError("position rules differ from the engine's rules")
+        g = cls.for_position(rules, d)
 
         def card(n):
             return None if n is None else MINCHIATE.index(n)

@@ -18,7 +18,7 @@ HALF_PACK = 42              # MI-END-2
 MATTO_BONUS = 5             # MI-COMB-4
 CAPOT_MINIMUM = 14          # capot=it_rules
 
-# The contract's combination ids: the catalogue order of layout.py (the action encoding).
+# The engine's combination ids: the catalogue order of layout.py (the action encoding).
 COMBO_ID = {tuple(sorted(cards)): i for i, cards in enumerate(layout.COMBO_CARDS)}
 
 

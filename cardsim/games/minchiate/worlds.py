@@ -1,6 +1,6 @@
-"""Minchiate's hidden information (rules/minchiate.md §6, the engine contract "Hidden
-information"): worlds sampled for an observer (:func:`determinize`) and actions as another
-player sees them (:func:`observed_action`).
+"""Minchiate's hidden information (rules/minchiate.md §6, the engine's hidden information): worlds
+sampled for an observer (:func:`determinize`) and actions as another player sees them
+(:func:`observed_action`).
 
 A *world* places every card hidden from the observer ``p`` in one of the places hidden from
 him, each holding as many hidden cards as it does in truth (the sizes are public):

@@ -32,7 +32,7 @@ OPTIONS = [
 DEAL_ZERO_SUM = False                   # record changes: tricks, bonus, remise
 FIXED_KEYS = ("excluded",)              # public inferences name cards, not places
 
-POLICY = (0.25, 0.25, 0.5)      # the contract's random player: pass, stand, stop
+POLICY = (0.25, 0.25, 0.5)      # the engine's random player: pass, stand, stop
 ACE = "As"
 
 
@@ -56,7 +56,7 @@ def cards(d: dict) -> list[str]:
 def hidden(d: dict, player: int) -> list[tuple[str, str]]:
     """(card, place) hidden from ``player`` (rules §5): the other hands (passed hands too),
     the other seats' discards and the stock (each position a place: its order is hidden).
-    Never the turned card: seen when turned, and when the dealer took it (contract) it stays
+    Never the turned card: seen when turned, and when the dealer took it it stays
     publicly known in his hand. The ace of spades after its bonus is listed where it lies: its
     place is public then, which :func:`world_ok` enforces."""
     taken = d["trump_card"] if d["trump_taken"] else None
@@ -93,7 +93,7 @@ def _end_bonus_passed(d: dict) -> bool:
 
 
 def world_ok(d: dict) -> bool:
-    """Is this world possible (rules §5, contract: excluded)? No hand holds a card its seat
+    """Is this world possible (rules §5, engine: excluded)? No hand holds a card its seat
     is publicly known not to hold (a pass, a trick won without the bonus, voids shown in play,
     the head / overtrump duties), nobody passed with the ace of spades (MU-EXCH-3), no discard
     holds it unless ``ace_of_spades_discardable`` (MU-EXCH-4), the ace holder is the active
@@ -135,7 +135,7 @@ def public(d: dict, player: int) -> dict:
 
 
 def choose(state, legal: list[int], rnd: random.Random) -> int:
-    """The contract's random player (``choose_random``, policy 0.25 / 0.25 / 0.5)."""
+    """The engine's random player (``choose_random``, policy 0.25 / 0.25 / 0.5)."""
     return choose_random(legal, POLICY, rnd)
 
 

@@ -92,7 +92,7 @@ is kept; ``PLAIN_DECAY``, ``AS_KEEP`` and ``LEAD_TO_WIN`` changed little.
 """
 import numpy as np
 
-from ...actions import kind_of, value_of
+from ...actions import find_kind, kind_of, value_of
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...jit import helper, kernel
 from . import layout as L
@@ -297,15 +297,6 @@ def _find(actions, n_actions, kind, cards):
 
 
 @helper
-def _find_kind(actions, n_actions, kind):
-    """The index of the first action of ``kind``, or -1."""
-    for i in range(n_actions):
-        if kind_of(actions[i], L.KIND_SHIFT) == kind:
-            return i
-    return -1
-
-
-@helper
 def _least_worth(state, params, cards, unseen, opponents):
     """The card of ``cards`` of least worth (ties: the lower index)."""
     best = -1
@@ -357,14 +348,14 @@ def _choose_exchange(state, params, me, actions, n_actions):
                 * (1.0 - draw) ** k)
     value = _trick_weight(state, params, me) * tricks - params[P_REMISE] * no_trick
     if value < PASS_BELOW:
-        i = _find_kind(actions, n_actions, L.PASS)
+        i = find_kind(actions, n_actions, L.PASS, L.KIND_SHIFT)
         if i >= 0:
             return i
     if discard:
         i = _find(actions, n_actions, L.EXCHANGE, discard)
         if i >= 0:
             return i
-    return _find_kind(actions, n_actions, L.STAND)
+    return find_kind(actions, n_actions, L.STAND, L.KIND_SHIFT)
 
 
 @helper
@@ -481,7 +472,7 @@ def choose(state, params, actions, n_actions, rng):
     phase = state[L.PHASE]
     i = -1
     if phase == L.PHASE_STOP:
-        i = _find_kind(actions, n_actions, L.STOP)                       # H1
+        i = find_kind(actions, n_actions, L.STOP, L.KIND_SHIFT)  # H1
     elif phase == L.PHASE_EXCHANGE:
         i = _choose_exchange(state, params, me, actions, n_actions)   # H2, H3
     elif phase == L.PHASE_DISCARD:                                       # H4

@@ -26,11 +26,11 @@ In a match, the next deal follows at once from the same chance stream.
 """
 from __future__ import annotations
 
-import dataclasses
 from itertools import combinations
 
 from ...cards import MUSHKA, bits_of, mask_of
-from ...rng import PyRng, rng_from_seed
+from ...reference import ReferenceEngine
+from ...rng import PyRng
 from .reference_scoring import ACE_OF_SPADES, ReferenceScoring
 from .rules import MushkaRules
 
@@ -43,7 +43,7 @@ ACE = 12                               # rank index of the ace
 KIND_SHIFT = 52                        # action id = kind << 52 | card mask
 CARD_MASK = (1 << KIND_SHIFT) - 1
 
-# Action kinds (the contract's encoding).
+# Action kinds (the engine's encoding).
 PLAY, EXCHANGE, STAND, PASS, DISCARD, STOP, PLAY_ON = range(7)
 KIND_NAMES = ("play", "exchange", "stand", "pass", "discard", "stop", "play_on")
 
@@ -59,7 +59,7 @@ def rank(card: int) -> int:
 
 
 def action_id(kind: int, cards=()) -> int:
-    """The action encoding of the contract: ``kind << 52 | card mask``."""
+    """The action encoding of the engine: ``kind << 52 | card mask``."""
     return kind << KIND_SHIFT | mask_of(cards)
 
 
@@ -69,17 +69,17 @@ def split_action(action: int) -> tuple[int, set[int]]:
 
 
 def action_text(action: int) -> str:
-    """The contract's text form: ``"play Th"``, ``"exchange 7c+9d"``, ``"stand"``,
+    """The engine's text form: ``"play Th"``, ``"exchange 7c+9d"``, ``"stand"``,
     ``"play_on"``."""
     kind, cards = split_action(action)
     names = "+".join(MUSHKA.name(c) for c in sorted(cards))
     return KIND_NAMES[kind] + (" " + names if names else "")
 
 
-class ReferenceMushka(ReferenceScoring):
+class ReferenceMushka(ReferenceScoring, ReferenceEngine):
     """One Mushka deal or match in plain Python data.
 
-    Every attribute is one field of the contract's position dict (no hidden bookkeeping), so
+    Every attribute is one field of the position dict (no hidden bookkeeping), so
     :meth:`from_dict` rebuilds any position exactly: ``hands``, ``discards``, ``played``,
     ``excluded`` (lists of sets per seat), ``stock`` (list, next card first), ``trump_card``,
     ``trump_taken``, ``records``, ``start_records``, ``decisions`` (None, "pass", "stand" or
@@ -90,9 +90,10 @@ class ReferenceMushka(ReferenceScoring):
     and ``rng`` (a :class:`PyRng`, the chance stream of later deals).
     """
 
+    game = "mushka"
+
     def __init__(self, rules: MushkaRules) -> None:
-        self.rules = rules
-        self.rules_dict = dataclasses.asdict(rules)  # every option, for to_dict
+        super().__init__(rules)
         self.n = rules.num_players
         self.deck = set(bits_of(rules.deck_mask))
         self.mode = "deal"
@@ -127,28 +128,17 @@ class ReferenceMushka(ReferenceScoring):
     # --- construction ------------------------------------------------------------------------
 
     @classmethod
-    def new_deal(cls, rules: MushkaRules, seed, records=None) -> "ReferenceMushka":
-        """One deal from a seed (MU-DEAL-1..4); the records start from ``records`` (else all
-        ``start_points``); terminal when the deal is over."""
-        return cls._start(rules, seed, "deal", records)
-
-    @classmethod
-    def new_match(cls, rules: MushkaRules, seed) -> "ReferenceMushka":
-        """A whole match from a seed (MU-MATCH-1/2): deals until a stop (or ``max_deals``)."""
-        return cls._start(rules, seed, "match", None)
-
-    @classmethod
-    def _start(cls, rules: MushkaRules, seed, mode: str, records) -> "ReferenceMushka":
+    def _start(cls, rules: MushkaRules, seed, mode: str, records=None) -> "ReferenceMushka":
         """MU-DEAL-1: the state's stream is 4 outputs of the seed's generator; the first
-        dealer is drawn from it by lot."""
+        dealer is drawn from it by lot. A deal may start from ``records`` (else every record
+        is ``start_points``)."""
         g = cls(rules)
         g.mode = mode
         if records is not None:
             if len(records) != g.n:
                 raise ValueError(f"expected {g.n} records, got {len(records)}")
             g.records = [int(r) for r in records]
-        caller = PyRng(rng_from_seed(seed))
-        g.rng = PyRng([caller.next() for _ in range(4)])
+        g.rng = cls.chance_stream(seed)
         g.dealer = g.rng.below(g.n)
         g.start_deal()
         return g
@@ -156,11 +146,7 @@ class ReferenceMushka(ReferenceScoring):
     @classmethod
     def from_dict(cls, rules: MushkaRules, d: dict) -> "ReferenceMushka":
         """A state from the position-dict format (the output of :meth:`to_dict`)."""
-        if d.get("game") != "mushka":
-            raise ValueError(f"not a mushka position: game={d.get('game')!r}")
-        g = cls(rules)
-        if d["rules"] != g.rules_dict:
-            raise ValueError("position rules differ from the engine's rules")
+        g = cls.for_position(rules, d)
         names = MUSHKA.indices
         g.mode = d["mode"]
         g.phase = d["phase"]
@@ -212,10 +198,6 @@ class ReferenceMushka(ReferenceScoring):
 
     # --- seats and cards ---------------------------------------------------------------------
     # (restated in each game's reference on purpose: an oracle shares no code with the engines)
-
-    def next_seat(self, seat: int) -> int:
-        """MU-DEAL-2, MU-PLAY-1: dealing, deciding and play go clockwise, seat -> seat + 1."""
-        return (seat + 1) % self.n
 
     def trump_suit(self) -> int:
         """MU-DEAL-3: the suit of the turned card is trump for the whole deal."""
@@ -309,7 +291,7 @@ class ReferenceMushka(ReferenceScoring):
         return sorted(action_id(PLAY, [c]) for c in self.playable(self.to_move))
 
     def discardable(self, seat: int) -> set[int]:
-        """MU-EXCH-4 (and the contract's discard phase): the cards a seat may throw away:
+        """MU-EXCH-4 (and the engine's discard phase): the cards a seat may throw away:
         never the ace of spades (unless ``ace_of_spades_discardable``), never the turned card
         the dealer took (it is publicly known to be in his hand)."""
         out = set(self.hands[seat])
@@ -513,7 +495,7 @@ class ReferenceMushka(ReferenceScoring):
             self.after_trick()
 
     def note_inferences(self, seat: int, card: int) -> None:
-        """Rules §5 (the contract's ``excluded``): what a follower's card proves about his
+        """Rules §5 (the engine's ``excluded``): what a follower's card proves about his
         hand: not following shows a void in the led suit, not trumping a void in trumps,
         a card under the best under a head or overtrump duty shows none above it. The
         MU-ACE-2 play (the ace of spades onto a led trump ace) proves nothing."""
@@ -577,7 +559,7 @@ class ReferenceMushka(ReferenceScoring):
         return out
 
     def to_dict(self) -> dict:
-        """The contract's position dict; card lists sorted by index, except the stock
+        """The position dict; card lists sorted by index, except the stock
         (drawing order) and the trick (playing order)."""
         def names(cards):
             return [MUSHKA.name(c) for c in sorted(cards)]

@@ -18,11 +18,11 @@ capture value = rank + 1, suit = index // 10.
 """
 from __future__ import annotations
 
-import dataclasses
 from itertools import combinations
 
 from ...cards import SCOPA, bits_of, mask_of
-from ...rng import PyRng, rng_from_seed
+from ...reference import ReferenceEngine
+from ...rng import PyRng
 from .rules import ScopaRules
 
 N_CARDS = 40
@@ -60,7 +60,7 @@ def split_action(action: int) -> tuple[int, set[int]]:
     return action >> CARD_SHIFT, set(bits_of(action & ((1 << CARD_SHIFT) - 1)))
 
 
-class ReferenceScopa:
+class ReferenceScopa(ReferenceEngine):
     """One Scopa deal or match in plain Python data.
 
     Attributes: ``hands`` (list of sets, per seat), ``table`` (set), ``stock`` (list, next card
@@ -70,9 +70,10 @@ class ReferenceScopa:
     :class:`PyRng`, the chance stream of redeals and later deals).
     """
 
+    game = "scopa"
+
     def __init__(self, rules: ScopaRules) -> None:
-        self.rules = rules
-        self.rules_dict = dataclasses.asdict(rules)  # every option, for to_dict
+        super().__init__(rules)
         self.n = rules.num_players
         self.hands: list[set[int]] = [set() for _ in range(self.n)]
         self.table: set[int] = set()
@@ -91,16 +92,6 @@ class ReferenceScopa:
 
     # --- construction ------------------------------------------------------------------------
 
-    @classmethod
-    def new_deal(cls, rules: ScopaRules, seed) -> "ReferenceScopa":
-        """One deal from a seed (SC-DEAL-1..4); terminal once it is scored."""
-        return cls._start(rules, seed, "deal")
-
-    @classmethod
-    def new_match(cls, rules: ScopaRules, seed) -> "ReferenceScopa":
-        """A whole match to ``rules.target_score`` from a seed (SC-MATCH-1..3)."""
-        return cls._start(rules, seed, "match")
-
     # Every reference engine starts so (each rules file's DEAL-1 alike); each oracle stands alone.
     @classmethod
     def _start(cls, rules: ScopaRules, seed, mode: str) -> "ReferenceScopa":
@@ -108,8 +99,7 @@ class ReferenceScopa:
         dealer is drawn from it uniformly, then the first deal is dealt (SC-DEAL-2..4)."""
         g = cls(rules)
         g.mode = mode
-        caller = PyRng(rng_from_seed(seed))
-        g.rng = PyRng([caller.next() for _ in range(4)])
+        g.rng = cls.chance_stream(seed)
         g.dealer = g.rng.below(g.n)
         g.deal()
         return g
@@ -117,11 +107,7 @@ class ReferenceScopa:
     @classmethod
     def from_dict(cls, rules: ScopaRules, position: dict) -> "ReferenceScopa":
         """A state from the position-dict format (the output of :meth:`to_dict`)."""
-        if position.get("game", "scopa") != "scopa":
-            raise ValueError(f"not a scopa position: game={position.get('game')!r}")
-        g = cls(rules)
-        if "rules" in position and position["rules"] != g.rules_dict:
-            raise ValueError("position rules differ from the engine's rules")
+        g = cls.for_position(rules, position)
         names = SCOPA.indices
         g.mode = position.get("mode", "deal")
         g.phase = position.get("phase", "play")
@@ -162,10 +148,6 @@ class ReferenceScopa:
         return g
 
     # --- dealing -----------------------------------------------------------------------------
-
-    def next_seat(self, seat: int) -> int:
-        """SC-DEAL-4, SC-TEAM-2: play goes seat -> seat + 1, round the table."""
-        return (seat + 1) % self.n
 
     def side(self, seat: int) -> int:
         """SC-TEAM-2, SC-TEAM-3: seat p plays for side p & 1 (teams {0, 2} and {1, 3})."""

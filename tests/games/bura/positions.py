@@ -1,7 +1,7 @@
 """Helpers for the Bura rule tests: legal positions from the cards that matter, actions as text.
 
 The card index is restated here from rules/bura.md §1 (``suit * 9 + r``, suits s c d h, ranks
-6 7 8 9 J Q K T A in strength order), and the action ids from the engine contract
+6 7 8 9 J Q K T A in strength order), and the action ids from the engine's layout and notation
 (``kind << 40 | card mask``), rather than taken from the code under test, so the expected
 action ids below are an independent oracle.
 
@@ -28,7 +28,7 @@ ALL_CARDS = [r + s for s in SUITS for r in RANKS]
 POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
 
 # The phase of the scheduled leader's single decision "claim or lead" at a check point when
-# neither Stop option is on (contract: steps 3 and 5 are one decision).
+# neither Stop option is on (the engine: steps 3 and 5 are one decision).
 CHECK = "check"
 
 KINDS = {"lead": 0, "beat": 1, "throw_down": 2, "throw_up": 3, "claim": 4, "no_claim": 5,
@@ -78,7 +78,7 @@ def action_id(text: str) -> int:
 
 
 def canonical(text: str) -> str:
-    """The action string with its cards in index order (the contract's string form)."""
+    """The action string with its cards in index order (the engine's string form)."""
     kind, _, rest = text.partition(" ")
     return kind + (" " + "+".join(srt(rest.split("+"))) if rest else "")
 
@@ -95,7 +95,7 @@ def legal_strings(state) -> list[str]:
 
 def assert_legal(state, *texts: str) -> None:
     """The legal actions are exactly ``texts`` (written with cards in index order): same ids in
-    ascending order, the same string forms, and the contract's dict forms both ways."""
+    ascending order, the same string forms, and the engine's dict forms both ways."""
     for t in texts:
         assert t == canonical(t), f"test error: write {canonical(t)!r}, not {t!r}"
     assert legal_strings(state) == sorted(texts, key=action_id)
@@ -106,7 +106,7 @@ def assert_legal(state, *texts: str) -> None:
 
 
 def action_dict(text: str) -> dict:
-    """The dict form of an action string (contract: Actions)."""
+    """The dict form of an action string (the engine: Actions)."""
     kind, _, rest = text.partition(" ")
     played = srt(rest.split("+")) if rest else []
     if kind in ("lead", "beat", "throw_down", "throw_up"):
@@ -132,12 +132,12 @@ def play(state, *texts: str):
 
 
 def result(kind: str, winners, multiplier: int = 1) -> dict:
-    """A deal result as the contract writes it."""
+    """A deal result as the engine writes it."""
     return {"kind": kind, "winners": list(winners), "multiplier": multiplier}
 
 
 def core(res: dict | None) -> dict | None:
-    """The contract's keys of a ``to_dict`` result (kind, winners, multiplier); extra keys the
+    """The engine's keys of a ``to_dict`` result (kind, winners, multiplier); extra keys the
     engine adds (``claim_points``) are not compared."""
     if res is None:
         return None
@@ -159,7 +159,7 @@ def position(*, hands, leader: int, trump: str, stock=(), stock_size: int | None
              to_move: int | None = None, dealer: int | None = None, fill_seat: int | None = None,
              last_trick_taker="auto", thrown_down=None,
              mode: str = "deal", scores=None, rng=None, deal_number: int = 1) -> dict:
-    """A legal position dict (contract: Position dict).
+    """A legal position dict (the position dict of notation.py).
 
     ``hands``: one full card list per seat. ``leader``: the scheduled leader (check phases) or
     the trick's leader (``trick`` given). ``trump``: the turned card; while the stock is not
@@ -319,7 +319,7 @@ def pile(d: dict, seat: int) -> list[str]:
     return srt(d["piles"][seat]["up"] + d["piles"][seat]["down"])
 
 
-# --- combinations and the deal, restated from the contract --------------------------------
+# --- combinations and the deal, restated from the engine --------------------------------
 
 def combos(hand, trump_suit: str) -> set[str]:
     """Which combinations a hand holds (names: bura, molodka, moscow, moscow_trump,

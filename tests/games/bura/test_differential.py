@@ -7,7 +7,7 @@ identical; at the end, ``returns`` too. The reference (:mod:`cardsim.games.bura.
 an independent plain-Python reading of ``rules/bura.md`` and of the engine's documented
 position format (``cardsim/games/bura/notation.py``), including its two Stop rounds (small
 Moscow before molodka, refusals shown); it is also checked to conserve the 36 cards after
-every step. ``test_compiled_dict_has_contract_keys`` checks the format itself.
+every step. ``test_compiled_dict_has_the_position_keys`` checks the format itself.
 
 Choices: when ``claim`` is legal it is taken with probability 0.05, otherwise one of the other
 legal actions is taken uniformly (a uniform choice would claim at once and end most deals
@@ -86,7 +86,7 @@ def load(**options):
 
 
 def action_text(action: int) -> str:
-    """``"beat 9d+Js"``, ``"claim"``: the contract's text form, for failure messages."""
+    """``"beat 9d+Js"``, ``"claim"``: the engine's text form, for failure messages."""
     kind, _ = split_action(action)
     cards = BURA.names(action & (2**40 - 1))
     return KIND_NAMES[kind] + (" " + "+".join(cards) if cards else "")
@@ -260,9 +260,9 @@ def test_option_combinations_cover_every_pair():
     assert wanted - seen == set()
 
 
-def test_compiled_dict_has_contract_keys():
-    """The compiled ``to_dict`` has exactly the contract's keys, at the top level, in the
-    trick and in the result (the reference's dict is the contract's format)."""
+def test_compiled_dict_has_the_position_keys():
+    """The compiled ``to_dict`` has exactly the engine's keys, at the top level, in the
+    trick and in the result (the reference's dict is the engine's format)."""
     options = {"num_players": 3}
     state, ref = load(**options).new_deal(seed=11), ReferenceBura.new_deal(BuraRules(**options), 11)
     chooser = random.Random(11)
@@ -449,7 +449,7 @@ def test_positions_cross_from_dict():
 
 
 def test_mid_trick_positions_cross_from_dict():
-    """The same in the middle of a trick (the contract's trick dict: leader, k, top, holder,
+    """The same in the middle of a trick (the engine's trick dict: leader, k, top, holder,
     up, down, answered)."""
     assert cross_from_dict(mid_trick=True) >= 30
 

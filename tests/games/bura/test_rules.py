@@ -1,11 +1,11 @@
 """One test (or more) per rule ID of rules/bura.md §2, and per option of §3.
 
-Every expectation is worked out by hand from the rules file and the engine contract: exact
-legal-action sets (ids and strings), piles, draws, results and returns. Positions are written in
-card notation with ``positions.position`` / ``positions.after_trick`` (the cards that matter; the
-rest spread so that the position is legal) and actions go through ``action_from_dict``. Only
-what a seed deals, which no one works out by hand, is compared with the reference engine's
-dealing (``positions.oracle_start`` / ``oracle_next_deal``).
+Every expectation is worked out by hand from the rules file and the engine's layout and notation:
+exact legal-action sets (ids and strings), piles, draws, results and returns. Positions are written
+in card notation with ``positions.position`` / ``positions.after_trick`` (the cards that matter; the
+rest spread so that the position is legal) and actions go through ``action_from_dict``. Only what a
+seed deals, which no one works out by hand, is compared with the reference engine's dealing
+(``positions.oracle_start`` / ``oracle_next_deal``).
 """
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_bu_deal_1_first_dealer_by_lot():
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_bu_deal_2_three_cards_each_one_at_a_time_from_dealers_left(n):
     """BU-DEAL-2: 3 cards each, dealt one at a time in rounds from the dealer's left: card i
-    of the shuffled pack goes to seat (dealer + 1 + i) % n; exactly as the contract deals."""
+    of the shuffled pack goes to seat (dealer + 1 + i) % n; exactly as the engine deals."""
     g = game(num_players=n)
     for seed in range(30):
         d = g.new_deal(seed=seed).to_dict()

@@ -2,8 +2,8 @@
 positions reached by random play.
 
 :func:`position` (and its shorthands :func:`play_position`, :func:`declare_position`,
-:func:`discard_position`) builds a dict that ``game.from_dict`` accepts (contract: Position
-dict) from the cards a test names, filling every other key consistently:
+:func:`discard_position`) builds a dict that ``game.from_dict`` accepts (the position dict
+of notation.py) from the cards a test names, filling every other key consistently:
 
 - every card not named goes somewhere legal (the *filler*, drawn from a shuffled pool with
   ``filler_seed``): the Fola's own part takes 13 − (robbed cards) cards not eligible for robbing

@@ -1,16 +1,16 @@
 """Differential test: the compiled Minchiate engine against the plain-Python reference.
 
-Both engines start from the same seed (so the same first dealer, the same shuffle, robbing,
-deal and exposed cards: the contract's dealing procedure), the same random choice is applied
-to both at every step, and after every step the legal-action lists, the ``to_dict`` positions
-(every key of the contract's position dict: hands, robbed and exposed cards, discards, the
-Fola, declarations, the trick, piles, the ``excluded`` inferences, points per source, D, resti,
-the Matto settlement, the chance stream...), ``current_player`` and ``is_terminal`` must be
-identical; at the end, ``returns`` too. The reference (:mod:`cardsim.games.minchiate.reference`)
-is an independent plain-Python reading of ``rules/minchiate.md`` and of the engine contract;
-it is also checked to conserve the 97 cards after every step (hands, Fola, trick, piles).
+Both engines start from the same seed (so the same first dealer, the same shuffle, robbing, deal and
+exposed cards: the engine's dealing procedure), the same random choice is applied to both at every
+step, and after every step the legal-action lists, the ``to_dict`` positions (every key of the
+position dict: hands, robbed and exposed cards, discards, the Fola, declarations, the trick, piles,
+the ``excluded`` inferences, points per source, D, resti, the Matto settlement, the chance
+stream...), ``current_player`` and ``is_terminal`` must be identical; at the end, ``returns`` too.
+The reference (:mod:`cardsim.games.minchiate.reference`) is an independent plain-Python reading of
+``rules/minchiate.md`` and of the engine's layout and notation; it is also checked to conserve the
+97 cards after every step (hands, Fola, trick, piles).
 
-Choices follow the contract's random player: uniform among discards and cards; in a
+Choices follow the engine's random player: uniform among discards and cards; in a
 declaration each legal combination, ascending, is declared with probability p and the bonus
 claimed with probability p, where p is drawn per deal from (1.0, 0.5, 0.0) so that full,
 partial and empty declarations all occur.
@@ -116,7 +116,7 @@ def short(options: dict) -> str:
 
 
 class Chooser:
-    """The contract's random player with declare probability ``p`` (the same choice is
+    """The engine's random player with declare probability ``p`` (the same choice is
     applied to both engines)."""
 
     def __init__(self, seed: int, p: float = 1.0) -> None:
@@ -448,7 +448,7 @@ def test_cutter_robs_thirteen():
 
 
 def test_discard_fallback_classes():
-    """MI-DISC-3 and the contract's classes: a cutter with too few zero-value cards discards
+    """MI-DISC-3 and the engine's classes: a cutter with too few zero-value cards discards
     them, then (with ``discard_trumps=false``) his zero-value trumps, then T29, then
     3-point cards. (5- and 10-point discards cannot happen: they need more than 21 cards
     worth 5 or 10 in one hand of 21 + k, and there are only 21 such cards.)"""
@@ -571,7 +571,7 @@ def debt_position(seed: int, keep_t29: bool) -> tuple[dict, ReferenceGame] | Non
     """A random deal played (reference) to the last trick's lead with a Matto debt; then the
     debtor's zero-value cards (T29 aside) are swapped with the creditor's counting cards (and
     T29 moved to the debtor when ``keep_t29``, else away), the dying points, D and resti
-    recomputed: the debtor must pay T29 or a counting card (MI-MATTO-2, the contract's
+    recomputed: the debtor must pay T29 or a counting card (MI-MATTO-2, the engine's
     "lowest-valued card"). None when the deal does not allow it."""
     options = random_options(seed)
     rules = MinchiateRules(**options)
@@ -602,7 +602,7 @@ def debt_position(seed: int, keep_t29: bool) -> tuple[dict, ReferenceGame] | Non
 
 
 def test_matto_debt_paid_with_t29_or_a_counting_card():
-    """MI-MATTO-2 and the contract's payment rule: a debtor whose pile holds no zero-value
+    """MI-MATTO-2 and the engine's payment rule: a debtor whose pile holds no zero-value
     card but T29 pays T29; without T29 its lowest-valued card (lowest index among equals).
     Positions before the last trick, crossed into the compiled engine with ``from_dict``
     (four of each kind where the creditor wins the last trick)."""

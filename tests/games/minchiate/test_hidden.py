@@ -1,6 +1,6 @@
-"""Minchiate's hidden information (rules/minchiate.md §6, the engine contract "Hidden
-information"): what ``state.sample_world(p, seed)`` (``worlds.determinize``) may and may not do,
-and how another player sees an action (``worlds.observed_action``).
+"""Minchiate's hidden information (rules/minchiate.md §6, the engine's hidden information): what
+``state.sample_world(p, seed)`` (``worlds.determinize``) may and may not do, and how another player
+sees an action (``worlds.observed_action``).
 
 Hidden from p: the other hands, less the cards their seats showed (robbed, exposed, declared,
 the Matto of a claimed bonus: their places stay public, the observation's ``known_cards``);
@@ -44,7 +44,7 @@ from cardsim.games.minchiate.conformance import shown_cards as shown
 from cardsim.rng import rng_from_seed
 
 ALPHA = 1e-4
-POLICY = (1.0,)         # the contract's random player: declares everything
+POLICY = (1.0,)         # the engine's random player: declares everything
 NAMES = list(MINCHIATE.cards)
 IDX = {c: i for i, c in enumerate(NAMES)}
 
@@ -243,7 +243,7 @@ def rejection_draw(state, p: int, seed: int) -> dict:
 # --- positions --------------------------------------------------------------------------------
 
 def play_until(g, seed: int, stop) -> cardsim.game.State | None:
-    """Random play (the contract's random player) from deal ``seed`` until ``stop(dict)``;
+    """Random play (the engine's random player) from deal ``seed`` until ``stop(dict)``;
     None if the deal ends first."""
     state = g.new_deal(seed=seed)
     rnd = random.Random(seed)

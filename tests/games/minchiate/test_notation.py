@@ -34,7 +34,7 @@ KEYS = ["game", "rules", "mode", "deal_number", "phase", "dealer", "cutter", "to
         "tricks_played", "tricks_won", "played", "suits_led", "excluded", "piles",
         "matto_team", "matto_debt", "last_winner", "points", "D", "resti", "paid_card",
         "matto_given", "net", "net_total", "start_dealer", "rng"]
-# The contract's action kinds (kind << 8 | value), restated as an oracle.
+# The engine's action kinds (kind << 8 | value), restated as an oracle.
 PLAY, DISCARD, DECLARE, DONE, SEEN = range(5)
 ORDER_WORDS = slice(layout.ORDER, layout.ORDER + layout.ORDER_WORDS)
 

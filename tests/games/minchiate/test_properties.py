@@ -3,7 +3,7 @@
 Seeds and option combinations are drawn by hypothesis; each deal is played to its end by a
 seeded random player. Checked on the position dicts alone, against the rules:
 
-* the deal (MI-DEAL-1..4, MI-CUT-1..3, MI-ROB-1): the contract's deal from the seed, robbed
+* the deal (MI-DEAL-1..4, MI-CUT-1..3, MI-ROB-1): the engine's deal from the seed, robbed
   count <= 13 and 97 - k >= 84, every card once;
 * the flow (MI-PLAY-1): legal actions non-empty exactly until the end, 21 tricks;
 * the end (MI-END-1..3, MI-MATTO-5): 84 cards in the piles, each a multiple of 4 (or 0 and 84
@@ -123,8 +123,8 @@ def test_whole_deal_invariants(seed, opts, play_seed):
 
 @settings(max_examples=40, **SETTINGS)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_deal_matches_the_contract(seed):
-    """MI-DEAL-1..4, MI-CUT-1..3, MI-ROB-1: the default deal of any seed is the contract's:
+def test_deal_matches_the_engine(seed):
+    """MI-DEAL-1..4, MI-CUT-1..3, MI-ROB-1: the default deal of any seed is the engine's:
     dealer, hands with the robbed cards, exposures, the Fola, the events' D and resti."""
     d = game().new_deal(seed).to_dict()
     exp = oracle(seed)

@@ -25,7 +25,8 @@ from cardsim.errors import CardsimError, IllegalActionError
 from cardsim.rng import PyRng, rng_from_seed
 
 # =============================================================================================
-# Oracle: cards, values, combinations, actions (restated from rules §1, §2.8 and the contract)
+# Oracle: cards, values, combinations, actions (restated from rules §1, §2.8 and the engine's
+# layout)
 # =============================================================================================
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F", "C", "Q", "K"]
@@ -106,7 +107,7 @@ assert sum(1 for c in ALL97 if value(c) > 0) == 25 and sum(map(eligible, ALL97))
 
 
 def _catalogue():
-    """The contract's combination ids: runs in 1-5, runs in 28-40 (by low, then high end),
+    """The engine's combination ids: runs in 1-5, runs in 28-40 (by low, then high end),
     Matto-1-40, 1-13-28, 10-20-30, 20-30-40, 10-20-30-40, three Kings (by the missing suit),
     four Kings. Each combination is its cards in index order."""
     out = []
@@ -176,7 +177,7 @@ def combos_points(spec, *, with_matto: bool, decine_two: bool = False,
     return pts
 
 
-# --- actions (contract: kind << 8 | value) ---------------------------------------------------
+# --- actions (the engine: kind << 8 | value) ---------------------------------------------------
 
 KINDS = {"play": 0, "discard": 1, "declare": 2, "done": 3}
 
@@ -227,7 +228,7 @@ def legal_strings(state) -> list[str]:
 
 def assert_legal(state, *texts: str) -> None:
     """The legal actions are exactly ``texts``: the same ids in ascending order, the same
-    string forms and the contract's dict forms both ways."""
+    string forms and the engine's dict forms both ways."""
     for t in texts:
         assert t == canonical(t), f"test error: write {canonical(t)!r}"
     expected = sorted(texts, key=action_id)
@@ -335,11 +336,11 @@ def load(pos):
 
 
 # =============================================================================================
-# The deal a seed gives (contract "The deal", rules MI-DEAL-1..4, MI-CUT-1..3, MI-ROB-1)
+# The deal a seed gives (rules MI-DEAL-1..4, MI-CUT-1..3, MI-ROB-1)
 # =============================================================================================
 
 def deal_from(rng: PyRng, dealer: int, **options) -> dict:
-    """One deal from the stream ``rng`` (advanced in place), by the contract's procedure."""
+    """One deal from the stream ``rng`` (advanced in place), by the engine's procedure."""
     r = {**DEFAULTS, **options}
     P = list(range(97))
     rng.shuffle(P)
@@ -417,7 +418,7 @@ def find_seed(predicate, limit: int = 5000, **options) -> int:
 
 
 # =============================================================================================
-# Positions (contract: Position dict)
+# Positions (the position dict of notation.py)
 # =============================================================================================
 
 FILL_ORDER = {0: "suit card worth 0", 1: "trump 6..19 worth 0", 2: "T21..T27, T29",
@@ -439,7 +440,7 @@ def H(named="", fill="co cu sw ba"):
 
 
 def inferences(card: str, before: list[str], suits_led) -> set[str]:
-    """Rules §6 / contract: what playing ``card`` after ``before`` shows absent from the hand:
+    """Rules §6 / engine: what playing ``card`` after ``before`` shows absent from the hand:
     a card not of the led suit L shows a void in L, and one neither of L nor a trump no
     trumps; under the King rule any card but the King of L shows that King absent."""
     led = led_suit(before)
@@ -463,7 +464,7 @@ def position(hands, *, dealer: int = 0, phase: str = "play", tricks_won=(0, 0),
              to_move="auto", D=None, resti=None, rng=None, mode: str = "deal",
              deal_number: int = 1, net_total: int = 0, start_dealer=None,
              seen_bottom=None, **options) -> dict:
-    """A legal position dict (contract: Position dict).
+    """A legal position dict (the position dict of notation.py).
 
     ``hands``: per seat a string or list (the whole hand), ``H(named, fill)`` (named cards plus
     filler from the given suits) or None (filler). ``tricks_won``: tricks completed per team
@@ -823,7 +824,7 @@ SEEDS = range(40)
 
 def test_mi_deal_1_dealer_at_random_and_uniform_shuffle_from_the_seed():
     """MI-DEAL-1: the dealer is drawn at random (``below(4)`` of the deal's stream) and the pack
-    shuffled: each seed deals exactly the contract's cards; every seat deals for some seed; the
+    shuffled: each seed deals exactly the engine's cards; every seat deals for some seed; the
     same seed deals the same cards, different seeds different ones."""
     g = game()
     dealers = []
@@ -877,7 +878,7 @@ def test_mi_cut_1_option_cutter_rob_off():
 
 def test_mi_cut_2_robbed_cards_join_the_hand_and_score_at_once():
     """MI-CUT-2: the robbed cards join the cutter's hand (21 + k cards) and his team scores
-    their values at once; the three events before the play give the contract's D and resti."""
+    their values at once; the three events before the play give the engine's D and resti."""
     seen = False
     for seed in SEEDS:
         exp = oracle(seed)
@@ -1080,7 +1081,7 @@ def test_mi_disc_2_option_discard_trumps_false():
 
 def test_mi_disc_2_discard_trumps_false_falls_back_to_zero_trumps():
     """MI-DISC-2/-3 with discard_trumps=false: with one zero suit card and three to discard,
-    the cutter discards it, then (contract class 1) zero trumps other than T29."""
+    the cutter discards it, then (discard class 1) zero trumps other than T29."""
     hand = ("T21 T22 T23 2co T6 T7 T1 T2 T3 T4 T5 T10 T13 T20 T28 T29 "
             "T30 T31 T32 T33 T34 T35 M Kco")
     pos = position([None, None, None, hand], phase="discard", cutter_robbed="T21 T22 T23",
@@ -1995,7 +1996,7 @@ def test_mi_resto_4_option_capot_it_rules():
 
 def test_mi_resto_4_option_deals_match():
     """MI-RESTO-4, option deals=2: a match of two deals; the deal passes to the right (d+1),
-    the second deal comes from the same stream (the contract's procedure), the resti add up."""
+    the second deal comes from the same stream (the engine's procedure), the resti add up."""
     g = game(deals=2)
     seed = 7
     exp1 = oracle(seed)

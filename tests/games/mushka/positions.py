@@ -1,19 +1,18 @@
 """Helpers for the Mushka tests: legal position dicts from the cards that matter, actions as text,
 and an independent restatement of the deal.
 
-The card index is restated here from rules/mushka.md §1 (``suit * 13 + r``, suits s c d h,
-ranks 2..A), and the action ids from the engine contract (``kind << 52 | card mask``), rather
-than taken from the code under test, so the expected ids are an independent oracle. The deal a
-seed gives (:func:`oracle_deal`, :func:`oracle_next_deal`) is restated from the contract's
-"Dealing" section on :class:`cardsim.rng.PyRng` (the project's one generator), not taken from
-the engine.
+The card index is restated here from rules/mushka.md §1 (``suit * 13 + r``, suits s c d h, ranks
+2..A), and the action ids from the engine (layout.py and notation.py: ``kind << 52 | card mask``),
+rather than taken from the code under test, so the expected ids are an independent oracle. The deal
+a seed gives (:func:`oracle_deal`, :func:`oracle_next_deal`) is restated from the engine's "Dealing"
+section on :class:`cardsim.rng.PyRng` (the project's one generator), not taken from the engine.
 
-:func:`position` builds a ``from_dict`` position (contract: Position dict) from the cards a test
-names and spreads every other card of the deck (the "filler") so that the position is legal:
-each card of the deck exactly once among hands, discards, stock, played cards and the turned
-card; hand sizes consistent with the phase, the tricks played and the current trick; a stock of
-``deck - 5n - 1 - (cards exchanged)`` cards. Filler never goes into a hand the test names; the
-ace of spades, when the test does not name it, is put in the stock (so nobody holds it).
+:func:`position` builds a ``from_dict`` position (the position dict of notation.py) from the cards a
+test names and spreads every other card of the deck (the "filler") so that the position is legal:
+each card of the deck exactly once among hands, discards, stock, played cards and the turned card;
+hand sizes consistent with the phase, the tricks played and the current trick; a stock of ``deck -
+5n - 1 - (cards exchanged)`` cards. Filler never goes into a hand the test names; the ace of spades,
+when the test does not name it, is put in the stock (so nobody holds it).
 """
 from __future__ import annotations
 
@@ -85,13 +84,13 @@ def mask(spec) -> int:
 
 def action_id(text: str) -> int:
     """The id of ``"play Th"``, ``"exchange 7c+9d"``, ``"stand"``, ``"pass"``, ``"discard 8s"``,
-    ``"stop"``, ``"play_on"`` (contract: kind << 52 | card mask)."""
+    ``"stop"``, ``"play_on"`` (the engine: kind << 52 | card mask)."""
     kind, _, rest = text.partition(" ")
     return KINDS[kind] << 52 | mask(rest.split("+") if rest else [])
 
 
 def canonical(text: str) -> str:
-    """The action string with its cards in index order (the contract's string form)."""
+    """The action string with its cards in index order (the engine's string form)."""
     kind, _, rest = text.partition(" ")
     return kind + (" " + "+".join(srt(rest.split("+"))) if rest else "")
 
@@ -102,7 +101,7 @@ def ids(*texts: str) -> list[int]:
 
 
 def action_dict(text: str) -> dict:
-    """The dict form of an action string (contract: Action ids)."""
+    """The dict form of an action string (the engine: Action ids)."""
     kind, _, rest = text.partition(" ")
     named = srt(rest.split("+")) if rest else []
     if kind == "play":
@@ -129,7 +128,7 @@ def legal_strings(state) -> list[str]:
 
 def assert_legal(state, *texts: str) -> None:
     """The legal actions are exactly ``texts`` (cards in index order): the same ids in ascending
-    order, the same string forms, and the contract's dict forms both ways."""
+    order, the same string forms, and the engine's dict forms both ways."""
     for t in texts:
         assert t == canonical(t), f"test error: write {canonical(t)!r}, not {t!r}"
     expected = sorted(texts, key=action_id)
@@ -183,7 +182,7 @@ DEFAULTS = {
 
 
 def rules_dict_of(n: int, **options) -> dict:
-    """The position dict's ``rules`` value: every option (contract), deck as a string."""
+    """The position dict's ``rules`` value: every option (the engine), deck as a string."""
     unknown = set(options) - set(DEFAULTS)
     assert not unknown, f"test error: unknown options {unknown}"
     d = {**DEFAULTS, **options, "num_players": n}
@@ -224,7 +223,7 @@ def position(hands, *, trump: str, dealer: int | None = None, phase: str = "play
              to_move="auto", excluded=None, stop_offer=None, lone_tricks_left: int = 0,
              mode: str = "deal", deal_number: int | None = None, rng=None, void: bool = False,
              stopper=None, winners=(), **options) -> dict:
-    """A legal position dict (contract: Position dict) for ``len(hands)`` players.
+    """A legal position dict (the position dict of notation.py) for ``len(hands)`` players.
 
     ``hands``: per seat the cards in hand now (a list, a string, or None for filler of the right
     size). ``trump``: the turned card. ``dealer``: default the last seat (P4 of the examples
@@ -240,7 +239,7 @@ def position(hands, *, trump: str, dealer: int | None = None, phase: str = "play
     ``discards``: per seat named discards (padded with filler to what the decisions say).
     ``deal_number``: default 1, or 2 for a match position whose start records are not all
     ``start_points`` (a match's first deal starts there). Other keyword arguments are rules
-    options (contract: rules)."""
+    options (the engine: rules)."""
     n = len(hands)
     rules = rules_of(n, **options)
     size = rules.deck_size
@@ -459,7 +458,7 @@ def all_cards(d: dict) -> list[str]:
     return out
 
 
-# --- the deal, restated from the contract --------------------------------------------------
+# --- the deal, restated from the engine --------------------------------------------------
 
 def _deal_from(rng: PyRng, n: int, size: int, dealer: int) -> dict:
     order = [idx(c) for c in deck_cards(size)]       # ascending indices
@@ -473,7 +472,7 @@ def _deal_from(rng: PyRng, n: int, size: int, dealer: int) -> dict:
 
 
 def oracle_deal(seed: int, n: int = 4, deck: str = "auto") -> dict:
-    """What ``new_deal(seed)`` / ``new_match(seed)`` deals (contract: Dealing): the state's
+    """What ``new_deal(seed)`` / ``new_match(seed)`` deals (the engine: Dealing): the state's
     stream is 4 outputs of the seed's generator, the first dealer ``below(n)`` (MU-DEAL-1),
     then a Fisher-Yates shuffle of the ascending deck; card i < 5n to seat
     (dealer + 1 + i) % n (MU-DEAL-2), card 5n turned (MU-DEAL-3), the rest the stock, top
@@ -506,7 +505,7 @@ def holder_of(deal: dict, card: str = ACE_OF_SPADES):
 
 
 def match_returns(n: int, winners) -> list[float]:
-    """Contract: each loser -1/(n-1); the winners share the losers' total."""
+    """Each loser -1/(n-1); the winners share the losers' total."""
     w = list(winners)
     losers = n - len(w)
     return [losers / (n - 1) / len(w) if s in w else -1 / (n - 1) for s in range(n)]

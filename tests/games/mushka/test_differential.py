@@ -1,17 +1,16 @@
 """Differential test: the compiled Mushka engine against the plain-Python reference.
 
-Both engines start from the same seed (so the same first dealer, the same deals and turned
-cards, MU-DEAL-1..4 and the contract's dealing procedure), the same random choice is applied
-to both at every step, and after every step the legal-action lists, the ``to_dict`` positions
-(every key of the contract's position dict: hands, discards, stock order, decisions, active
-seats, ace holder, trick, tricks won, records, the ``excluded`` inferences, stop offers, the
-chance stream...), ``current_player`` and ``is_terminal`` must be identical; at the end,
-``returns`` too. The reference (:mod:`cardsim.games.mushka.reference`) is an independent
-plain-Python reading of ``rules/mushka.md`` and of the engine contract; it is also checked to
-conserve the deck's cards after every step (hands, discards, stock, the turned card unless
-taken, played cards).
+Both engines start from the same seed (so the same first dealer, the same deals and turned cards,
+MU-DEAL-1..4 and the engine's dealing procedure), the same random choice is applied to both at every
+step, and after every step the legal-action lists, the ``to_dict`` positions (every key of the
+position dict: hands, discards, stock order, decisions, active seats, ace holder, trick, tricks won,
+records, the ``excluded`` inferences, stop offers, the chance stream...), ``current_player`` and
+``is_terminal`` must be identical; at the end, ``returns`` too. The reference
+(:mod:`cardsim.games.mushka.reference`) is an independent plain-Python reading of
+``rules/mushka.md`` and of the engine's layout and notation; it is also checked to conserve the
+deck's cards after every step (hands, discards, stock, the turned card unless taken, played cards).
 
-Choices follow the contract's random player: in the exchange pass with probability 0.25 (0.6
+Choices follow the engine's random player: in the exchange pass with probability 0.25 (0.6
 in the "passing" deals, so that lone players and void deals occur), stand with 0.25, else
 exchange a uniformly chosen legal set (a pass that is not legal, or an exchange with no legal
 set, becomes a stand); at a stop offer stop with probability 0.5; elsewhere uniformly.
@@ -76,7 +75,7 @@ OPTION_AXES = {
 PLAYERS = (3, 4, 5, 6, 7)
 GROUPS = 8                    # test groups per player count
 DEALS_PER_GROUP = 52          # 5 x 8 x 52 = 2,080 deals in the normal suite
-PASS_PROBABILITY = 0.25       # the contract's random player
+PASS_PROBABILITY = 0.25       # the engine's random player
 HIGH_PASS_PROBABILITY = 0.6   # "passing" deals: lone players and void deals
 STAND_PROBABILITY = 0.25
 STOP_PROBABILITY = 0.5
@@ -146,7 +145,7 @@ def short(options: dict) -> str:
 
 
 class Chooser:
-    """The contract's random player (the same choice is applied to both engines)."""
+    """The engine's random player (the same choice is applied to both engines)."""
 
     def __init__(self, seed: int, pass_probability: float = PASS_PROBABILITY) -> None:
         self.rnd = random.Random(seed)
@@ -529,9 +528,9 @@ def test_option_combinations_cover_every_pair():
     assert wanted - seen == set()
 
 
-def test_compiled_dict_has_contract_keys():
-    """The compiled ``to_dict`` has exactly the contract's keys (the reference's dict is the
-    contract's format)."""
+def test_compiled_dict_has_the_position_keys():
+    """The compiled ``to_dict`` has exactly the engine's keys (the reference's dict is the
+    engine's format)."""
     state = load(num_players=4).new_deal(seed=11)
     ref = ReferenceMushka.new_deal(MushkaRules(num_players=4), 11)
     assert set(state.to_dict()) == set(ref.to_dict()) == POSITION_KEYS
@@ -555,7 +554,7 @@ def match_plan() -> list[tuple[dict, int, float]]:
     """(options, seed, pass probability) of the suite's matches: per player count a default
     match, one with ``max_deals=10``, one with ``stop_mode=declared``, one declared with
     ``max_deals=10``. Without ``max_deals``, 5 to 7 players pass more often: with the
-    contract's pass rate so many players are remised that the records drift upwards and a
+    engine's pass rate so many players are remised that the records drift upwards and a
     match can last thousands of deals."""
     plan = []
     for n in PLAYERS:

@@ -1,12 +1,12 @@
 """Mushka's hidden information (rules/mushka.md §5): what ``state.sample_world(p, seed)`` may
 and may not do, and what ``state.observation(p)`` shows.
 
-§5 and the engine contract: hidden from p are the other hands (passed hands too), the other
-seats' discards, the stock and its order, and the ace holder until the bonus is written off or
-the ace of spades is played. A sampled world is uniform over the placements of those cards that
-keep every public constraint: a pass proves no ``As``; a void shown in play (and, under
-``must_head_trick`` / ``must_overtrump``, the cards above the best one a player failed to beat)
-is honoured; with ``ace_bonus_timing=first_trick`` a first trick won without the bonus proves no
+§5 and the engine's layout and notation: hidden from p are the other hands (passed hands too), the
+other seats' discards, the stock and its order, and the ace holder until the bonus is written off or
+the ace of spades is played. A sampled world is uniform over the placements of those cards that keep
+every public constraint: a pass proves no ``As``; a void shown in play (and, under
+``must_head_trick`` / ``must_overtrump``, the cards above the best one a player failed to beat) is
+honoured; with ``ace_bonus_timing=first_trick`` a first trick won without the bonus proves no
 ``As``, and the bonus pins ``As`` to its holder; discards never hold ``As`` unless
 ``ace_of_spades_discardable``; the turned card the dealer took stays in his hand.
 
@@ -39,7 +39,7 @@ from tests.games.mushka.positions import ALL52, deck_cards, idx, play, position
 
 ALPHA = 1e-4
 ACE = "As"
-POLICY = (0.25, 0.25, 0.5)      # the contract's random player
+POLICY = (0.25, 0.25, 0.5)      # the engine's random player
 
 
 @functools.lru_cache(maxsize=None)
@@ -258,7 +258,7 @@ def test_a_pass_proves_no_ace():
 
 def test_voids_shown_in_play_are_honoured():
     """A follower without the led suit is void in it; one who neither follows nor trumps is
-    void in trumps too (contract: excluded); no sampled world breaks either."""
+    void in trumps too (the engine: excluded); no sampled world breaks either."""
     state = state_of(first_trick_position())
     play(state, "play 9c", "play 7h", "play Js")
     d = state.to_dict()

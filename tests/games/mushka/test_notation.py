@@ -26,7 +26,7 @@ from cardsim.errors import CardError, IllegalActionError, PositionError
 from cardsim.games.mushka import layout, notation
 from cardsim.order import UNKNOWN
 
-# The contract's action kinds (kind << 52 | card mask), restated as an oracle.
+# The engine's action kinds (kind << 52 | card mask), restated as an oracle.
 PLAY, EXCHANGE, STAND, PASS, DISCARD, STOP, PLAY_ON, SEEN = range(8)
 KEYS = ["game", "rules", "mode", "phase", "dealer", "to_move", "deal_number", "trump_card",
         "trump_taken", "records", "start_records", "hands", "discards", "decisions", "stock",

@@ -5,13 +5,13 @@ to its end by a seeded random player (pass / stand / exchange chosen by kind fir
 passes, lone players and void deals all occur). Checked on the position dicts alone:
 
 * the deal (MU-DEAL-1..4): 5 cards each, a stock of deck - 5n - 1, every card once, the same
-  seed giving the same deal, the contract's dealing;
+  seed giving the same deal, the engine's dealing;
 * the play (MU-PLAY-1): among the active players exactly 5 tricks, sum of tricks_won equal to
   tricks_played, 5 unless a stop ended the deal or the deal was void;
 * the scoring (MU-SCORE-5/6, MU-PASS-1): records never below 0, passed players' records
   unchanged, returns = start_records - records (deal mode), zero-sum match returns;
 * the flow: legal actions non-empty exactly until the end, sorted, and the current player the
-  contract's ``to_move``.
+  engine's ``to_move``.
 
 numba compiles on first use, so every test has ``deadline=None``; ``max_examples`` is kept
 small to hold the whole file to a few tens of seconds.
@@ -118,7 +118,7 @@ def play_deal(state, r, opts, *, records=None):
 @given(opts=rules_st(), seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**16))
 def test_deal_played_out_invariants(opts, seed, choice_seed):
     """MU-DEAL-2/4, MU-PLAY-1, MU-PASS-1/2, MU-SCORE-5/6, MU-STOP-1: a random deal from a
-    seed: the deal as the contract deals it, 5 tricks among the actives (unless stopped or
+    seed: the deal as the engine deals it, 5 tricks among the actives (unless stopped or
     void), records never below 0, passed records unchanged, returns = start - records."""
     n = opts["num_players"]
     g = game(**opts)
@@ -231,7 +231,7 @@ def test_match_invariants(opts, seed, choice_seed):
 @given(opts=rules_st(), seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**16),
        cut=st.integers(0, 40))
 def test_to_dict_from_dict_round_trip(opts, seed, choice_seed, cut):
-    """Contract (position dict): ``from_dict(to_dict())`` rebuilds the same position, with the
+    """The position dict: ``from_dict(to_dict())`` rebuilds the same position, with the
     same legal actions, at any point of a random deal."""
     g = game(**opts)
     s = g.new_deal(seed=seed)

@@ -147,7 +147,7 @@ def test_mu_deal_1_deal_passes_left_after_a_played_deal():
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 7])
 def test_mu_deal_2_five_cards_each_one_at_a_time_from_dealers_left(n):
     """MU-DEAL-2: five cards each, dealt one at a time from the dealer's left: card i of the
-    shuffled pack goes to seat (dealer + 1 + i) % n, exactly as the contract deals."""
+    shuffled pack goes to seat (dealer + 1 + i) % n, exactly as the engine deals."""
     g = game(num_players=n)
     for seed in range(12):
         d = g.new_deal(seed=seed).to_dict()
@@ -170,7 +170,7 @@ def test_mu_deal_2_five_cards_each_one_at_a_time_from_dealers_left(n):
 
 
 def test_mu_deal_2_new_deal_with_records():
-    """MU-DEAL-2 / contract: ``new_deal(seed, records=...)`` deals the same cards with the
+    """MU-DEAL-2 / engine: ``new_deal(seed, records=...)`` deals the same cards with the
     deal's records starting from the given values."""
     g = game()
     d = g.new_deal(seed=7, records=[4, 25, 31, 12]).to_dict()
@@ -251,7 +251,7 @@ def test_mu_deal_3_dealer_takes_trump_card_as_of_spades_kept():
 ])
 def test_mu_deal_4_stock_size(n, deck, size):
     """MU-DEAL-4 (options num_players, deck): the stock holds deck - 5n - 1 cards, face down,
-    in the contract's order (top first)."""
+    in the engine's order (top first)."""
     g = game(num_players=n, deck=deck)
     for seed in range(5):
         d = g.new_deal(seed=seed).to_dict()
@@ -701,8 +701,8 @@ def test_mu_play_5_must_trump_any_trump_else_any_card():
 
 
 def test_mu_play_5_voids_shown_are_public():
-    """MU-PLAY-5 / rules §5 (contract ``excluded``): not following the club lead shows no club;
-    not trumping either shows no trump; P2's trick won without the ace bonus shows no As."""
+    """MU-PLAY-5 / rules §5 (the position's ``excluded``): not following the club lead shows no
+    club; not trumping either shows no trump; P2's trick won without the ace bonus shows no As."""
     pos = position(["9c 7c 8c Tc Jc", "7h Kh Ad Qs 8d", "8h Ks 9d Jd Td",
                     "Js Ts 7d Qd Kd"], trump=HEARTS)
     s = load(pos)
@@ -801,7 +801,7 @@ def test_mu_ace_2_as_may_beat_a_led_trump_ace():
 
 
 def test_mu_ace_2_play_proves_no_void():
-    """MU-ACE-2 (contract ``excluded``): As played onto a led trump ace shows nothing about
+    """MU-ACE-2 (the position's ``excluded``): As played onto a led trump ace shows nothing about
     the player's trumps (he may hold hearts)."""
     pos = position(["Ah 7c 9c Tc Jc", "As 7h 9h Kd 8c", "Th 8d 9d Td Jd", "Kh 7s 8s 9s Ts"],
                    trump=HEARTS)
@@ -1140,7 +1140,7 @@ def test_mu_stop_4_declared_offer_again_at_the_end(last):
 
 @pytest.mark.parametrize("dealer,order", [(3, [0, 2]), (1, [2, 0])])
 def test_mu_stop_4_end_offers_from_dealers_left(dealer, order):
-    """MU-STOP-4 (contract: offers at the end in order from the dealer's left, dealer last):
+    """MU-STOP-4 (the engine: offers at the end in order from the dealer's left, dealer last):
     P1 (at 0 since an earlier trick) and P3 (0 now) are both offered the stop at the end."""
     pos = position(["7c", "8c", "Ac", "9c"], trump=HEARTS, leader=0, dealer=dealer,
                    tricks_won=[2, 1, 1, 0], records=[0, 24, 1, 25],
@@ -1312,7 +1312,7 @@ def test_option_must_overtrump():
 
 
 def test_option_must_overtrump_shows_no_higher_trump():
-    """Option must_overtrump (contract ``excluded``): a trump under the trick's best shows no
+    """Option must_overtrump (the position's ``excluded``): a trump under the trick's best shows no
     trump above that best."""
     pos = position(["9c 7c 8c Tc Jc", "Th Qs Ks Ad 8d", "7h 8h 9d Td Jd", "Js Ts 7d Qd Kd"],
                    trump=HEARTS, must_overtrump=True)
@@ -1323,7 +1323,7 @@ def test_option_must_overtrump_shows_no_higher_trump():
 
 
 def test_option_must_head_trick_shows_no_higher_card():
-    """Option must_head_trick (contract ``excluded``): P2 follows P1's 9c with 7c, only legal
+    """Option must_head_trick (the position's ``excluded``): P2 follows P1's 9c with 7c, only legal
     card: he has no club above 9c (Tc Jc Qc Kc Ac excluded)."""
     pos = position(["9c 7s 8s 9s Ts", "7c Kd 7d 8d 9d", "Ac Jd Qd Kh Js", "8c Qs Ks Ad Td"],
                    trump=HEARTS, must_head_trick=True)

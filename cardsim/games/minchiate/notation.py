@@ -56,7 +56,8 @@ from ...order import UNKNOWN
 from ...positions import Fields, check_header, is_int, require_legal, rng_words
 from . import layout as L
 from .reference import led_suit
-from .validation import COMBO_BITS, SUIT_BITS, check, shown_of, team_of
+from .validation import COMBO_BITS, check, shown_of
+from .validation_scoring import SUIT_BITS, team_of
 
 GAME = "minchiate"
 KEYS = ("game", "rules", "mode", "deal_number", "phase", "dealer", "cutter", "to_move",

@@ -23,7 +23,7 @@ import pytest
 
 from cardsim.cards import MINCHIATE
 from cardsim.errors import CardError, IllegalActionError, PositionError
-from cardsim.games.minchiate import layout, notation, validation
+from cardsim.games.minchiate import layout, notation, validation_scoring
 from cardsim.order import UNKNOWN
 
 from .positions import declare_position, discard_position, game, play_position, random_state, walk
@@ -580,12 +580,12 @@ def GIVEN():
         pts[key] = [0, 0]
     mask = sum(1 << card(c) for c in every)
     pts["pile"][ot], pts["beyond_42"][ot], pts["pile_combinations"][ot] = \
-        validation.pile_points(mask, game().rules)
+        validation_scoring.pile_points(mask, game().rules)
     pts["last_trick"][ot] = 10
     total = sum(a - b for a, b in pts.values())
     resti = [0, 0]
-    D = validation.convert(total, resti, 60)
-    r = validation.final_rounding(D, 60)
+    D = validation_scoring.convert(total, resti, 60)
+    r = validation_scoring.final_rounding(D, 60)
     resti[0 if r > 0 else 1] += abs(r)
     d.update(D=D, resti=resti, net=resti[0] - resti[1], net_total=resti[0] - resti[1])
     return d

@@ -36,3 +36,10 @@ def fmt_interval(est: float, lo: float, hi: float, digits: int = 3) -> str:
     if math.isnan(lo):
         return f"{est:.{digits}f}"
     return f"{est:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def noted(table, note: str):
+    """``table`` (a pandas DataFrame) with its one-sentence ``attrs["note"]``, which every
+    table of cardsim carries (the command line and the reports print it under the table)."""
+    table.attrs["note"] = note
+    return table

@@ -35,7 +35,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from cardsim.stats import Z95, fmt_interval, mean_interval, wilson_interval
+from cardsim.stats import Z95, fmt_interval, mean_interval, noted, wilson_interval
 
 from .rows import Games, TableError, agent_name, distinct_agents, matchup_label, require_columns, score_of
 from .sprt import sprt_table
@@ -44,11 +44,6 @@ _CAT = re.compile(r"^cat_(.+)_(\d+)$")
 
 
 # --- helpers -----------------------------------------------------------------------------------
-
-def _noted(table: pd.DataFrame, note: str) -> pd.DataFrame:
-    table.attrs["note"] = note
-    return table
-
 
 def _group(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Group codes of the rows by the given integer columns, numbered in sorted key order,
@@ -135,7 +130,7 @@ def agent_results(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     """One row per (matchup, deal, rotation, agent): the agent's return (mean over its seats),
     its first seat and number of seats, win/draw/loss flags, score (1, 1/2, 0) and the names of
     its opponents in the matchup."""
-    return _noted(_long(Games(rows), agents),
+    return noted(_long(Games(rows), agents),
                   "One row per game and agent: the agent's return (mean over its seats), "
                   "win/draw/loss (return >0, =0, <0) and its opponents.")
 
@@ -179,7 +174,7 @@ def matchup_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
             "plus the margin (half the difference of the two agents' returns) in 2-agent "
             "matchups.")
     if not g.order:
-        return _noted(pd.DataFrame(columns=_MATCHUP_COLUMNS), note)
+        return noted(pd.DataFrame(columns=_MATCHUP_COLUMNS), note)
     row, agent, _, _, ret = g.per_agent()
     groups = {(m, k): rest for m, k, *rest in _paired(g.matchup[row], agent, g.deal[row], ret)}
     has_moves = "moves" in g.rows.columns
@@ -215,7 +210,7 @@ def matchup_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
                 "return_se_unpaired": float(r.std(ddof=1)) / math.sqrt(n) if n >= 2 else math.nan,
                 "margin": mg[0], "margin_lo": mg[1], "margin_hi": mg[2],
                 "moves": moves / n_games if has_moves else math.nan, "ms_per_move": ms})
-    return _noted(pd.DataFrame(out, columns=_MATCHUP_COLUMNS), note)
+    return noted(pd.DataFrame(out, columns=_MATCHUP_COLUMNS), note)
 
 
 def half_width(rows: pd.DataFrame, agents: Sequence[str], matchup: int) -> float:
@@ -253,9 +248,9 @@ def seat_table(rows: pd.DataFrame) -> pd.DataFrame:
     note = ("Mean return and win rate per seat over all games (paired over the rotations of "
             "each deal, 95% intervals): the seat advantage.")
     if not g.order:
-        return _noted(pd.DataFrame(columns=["seat"] + _SEAT_COLUMNS), note)
+        return noted(pd.DataFrame(columns=["seat"] + _SEAT_COLUMNS), note)
     out = [_paired_stats(g, g.returns[:, s], "seat", s) for s in range(g.n)]
-    return _noted(pd.DataFrame(out, columns=["seat"] + _SEAT_COLUMNS), note)
+    return noted(pd.DataFrame(out, columns=["seat"] + _SEAT_COLUMNS), note)
 
 
 def dealer_table(rows: pd.DataFrame) -> pd.DataFrame:
@@ -269,7 +264,7 @@ def dealer_table(rows: pd.DataFrame) -> pd.DataFrame:
     note = ("Mean return per position relative to the dealer, and the dealer's return minus "
             "the others' mean (paired over rotations, 95% intervals): the dealer's advantage.")
     if not g.order:
-        return _noted(pd.DataFrame(columns=["position"] + _SEAT_COLUMNS), note)
+        return noted(pd.DataFrame(columns=["position"] + _SEAT_COLUMNS), note)
     n, ret = g.n, g.returns
     dealer = g.rows["dealer"].to_numpy(dtype=np.int64)
     if ((dealer < 0) | (dealer >= n)).any():
@@ -284,7 +279,7 @@ def dealer_table(rows: pd.DataFrame) -> pd.DataFrame:
         row = _paired_stats(g, diff, "position", "dealer - others")
         row.update(win_rate=math.nan, win_rate_lo=math.nan, win_rate_hi=math.nan)
         out.append(row)
-    return _noted(pd.DataFrame(out, columns=["position"] + _SEAT_COLUMNS), note)
+    return noted(pd.DataFrame(out, columns=["position"] + _SEAT_COLUMNS), note)
 
 
 def categories(rows: pd.DataFrame) -> list[str]:
@@ -323,7 +318,7 @@ def category_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     table = pd.DataFrame(out, columns=_CAT_COLUMNS)
     if not table.empty:
         table = table.sort_values(["matchup", "agent"], kind="stable").reset_index(drop=True)
-    return _noted(table, note)
+    return noted(table, note)
 
 
 _END_COLUMNS = ["matchup", "label", "end", "count", "games", "share", "share_lo", "share_hi"]
@@ -336,7 +331,7 @@ def end_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     g = Games(rows)
     note = "Share of games ending each way (the end column) per matchup, Wilson 95% intervals."
     if "end" not in rows.columns or not g.order:
-        return _noted(pd.DataFrame(columns=_END_COLUMNS),
+        return noted(pd.DataFrame(columns=_END_COLUMNS),
                       note + ("" if "end" in rows.columns else " The rows have no end column."))
     ends = pd.DataFrame({"matchup": g.matchup, "end": g.rows["end"].astype(str).to_numpy()})
     counts = ends.groupby(["matchup", "end"]).size()
@@ -347,7 +342,7 @@ def end_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
             out.append({"matchup": m, "label": matchup_label(agents, t), "end": kind,
                         "count": int(count), "games": games,
                         **_wilson("share", int(count), games)})
-    return _noted(pd.DataFrame(out, columns=_END_COLUMNS), note)
+    return noted(pd.DataFrame(out, columns=_END_COLUMNS), note)
 
 
 def report_tables(rows: pd.DataFrame, agents: Sequence[str],

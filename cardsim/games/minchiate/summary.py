@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...stats import fmt_interval, mean_interval, wilson_interval
+from ...stats import fmt_interval, mean_interval, noted, wilson_interval
 from .layout import COMBO_KINDS, SOURCES
 from .rules import MinchiateRules
 
@@ -46,10 +46,9 @@ def net_table(records: pd.DataFrame) -> pd.DataFrame:
         {"figure": "a team without a trick (Matto given)", "value [95% CI]":
          _share(records["matto_given"].to_numpy() > 0, n)},
     ]
-    table = pd.DataFrame(rows).set_index("figure")
-    table.attrs["note"] = ("team A = seats 0 and 2; both teams usually make resti in a deal, "
-                           "the net is their difference")
-    return table
+    return noted(pd.DataFrame(rows).set_index("figure"),
+                 ("team A = seats 0 and 2; both teams usually make resti in a deal, "
+                  "the net is their difference"))
 
 
 def histogram_table(records: pd.DataFrame) -> pd.DataFrame:
@@ -84,10 +83,9 @@ def sources_table(records: pd.DataFrame) -> pd.DataFrame:
             total_a, total_b = total_a + a, total_b + b
         rows.append({"source": s, "team A [95% CI]": _mean(a, 2),
                      "team B [95% CI]": _mean(b, 2), "A - B [95% CI]": _mean(a - b, 2)})
-    table = pd.DataFrame(rows).set_index("source")
-    table.attrs["note"] = ("points per deal; dying cards score at once and again in the pile "
-                           "at the end (MI-END-5)")
-    return table
+    return noted(pd.DataFrame(rows).set_index("source"),
+                 ("points per deal; dying cards score at once and again in the pile "
+                  "at the end (MI-END-5)"))
 
 
 def declarations_table(records: pd.DataFrame) -> pd.DataFrame:
@@ -99,9 +97,8 @@ def declarations_table(records: pd.DataFrame) -> pd.DataFrame:
         rows.append({"kind": "Matto bonus claimed" if k == "bonus_claims" else k,
                      "per deal [95% CI]": _mean(col),
                      "deals with one or more [95% CI]": _share(col > 0, n)})
-    table = pd.DataFrame(rows).set_index("kind")
-    table.attrs["note"] = "declarations by the four seats together, per deal"
-    return table
+    return noted(pd.DataFrame(rows).set_index("kind"),
+                 "declarations by the four seats together, per deal")
 
 
 def sides_table(records: pd.DataFrame) -> pd.DataFrame:
@@ -116,11 +113,10 @@ def sides_table(records: pd.DataFrame) -> pd.DataFrame:
         rows.append({"side": name, "advantage: net resti [95% CI]": _mean(view),
                      "wins [95% CI]": _share(view > 0, n),
                      "losses [95% CI]": _share(view < 0, n)})
-    table = pd.DataFrame(rows).set_index("side")
-    table.attrs["note"] = ("net resti per deal from that side's view (> 0: an advantage); the "
-                           "cutter is the dealer's left (seat dealer + 3), never the dealer's "
-                           "partner, so the two rows mirror each other")
-    return table
+    return noted(pd.DataFrame(rows).set_index("side"),
+                 ("net resti per deal from that side's view (> 0: an advantage); the "
+                  "cutter is the dealer's left (seat dealer + 3), never the dealer's "
+                  "partner, so the two rows mirror each other"))
 
 
 def summarize(records: pd.DataFrame, rules: MinchiateRules) -> dict[str, pd.DataFrame]:

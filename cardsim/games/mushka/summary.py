@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...stats import fmt_interval, mean_interval, wilson_interval
+from ...stats import fmt_interval, mean_interval, noted, wilson_interval
 from .rules import MushkaRules
 
 
@@ -60,11 +60,10 @@ def by_place(records: pd.DataFrame, n: int) -> pd.DataFrame:
             "record written off per deal [95% CI]": _mean(change[np.arange(len(records)),
                                                                  seat]),
         })
-    table = pd.DataFrame(rows).set_index("place after the dealer")
-    table.attrs["note"] = ("played deals: two or more players stayed in; 5 tricks per played "
-                           "deal are shared among those who play; written off = start record "
-                           "- end record (higher is better)")
-    return table
+    return noted(pd.DataFrame(rows).set_index("place after the dealer"),
+                 ("played deals: two or more players stayed in; 5 tricks per played "
+                  "deal are shared among those who play; written off = start record "
+                  "- end record (higher is better)"))
 
 
 def exchange_table(records: pd.DataFrame, n: int) -> pd.DataFrame:
@@ -127,10 +126,9 @@ def games_table(records: pd.DataFrame, n: int) -> pd.DataFrame:
         name = f"place {place} after the first dealer" if place < n else "the first dealer"
         rows.append({"what": f"wins: {name}",
                      "value [95% CI]": _share(_bits(winners, seat), len(ends))})
-    table = pd.DataFrame(rows).set_index("what")
-    table.attrs["note"] = (f"a win share above {1 / n:.3f} (1 / players) is an advantage; the "
-                           "game cut off by the end of the run is not counted")
-    return table
+    return noted(pd.DataFrame(rows).set_index("what"),
+                 (f"a win share above {1 / n:.3f} (1 / players) is an advantage; the "
+                  "game cut off by the end of the run is not counted"))
 
 
 def summarize(records: pd.DataFrame, rules: MushkaRules) -> dict[str, pd.DataFrame]:

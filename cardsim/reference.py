@@ -36,12 +36,13 @@ class ReferenceEngine:
     def _start(cls, rules: Any, seed, mode: str, **setup) -> ReferenceEngine:
         raise NotImplementedError
 
-    @staticmethod
-    def chance_stream(seed) -> PyRng:
-        """Each rules file's DEAL-1: a state's chance stream is 4 outputs of the seed's
-        generator (as the kernels' ``seed_stream``)."""
+    def draw_first_dealer(self, seed, n_players: int) -> None:
+        """Each rules file's DEAL-1: the state's chance stream is 4 outputs of the seed's
+        generator (as the kernels' ``seed_stream``), and the first dealer is drawn from it by
+        lot."""
         caller = PyRng(rng_from_seed(seed))
-        return PyRng([caller.next() for _ in range(4)])
+        self.rng = PyRng([caller.next() for _ in range(4)])
+        self.dealer = self.rng.below(n_players)
 
     @classmethod
     def for_position(cls, rules: Any, position: dict) -> ReferenceEngine:

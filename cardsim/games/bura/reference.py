@@ -115,8 +115,7 @@ class ReferenceBura(ReferenceScoring, ReferenceEngine):
         dealer is drawn from it by lot; BU-LEAD-1: the dealer's left leads first."""
         g = cls(rules)
         g.mode = mode
-        g.rng = cls.chance_stream(seed)
-        g.dealer = g.rng.below(g.n)
+        g.draw_first_dealer(seed, g.n)
         g.start_deal(g.next_seat(g.dealer))
         return g
 

@@ -197,8 +197,7 @@ class ReferenceGame(Scoring, ReferenceEngine):
         self.rng = PyRng([0, 0, 0, 0])
         self.reset_deal()
         if seed is not None:
-            self.rng = self.chance_stream(seed)
-            self.dealer = self.rng.below(4)          # MI-DEAL-1
+            self.draw_first_dealer(seed, 4)          # MI-DEAL-1
             self.start_dealer = self.dealer
             self.start_deal()
 

@@ -422,6 +422,7 @@ def step(state, params, a):
 
 # --- outcome ----------------------------------------------------------------------------------
 
+# is_terminal/current_player: the protocol's, alike in every game over its own layout's phases.
 @kernel
 def is_terminal(state, params):
     """The deal (MU-STOP-1, MU-PASS-2) or the game (MU-MATCH-1/2) is over."""

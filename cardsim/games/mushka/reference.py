@@ -138,8 +138,7 @@ class ReferenceMushka(ReferenceScoring, ReferenceEngine):
             if len(records) != g.n:
                 raise ValueError(f"expected {g.n} records, got {len(records)}")
             g.records = [int(r) for r in records]
-        g.rng = cls.chance_stream(seed)
-        g.dealer = g.rng.below(g.n)
+        g.draw_first_dealer(seed, g.n)
         g.start_deal()
         return g
 

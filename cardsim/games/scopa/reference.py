@@ -99,8 +99,7 @@ class ReferenceScopa(ReferenceEngine):
         dealer is drawn from it uniformly, then the first deal is dealt (SC-DEAL-2..4)."""
         g = cls(rules)
         g.mode = mode
-        g.rng = cls.chance_stream(seed)
-        g.dealer = g.rng.below(g.n)
+        g.draw_first_dealer(seed, g.n)
         g.deal()
         return g
 

@@ -14,11 +14,13 @@ group                 its functions                                 the folder's
 ``<game>-solvers``    the solvers' copies for a game (:mod:`.jit`)    core, the game, solvers
 ====================  ============================================  =======================
 
-(only the ``.py`` files that define compiled functions count, and ``cardsim/jit.py``). Editing one game's kernels starts new
-folders for that game's kernels and for the solvers compiled for it, and for no other game.
+(the ``.py`` files that define compiled functions, the modules of those parts they import,
+whose constants are compiled in — a layout, the rules' parameter slots — and
+``cardsim/jit.py``; not a notation or a reference engine). Editing one game's kernels starts
+new folders for that game's kernels and for the solvers compiled for it, and for no other game.
 The folder is ``<base>/<group>-<hash>``, where ``<base>`` is ``NUMBA_CACHE_DIR`` when set, else
 ``<user cache>/cardsim`` (``$XDG_CACHE_HOME`` or ``~/.cache``). Folders are only ever added:
-``cardsim cache --prune`` removes those of other versions. Functions outside cardsim and
+``cardsim compile --prune`` removes those of other versions. Functions outside cardsim and
 solvers keep numba's own places.
 
 A cached function is current when its folder's hash matches, so the index ignores file times
@@ -26,6 +28,7 @@ A cached function is current when its folder's hash matches, so the index ignore
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import re
@@ -62,6 +65,58 @@ def _sources(root: Path, part: str) -> list[Path]:
             or _COMPILED.search(f.read_bytes())]
 
 
+def _imported(root: Path, path: Path) -> set[Path]:
+    """The files of ``root``'s packages that the module at ``path`` imports by name (``from .
+    import layout as L``, ``from .rules import P_X``, ``from cardsim.bits import ONE``): the
+    constants compiled code reads from them are baked into its machine code."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except SyntaxError:
+        return set()
+    package = path.relative_to(root).parent.parts
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = list(package[:len(package) - node.level + 1]) if node.level else []
+            base += (node.module or "").split(".") if node.module else []
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.Import):
+            base, names = [], [a.name for a in node.names]
+        else:
+            continue
+        for name in names:
+            for parts in (base + name.split("."), base):
+                for f in (root.joinpath(*parts).with_suffix(".py"),
+                          root.joinpath(*parts, "__init__.py")):
+                    if parts and f.is_file():
+                        found.add(f)
+                        break
+                else:
+                    continue
+                break
+    return found
+
+
+def _hashed(root: Path, group: str) -> list[Path]:
+    """The files of a group's hash: the compiling sources of its parts and, transitively, the
+    modules of those parts they import (a layout's or rules' constants)."""
+    allowed = [root / "cardsim" if p == "core" else root / "solvers" if p == "solvers"
+               else root / "cardsim" / "games" / p for p in group_parts(group)]
+
+    def inside(f: Path) -> bool:
+        return any(f.parent == a if a.name == "cardsim" else a in f.parents for a in allowed)
+
+    todo = [f for part in group_parts(group) for f in _sources(root, part)]
+    seen: set[Path] = set()
+    while todo:
+        f = todo.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        todo.extend(g for g in _imported(root, f) if g not in seen and inside(g))
+    return sorted(seen)
+
+
 def group_parts(group: str) -> tuple[str, ...]:
     """The parts whose sources a group's code can hold (module docstring)."""
     if group == "core":
@@ -75,11 +130,10 @@ def group_parts(group: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=None)
 def group_hash(group: str, root: Path = ROOT) -> str:
-    """A hash of every compiling source of the group's parts."""
+    """A hash of every file of :func:`_hashed`."""
     h = hashlib.sha256()
-    for part in group_parts(group):
-        for f in _sources(root, part):
-            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    for f in _hashed(root, group):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:16]
 
 

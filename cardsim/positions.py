@@ -155,6 +155,23 @@ class Fields:
         return out
 
 
+def check_trick_counts(err: Callable[[str], PositionError], seats: Iterable[int],
+                       in_trick: list[int], tricks: int, hand_size: int,
+                       played: Callable[[int], int], held: Callable[[int], int]) -> None:
+    """The card counts of a trick game's seats after ``tricks`` full tricks: each seat of
+    ``seats`` has played one card a trick and one more when it is in the current trick
+    (``in_trick``), and holds the rest of its ``hand_size`` cards (``played(s)``/``held(s)``
+    count seat ``s``'s cards)."""
+    for s in seats:
+        size = tricks + (1 if s in in_trick else 0)
+        if played(s) != size:
+            raise err(f"played[{s}] holds {played(s)} cards: expected {size} "
+                      f"(tricks_played={tricks})")
+        if held(s) + size != hand_size:
+            raise err(f"hands[{s}] holds {held(s)} cards: expected {hand_size - size} "
+                      f"({size} played)")
+
+
 def require_legal(action: int, legal: list[int], to_string: Callable[[int], str]) -> int:
     """``action`` if it is among ``legal``, else :class:`~cardsim.errors.IllegalActionError`
     naming it and every legal action (by ``to_string``): the last step of each game's

@@ -12,8 +12,8 @@ from .rng import PyRng, rng_from_seed
 
 class ReferenceEngine:
     """The base of each game's reference engine. A subclass names its ``game`` (as in
-    position dicts), sets ``n`` (the players) and defines ``_start(rules, seed, mode,
-    **setup)``: a new deal (``mode`` ``"deal"``) or match (``"match"``) from a seed."""
+    position dicts), sets ``n`` (the players) and defines :meth:`first_deal` (or its own ``_start(rules, seed,
+    mode)``): a new deal (``mode`` ``"deal"``) or match (``"match"``) from a seed."""
 
     game = ""
 
@@ -34,6 +34,20 @@ class ReferenceEngine:
 
     @classmethod
     def _start(cls, rules: Any, seed, mode: str, **setup) -> ReferenceEngine:
+        """Each rules file's DEAL-1 (:meth:`draw_first_dealer`), then :meth:`first_deal`;
+        ``setup`` goes to :meth:`set_up` first."""
+        g = cls(rules)
+        g.mode = mode
+        g.set_up(**setup)
+        g.draw_first_dealer(seed, g.n)
+        g.first_deal()
+        return g
+
+    def set_up(self) -> None:
+        """What a game's first deal may start from (none here: Mushka's ``records``)."""
+
+    def first_deal(self) -> None:
+        """Deal the first deal, once the first dealer is drawn."""
         raise NotImplementedError
 
     def draw_first_dealer(self, seed, n_players: int) -> None:
@@ -54,6 +68,16 @@ class ReferenceEngine:
         if "rules" in position and position["rules"] != g.rules_dict:
             raise ValueError("position rules differ from the engine's rules")
         return g
+
+    def placed(self, position: dict, deck) -> ReferenceEngine:
+        """The end of each ``from_dict``: the chance stream of later deals
+        (``position["rng"]``, when given) and every card of ``deck`` exactly once."""
+        if "rng" in position:
+            self.rng = PyRng([int(x) for x in position["rng"]])
+        if sorted(self.all_cards()) != sorted(deck):
+            raise ValueError(f"every one of the deck's {len(deck)} cards must appear exactly "
+                             "once")
+        return self
 
     def next_seat(self, seat: int) -> int:
         """Dealing and play go seat -> seat + 1, round the table (every game here)."""

@@ -36,6 +36,7 @@ once per game with that game's kernels in place: no game id at run time, no othe
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, fields
 from types import ModuleType
 from typing import Any, Callable
@@ -158,6 +159,26 @@ class GameDefinition:
     deal_setup: Callable[..., None] | None = None
     """``(vec, rules, **setup)``: what ``Game.new_deal(seed, **setup)`` may set besides the
     cards (Mushka: ``records``); None when a deal takes nothing but its seed."""
+
+    @classmethod
+    def of_package(cls, package: str, reference: str, **given: Any) -> GameDefinition:
+        """The record of the game package named ``package`` (its ``__name__``), its common
+        fields read from the file roles every game package has: the game's name is the
+        package's last part, the codec its ``notation``, the kernels those of its ``kernels``
+        and ``worlds`` with ``heuristic.choose``, the layout its ``layout`` (``max_actions``
+        the layout's ``MAX_ACTIONS`` unless given), the conformance adapter its
+        ``conformance`` and the reference engine the class ``reference`` of its
+        ``reference``; ``given`` holds the other fields."""
+        def role(name: str) -> ModuleType:
+            return importlib.import_module(f"{package}.{name}")
+
+        layout = role("layout")
+        given.setdefault("max_actions", lambda rules: layout.MAX_ACTIONS)
+        return cls(name=package.rpartition(".")[2], codec=role("notation"), layout=layout,
+                   kernels=Kernels.of(role("kernels"), role("worlds"),
+                                      heuristic=role("heuristic").choose),
+                   conformance=f"{package}.conformance",
+                   reference=f"{package}.reference:{reference}", **given)
 
     def exact_refusal(self, rules: Any) -> str | None:
         """Why the exact solver cannot solve this game under ``rules``, or None when it can."""

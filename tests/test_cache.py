@@ -100,7 +100,9 @@ def _tree(root):
              "cardsim/notation_like.py": "import numba\nx = 1\n",
              "solvers/ismcts.py": "@generic\ndef g(x):\n    return x\n"}
     for game in ("scopa", "bura"):
-        files[f"cardsim/games/{game}/kernels.py"] = "@kernel\ndef k(x):\n    return x\n"
+        files[f"cardsim/games/{game}/kernels.py"] = ("from . import layout as L\n"
+                                                     "@kernel\ndef k(x):\n    return x\n")
+        files[f"cardsim/games/{game}/layout.py"] = "X = 1\n"
         files[f"cardsim/games/{game}/notation.py"] = "from . import kernels\ny = 2\n"
     for path, text in files.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
@@ -116,7 +118,8 @@ def _hashes(root):
 
 def test_cache_folders_follow_their_sources(tmp_path):
     """Numba checks a cached function against its own file only, so each group's folder is
-    named after a hash of the compiling sources its code can hold (cardsim/_cache.py)."""
+    named after a hash of the compiling sources its code can hold and of the modules they
+    import (a layout's constants are compiled in), not of other modules (cardsim/_cache.py)."""
     _tree(tmp_path)
     before = _hashes(tmp_path)
     assert len(set(before.values())) == len(before)
@@ -124,6 +127,12 @@ def test_cache_folders_follow_their_sources(tmp_path):
     after = _hashes(tmp_path)
     changed = {g for g in before if before[g] != after[g]}
     assert changed == {"bura", "bura-solvers"}                  # one game's kernels
+    (tmp_path / "cardsim/games/scopa/layout.py").write_text("X = 2\n")
+    later = _hashes(tmp_path)
+    assert {g for g in after if after[g] != later[g]} == {"scopa", "scopa-solvers"}
+    (tmp_path / "cardsim/games/bura/layout.py").write_text("X = 2\n")   # no longer imported
+    after = _hashes(tmp_path)
+    assert after == later
     (tmp_path / "solvers/ismcts.py").write_text("@generic\ndef g(x):\n    return 2\n")
     again = _hashes(tmp_path)
     assert {g for g in after if after[g] != again[g]} == {"solvers", "scopa-solvers",

@@ -13,8 +13,8 @@ Returns: for a deal, each loser -multiplier and the winners share the losers' to
 void deal); for a match, see :func:`.kernels.returns`.
 """
 from ...cards import BURA
-from ...spec import ExactHooks, GameDefinition, Kernels
-from . import exact, heuristic, kernels, layout, notation, worlds
+from ...spec import ExactHooks, GameDefinition
+from . import exact, kernels, layout
 from .rules import PRESETS, BuraRules
 from .summary import summarize
 
@@ -46,20 +46,16 @@ def exact_refuses(rules: BuraRules) -> str | None:
 
 
 # The same GameDefinition fields as every game's record (cardsim/spec.py).
-GAME = GameDefinition(
-    name="bura", rules_type=BuraRules, deck=BURA, codec=notation,
+GAME = GameDefinition.of_package(
+    __name__, reference="ReferenceBura", rules_type=BuraRules, deck=BURA,
     summary="Russian trick game: 36 cards, leads of 1-3 cards, face-down throws, claim 31",
-    summarize=summarize,
-    kernels=Kernels.of(kernels, worlds, heuristic=heuristic.choose),
-    layout=layout, record_columns=kernels.RECORD_COLUMNS,
-    max_actions=lambda rules: layout.MAX_ACTIONS, reward_scale=1.0,
+    summarize=summarize, record_columns=kernels.RECORD_COLUMNS,
+    reward_scale=1.0,
     exact=ExactHooks(
         single_deal=exact.single_deal, side=exact.side_of, value=exact.deal_value,
         features=exact.features, bounds=exact.bounds, order=exact.move_order,
         unit="256 x the deal's result + the card-point margin", columns=exact_columns,
         refuses=exact_refuses),
-    conformance="cardsim.games.bura.conformance",
-    reference="cardsim.games.bura.reference:ReferenceBura",
     random_player=(("claim_probability", 0.1,
                     "chance to claim 31 at each check point where a claim is legal; "
                     "otherwise a uniformly random other action"),),

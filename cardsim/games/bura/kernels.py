@@ -15,6 +15,7 @@ from ...actions import action_id, kind_of, next_seat, value_of
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...jit import helper, kernel
 from ...rng import rng_below, rng_next, seed_stream
+from ...turns import turn_kernels
 from . import layout as L
 from .rules import (
     FACEDOWN_CHOICE,
@@ -457,19 +458,8 @@ def apply_action(state, params, a):
 
 # --- outcome -----------------------------------------------------------------------------------
 
-# is_terminal/current_player: the protocol's, alike in every game over its own layout's phases.
-@kernel
-def is_terminal(state, params):
-    """BU-END-1 (a deal) or BU-MATCH-1..3 (a match): nothing is left to play."""
-    return state[L.PHASE] == L.PHASE_DEAL_OVER or state[L.PHASE] == L.PHASE_MATCH_OVER
-
-
-@kernel
-def current_player(state, params):
-    """The seat to move, or ``TERMINAL`` (-1)."""
-    if is_terminal(state, params):
-        return L.TERMINAL
-    return np.int64(state[L.TO_MOVE])
+# BU-END-1 (a deal) or BU-MATCH-1..3 (a match): nothing is left to play.
+is_terminal, current_player = turn_kernels(L)
 
 
 @kernel

@@ -25,7 +25,7 @@ N_CARDS = 36
 N_WORDS = 1
 HAND_SIZE = 3
 
-# State vector offsets.
+# State vector offsets (each game's layout is its own table of slots, alike in form only).
 HAND = 0              # HAND + seat
 PILE_UP = 4           # PILE_UP + seat: face-up cards won
 PILE_DOWN = 8         # PILE_DOWN + seat: face-down cards won (their owner has not seen them)
@@ -79,7 +79,6 @@ PHASE_NAMES = ("check", "claim", "stop", "lead", "answer", "deal_over", "match_o
 
 MODE_DEAL = 0
 MODE_MATCH = 1
-TERMINAL = -1
 
 RESULT_NONE = 0
 RESULT_CLAIM_WON = 1

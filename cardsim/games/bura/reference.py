@@ -110,16 +110,6 @@ class ReferenceBura(ReferenceScoring, ReferenceEngine):
     # other games' references on purpose: no code shared with them beyond cardsim's core.)
 
     @classmethod
-    def _start(cls, rules: BuraRules, seed, mode: str) -> "ReferenceBura":
-        """BU-DEAL-1: the state's stream is 4 outputs of the seed's generator; the first
-        dealer is drawn from it by lot; BU-LEAD-1: the dealer's left leads first."""
-        g = cls(rules)
-        g.mode = mode
-        g.draw_first_dealer(seed, g.n)
-        g.start_deal(g.next_seat(g.dealer))
-        return g
-
-    @classmethod
     def from_dict(cls, rules: BuraRules, position: dict) -> "ReferenceBura":
         """A state from the position-dict format (the output of :meth:`to_dict`)."""
         g = cls.for_position(rules, position)
@@ -171,11 +161,7 @@ class ReferenceBura(ReferenceScoring, ReferenceEngine):
         g.tricks = int(position.get("tricks", 0))
         g.first_leader = int(position.get("first_leader", position["leader"]))
         g.claim_points = int((r or {}).get("claim_points", 0))
-        if "rng" in position:
-            g.rng = PyRng([int(x) for x in position["rng"]])
-        if sorted(g.all_cards()) != list(range(N_CARDS)):
-            raise ValueError("every one of the 36 cards must appear exactly once")
-        return g
+        return g.placed(position, range(N_CARDS))
 
     def clone(self) -> "ReferenceBura":
         """An independent copy."""
@@ -243,6 +229,11 @@ class ReferenceBura(ReferenceScoring, ReferenceEngine):
                     and any(self.has_active_combination(h) for h in self.hands)):
                 return
             self.redeals += 1
+
+    def first_deal(self) -> None:
+        """After BU-DEAL-1's draw of the first dealer; BU-LEAD-1: the dealer's left leads
+        first."""
+        self.start_deal(self.next_seat(self.dealer))
 
     def start_deal(self, first_leader: int) -> None:
         """BU-DEAL-1..5, BU-LEAD-1/2: a fresh deal, then its first check point."""

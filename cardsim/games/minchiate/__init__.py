@@ -38,8 +38,8 @@ Decisions where the rules are silent (each also in the kernel that implements it
 from __future__ import annotations
 
 from ...cards import MINCHIATE
-from ...spec import GameDefinition, Kernels
-from . import heuristic, kernels, layout, notation, scoring, worlds
+from ...spec import GameDefinition
+from . import layout, scoring
 from .rules import PRESETS, MinchiateRules
 from .summary import summarize
 
@@ -60,19 +60,14 @@ def choose_random(legal: list, policy, rnd) -> int:
     return done
 
 
-GAME = GameDefinition(
-    name="minchiate", rules_type=MinchiateRules, deck=MINCHIATE, codec=notation,
+GAME = GameDefinition.of_package(
+    __name__, reference="ReferenceGame", rules_type=MinchiateRules, deck=MINCHIATE,
     summary="Florentine tarot: 97 cards, 2 x 2 partnerships, robbing, versicole, resti",
-    summarize=summarize,
-    kernels=Kernels.of(kernels, worlds, heuristic=heuristic.choose),
-    layout=layout, record_columns=scoring.RECORD_COLUMNS,
-    max_actions=lambda rules: layout.MAX_ACTIONS, reward_scale=2.0,
-    n_players=lambda rules: 4,
+    summarize=summarize, record_columns=scoring.RECORD_COLUMNS,
+    reward_scale=2.0, n_players=lambda rules: 4,
     no_exact="the exact solver has no Minchiate hooks yet: a double-dummy search of 21 "
              "four-card tricks needs its own move ordering and bounds "
              "(cardsim/games/<game>/exact.py)",
-    conformance="cardsim.games.minchiate.conformance",
-    reference="cardsim.games.minchiate.reference:ReferenceGame",
     random_player=(
         ("declare_probability", 1.0, "in a declaration: chance to declare each combination "
          "(and to claim the Matto bonus); play and discards are uniform"),),

@@ -102,13 +102,8 @@ position.
 Strength (tests/games/minchiate/test_heuristic.py; ``solvers.duplicate.play_duplicate``,
 agents heuristic/random/heuristic/random, each deal played in the four rotations of the
 seats, so the same cards go to both teams): the heuristic team wins +2.21 net resti per deal
-against random players, 95% interval [2.18, 2.24] on 2,000 deals (seed 7). The thresholds
-were set on 2,000 duplicate deals against random players (half-width of the 95% interval
-about 0.04, the variants played on the same deals) and head to head: ``KEEP_POINTS`` 7 with
-``LATER_POINTS`` 0 gained +0.07 against random players over 4 and 1.5, and won +0.10 ± 0.02
-net resti per deal against that first version; never cashing Kings (H3) lost 0.09; never
-drawing trumps (H4) lost 0.01; ``CASH_KING`` 0.6, ``DIE_SHARE`` 0.2, ``MATTO_KEEP`` 6 and
-``KEEP_POINTS`` 2 changed less than 0.02.
+against random players, 95% interval [2.18, 2.24] on 2,000 deals (seed 7). How the
+thresholds were set: the docstring of the test module.
 """
 import numpy as np
 
@@ -116,6 +111,7 @@ from ...actions import kind_of, value_of
 from ...bits import ONE, ZERO, lowest_index, popcount
 from ...jit import helper, kernel
 from . import layout as L
+from .scoring import in_set, pop_lowest, set_of, set_size
 
 __all__ = ["choose", "TRUMP_FLOOR", "PLAIN_DECAY", "SURE", "CASH_KING", "DRAW_TRUMPS",
            "KEEP_POINTS", "DIE_SHARE", "TRICK_POINTS", "NO_TRICK_STAKE", "LATER_POINTS",
@@ -163,38 +159,6 @@ def _above_table() -> np.ndarray:
 ABOVE = _above_table()
 
 
-# --- card sets of two words -------------------------------------------------------------------
-
-@helper
-def _pc(a0, a1):
-    return popcount(a0) + popcount(a1)
-
-
-@helper
-def _bits(c):
-    """The two words of card ``c``."""
-    if c < L.WORD1_START:
-        return ONE << np.uint64(c), ZERO
-    return ZERO, ONE << np.uint64(c - L.WORD1_START)
-
-
-@helper
-def _has(a0, a1, c):
-    if c < L.WORD1_START:
-        return (a0 >> np.uint64(c)) & ONE != ZERO
-    return (a1 >> np.uint64(c - L.WORD1_START)) & ONE != ZERO
-
-
-@helper
-def _pop_lowest(a0, a1):
-    """The lowest card of a non-empty set and the set without it."""
-    if a0 != ZERO:
-        c = lowest_index(a0)
-        return c, a0 & (a0 - ONE), a1
-    c = lowest_index(a1)
-    return c + L.WORD1_START, a0, a1 & (a1 - ONE)
-
-
 # --- what the player to move sees -------------------------------------------------------------
 
 @helper
@@ -216,7 +180,7 @@ def _unseen(state, me):
         u1 &= ~state[L.PLAYED + 2 * s + 1]
         c = np.int64(state[L.TRICK_CARD + s]) - 1
         if c >= 0:
-            b0, b1 = _bits(c)
+            b0, b1 = set_of(c)
             u0 &= ~b0
             u1 &= ~b1
     if state[L.FOLA_OPEN] != ZERO:
@@ -224,7 +188,7 @@ def _unseen(state, me):
         u1 &= ~state[L.FOLA + 1]
     seen = np.int64(state[L.SEEN_BOTTOM]) - 1          # it lies in the Fola (MI-CUT-1)
     if seen >= 0:
-        b0, b1 = _bits(seen)
+        b0, b1 = set_of(seen)
         u0 &= ~b0
         u1 &= ~b1
     return u0, u1
@@ -263,8 +227,8 @@ def _model(state, seat, u0, u1, ka0, ka1):
     k0, k1 = _shown(state, seat, u0, u1)
     f0 = u0 & ~ka0 & ~state[L.EXCLUDED + 2 * seat]
     f1 = u1 & ~ka1 & ~state[L.EXCLUDED + 2 * seat + 1]
-    rest = _hand_size(state, seat) - _pc(k0, k1)
-    free = _pc(f0, f1)
+    rest = _hand_size(state, seat) - set_size(k0, k1)
+    free = set_size(f0, f1)
     p = 0.0
     if rest > 0 and free > 0:
         p = min(1.0, rest / free)
@@ -276,7 +240,7 @@ def _none_of(k0, k1, f0, f1, p, x0, x1):
     """The chance that a seat (its model) holds none of the cards ``x``."""
     if (x0 & k0) != ZERO or (x1 & k1) != ZERO:
         return 0.0
-    return (1.0 - p) ** _pc(x0 & f0, x1 & f1)
+    return (1.0 - p) ** set_size(x0 & f0, x1 & f1)
 
 
 @helper
@@ -376,7 +340,7 @@ def _beats(card, best, led):
 @helper
 def _matto_ours(state, me):
     """The team of ``me`` is known (to ``me``) to hold the Matto."""
-    if _has(state[L.HAND + 2 * me], state[L.HAND + 2 * me + 1], L.MATTO):
+    if in_set(state[L.HAND + 2 * me], state[L.HAND + 2 * me + 1], L.MATTO):
         return True
     if np.int64(state[L.MATTO_TEAM]) == (me & 1) + 1:
         return True
@@ -431,7 +395,7 @@ def _discard_key(h0, h1, card):
     v = L.VALUE[card]
     s = L.SUIT[card]
     if s < L.TRUMPS:
-        n_suit = _pc(h0 & L.SUIT_MASK[s, 0], h1 & L.SUIT_MASK[s, 1])
+        n_suit = set_size(h0 & L.SUIT_MASK[s, 0], h1 & L.SUIT_MASK[s, 1])
         return v * 10000 + n_suit * 20 + L.STRENGTH[card] + (200 if v > 0 else 0)
     if s == L.TRUMPS:
         return v * 10000 + 1000 + card
@@ -495,7 +459,7 @@ def _choose_lead(state, me, h0, h1):
     best_hold = CASH_KING - 1e-12
     for s in range(4):
         k = L.WORD1_START + 14 * s + 13
-        if _has(h0, h1, k):
+        if in_set(h0, h1, k):
             h = _hold(state, me, u0, u1, ka0, ka1, k, s, opp)
             if h > best_hold + 1e-12:
                 best, best_hold = k, h
@@ -521,11 +485,11 @@ def _choose_lead(state, me, h0, h1):
     r0 = ZERO
     r1 = h1
     while r1 != ZERO:
-        c, r0, r1 = _pop_lowest(r0, r1)
+        c, r0, r1 = pop_lowest(r0, r1)
         if L.VALUE[c] > 0:
             continue
         s = L.SUIT[c]
-        key = 20 * _pc(h0 & L.SUIT_MASK[s, 0], h1 & L.SUIT_MASK[s, 1]) + L.STRENGTH[c]
+        key = 20 * set_size(h0 & L.SUIT_MASK[s, 0], h1 & L.SUIT_MASK[s, 1]) + L.STRENGTH[c]
         opp_ruff = False
         for seat in range(4):
             if (opp >> seat) & 1 and _may_ruff(state, seat, s, u0, u1):
@@ -550,13 +514,13 @@ def _choose_lead(state, me, h0, h1):
     r0 = h0 & ~(ONE << np.uint64(L.MATTO))
     r1 = h1
     while r0 != ZERO or r1 != ZERO:
-        c, r0, r1 = _pop_lowest(r0, r1)
+        c, r0, r1 = pop_lowest(r0, r1)
         v = L.VALUE[c]
         p = _hold(state, me, u0, u1, ka0, ka1, c, L.SUIT[c], opp)
         score = p * (v + trick_b) - (1.0 - p) * (2.0 * v + trick_b)
         if score > best_score + 1e-12:
             best, best_score = c, score
-    if _has(h0, h1, L.MATTO) and (best < 0 or best_score < MATTO_LEAD_BELOW):
+    if in_set(h0, h1, L.MATTO) and (best < 0 or best_score < MATTO_LEAD_BELOW):
         return L.MATTO
     return best
 
@@ -596,7 +560,7 @@ def _choose_follow(state, me, l0, l1):
     r0 = l0
     r1 = l1
     while r0 != ZERO or r1 != ZERO:
-        c, r0, r1 = _pop_lowest(r0, r1)
+        c, r0, r1 = pop_lowest(r0, r1)
         if c == L.MATTO:
             score = p_partner * win - (1.0 - p_partner) * (lose + DEBT_POINTS)
         else:
@@ -630,7 +594,7 @@ def choose(state, params, actions, n_actions, rng):
         l1 = ZERO
         for j in range(n_actions):
             if kind_of(actions[j], L.KIND_SHIFT) == L.PLAY:
-                b0, b1 = _bits(_value_of(actions[j]))
+                b0, b1 = set_of(_value_of(actions[j]))
                 l0 |= b0
                 l1 |= b1
         if np.int64(state[L.LED_SUIT]) == L.NO_SUIT:

@@ -18,6 +18,7 @@ from ...actions import action_id, kind_of, value_of
 from ...bits import ONE, ZERO, lowest_index, popcount
 from ...jit import helper, kernel
 from ...rng import rng_below, rng_unit, seed_stream
+from ...turns import turn_kernels
 from . import layout as L
 from .rules import (
     P_CUTTER_ROB,
@@ -49,7 +50,6 @@ from .scoring import (
     word_of,
 )
 
-TERMINAL = -1
 _BIAS = np.int64(L.D_BIAS)
 
 
@@ -517,18 +517,8 @@ def apply_action(state, params, a):
     deal_again(state, params)
 
 
-@kernel
-def is_terminal(state, params):
-    """The deal (or the match) is over."""
-    return state[L.PHASE] == L.PHASE_DEAL_OVER or state[L.PHASE] == L.PHASE_MATCH_OVER
-
-
-@kernel
-def current_player(state, params):
-    """The seat to move, or ``TERMINAL`` (-1)."""
-    if is_terminal(state, params):
-        return TERMINAL
-    return np.int64(state[L.TO_MOVE])
+# After the scoring of MI-END-1..4 (a deal), or of the last of a match's `deals` deals.
+is_terminal, current_player = turn_kernels(L)
 
 
 @kernel

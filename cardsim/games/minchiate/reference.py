@@ -608,7 +608,4 @@ class ReferenceGame(Scoring, ReferenceEngine):
         g.net = None if d["net"] is None else int(d["net"])
         g.net_total = int(d["net_total"])
         g.start_dealer = int(d["start_dealer"])
-        g.rng = PyRng([int(x) for x in d["rng"]])
-        if sorted(g.all_cards()) != list(range(N_CARDS)):
-            raise ValueError("every card must appear exactly once")
-        return g
+        return g.placed(d, range(N_CARDS))

@@ -45,6 +45,38 @@ def bit_of(card):
 
 
 @helper
+def set_size(a0, a1):
+    """The number of cards of a set of two words."""
+    return popcount(a0) + popcount(a1)
+
+
+@helper
+def set_of(c):
+    """The two words of card ``c``."""
+    if c < L.WORD1_START:
+        return ONE << np.uint64(c), ZERO
+    return ZERO, ONE << np.uint64(c - L.WORD1_START)
+
+
+@helper
+def in_set(a0, a1, c):
+    """Card ``c`` is in the set of two words."""
+    if c < L.WORD1_START:
+        return (a0 >> np.uint64(c)) & ONE != ZERO
+    return (a1 >> np.uint64(c - L.WORD1_START)) & ONE != ZERO
+
+
+@helper
+def pop_lowest(a0, a1):
+    """The lowest card of a non-empty set and the set without it."""
+    if a0 != ZERO:
+        c = lowest_index(a0)
+        return c, a0 & (a0 - ONE), a1
+    c = lowest_index(a1)
+    return c + L.WORD1_START, a0, a1 & (a1 - ONE)
+
+
+@helper
 def add_card(state, at, card):
     state[at + word_of(card)] |= bit_of(card)
 

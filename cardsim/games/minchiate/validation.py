@@ -61,6 +61,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...cards import MINCHIATE, bits_of, mask_of
+from ...positions import check_trick_counts
 from . import layout as L
 from .reference import discard_classes, inferences, playable
 from .reference_scoring import (
@@ -378,14 +379,8 @@ def _check_flow(p: dict, rules: Any) -> None:
         if phase == L.PHASE_DECLARE and not trick:
             raise err("trick: expected the declarer's first card in phase 'declare' "
                       "(declaration_timing=after_own_first_card)")
-        for s in range(N):
-            size = t + (1 if s in seats else 0)
-            if popcount(p["played"][s]) != size:
-                raise err(f"played[{s}] holds {popcount(p['played'][s])} cards: expected "
-                          f"{size} (tricks_played={t})")
-            if popcount(p["hands"][s]) + size != L.HAND_SIZE:
-                raise err(f"hands[{s}] holds {popcount(p['hands'][s])} cards: expected "
-                          f"{L.HAND_SIZE - size} ({size} played)")
+        check_trick_counts(err, range(N), seats, t, L.HAND_SIZE,
+                           lambda s: popcount(p["played"][s]), lambda s: popcount(p["hands"][s]))
         if phase == L.PHASE_PLAY and p["to_move"] != ring[len(seats)]:
             raise err(f"to_move={p['to_move']}: expected seat {ring[len(seats)]}, next in the "
                       "trick")

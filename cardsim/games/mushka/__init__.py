@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from ...cards import MUSHKA
 from ...errors import CardsimError
-from ...spec import GameDefinition, Kernels
-from . import heuristic, kernels, layout, notation, scoring, worlds
+from ...spec import GameDefinition
+from . import layout, scoring
 from .rules import PRESETS, MushkaRules
 from .summary import summarize
 
@@ -82,18 +82,14 @@ def set_records(vec, rules: MushkaRules, records=None, **other) -> None:
         vec[layout.START_RECORD + seat] = r
 
 
-GAME = GameDefinition(
-    name="mushka", rules_type=MushkaRules, deck=MUSHKA, codec=notation,
+GAME = GameDefinition.of_package(
+    __name__, reference="ReferenceMushka", rules_type=MushkaRules, deck=MUSHKA,
     summary="Russian Loo-like game: 3-7 players, exchange or pass, the ace of spades, "
             "count-down from 25",
-    summarize=summarize,
-    kernels=Kernels.of(kernels, worlds, heuristic=heuristic.choose),
-    layout=layout, record_columns=scoring.RECORD_COLUMNS,
-    max_actions=lambda rules: layout.MAX_ACTIONS, reward_scale=5.0,
+    summarize=summarize, record_columns=scoring.RECORD_COLUMNS,
+    reward_scale=5.0,
     no_exact="the exact solver covers two-sided games (Scopa, 2-player Bura); Mushka has 3 to "
              "7 players each for himself and scores that are not zero-sum",
-    conformance="cardsim.games.mushka.conformance",
-    reference="cardsim.games.mushka.reference:ReferenceMushka",
     random_player=(
         ("pass_probability", 0.25, "in the exchange: chance to pass (stands instead while "
          "holding the ace of spades)"),

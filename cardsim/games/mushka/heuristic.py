@@ -392,6 +392,7 @@ def _choose_follow(state, params, me, legal, lead):
     led = suit_of(lead)
     weight = _trick_weight(state, params, me)
     stake = _remise_stake(state, params, me) if state[L.TRICKS_WON + me] == ZERO else 0.0
+    # (the loop of _choose_lead's H6 over the cards, with the score of H8 in place of H6's)
     best = -1
     best_score = -1e18
     rest = legal

@@ -22,6 +22,7 @@ from ...actions import action_id, kind_of, next_seat, value_of
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...jit import helper, kernel
 from ...rng import rng_below, rng_shuffle, rng_unit, seed_stream
+from ...turns import turn_kernels
 from . import layout as L
 from .rules import (
     P_ACE_DISCARDABLE,
@@ -422,19 +423,8 @@ def step(state, params, a):
 
 # --- outcome ----------------------------------------------------------------------------------
 
-# is_terminal/current_player: the protocol's, alike in every game over its own layout's phases.
-@kernel
-def is_terminal(state, params):
-    """The deal (MU-STOP-1, MU-PASS-2) or the game (MU-MATCH-1/2) is over."""
-    return state[L.PHASE] == L.PHASE_DEAL_OVER or state[L.PHASE] == L.PHASE_MATCH_OVER
-
-
-@kernel
-def current_player(state, params):
-    """The seat to move, or ``TERMINAL`` (-1)."""
-    if is_terminal(state, params):
-        return L.TERMINAL
-    return np.int64(state[L.TO_MOVE])
+# The deal (MU-STOP-1, MU-PASS-2) or the game (MU-MATCH-1/2) is over.
+is_terminal, current_player = turn_kernels(L)
 
 
 @kernel

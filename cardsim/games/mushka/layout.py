@@ -85,7 +85,6 @@ DECIDED_STAND = 2      # DECIDED_STAND + k: exchanged k cards
 
 MODE_DEAL = 0
 MODE_MATCH = 1
-TERMINAL = -1
 
 # Action kinds.
 KIND_SHIFT = 52

@@ -128,21 +128,6 @@ class ReferenceMushka(ReferenceScoring, ReferenceEngine):
     # --- construction ------------------------------------------------------------------------
 
     @classmethod
-    def _start(cls, rules: MushkaRules, seed, mode: str, records=None) -> "ReferenceMushka":
-        """MU-DEAL-1: the state's stream is 4 outputs of the seed's generator; the first
-        dealer is drawn from it by lot. A deal may start from ``records`` (else every record
-        is ``start_points``)."""
-        g = cls(rules)
-        g.mode = mode
-        if records is not None:
-            if len(records) != g.n:
-                raise ValueError(f"expected {g.n} records, got {len(records)}")
-            g.records = [int(r) for r in records]
-        g.draw_first_dealer(seed, g.n)
-        g.start_deal()
-        return g
-
-    @classmethod
     def from_dict(cls, rules: MushkaRules, d: dict) -> "ReferenceMushka":
         """A state from the position-dict format (the output of :meth:`to_dict`)."""
         g = cls.for_position(rules, d)
@@ -177,10 +162,7 @@ class ReferenceMushka(ReferenceScoring, ReferenceEngine):
         g.void = bool(d["void"])
         g.stopper = None if d["stopper"] is None else int(d["stopper"])
         g.winners = sorted(int(s) for s in d["winners"])
-        g.rng = PyRng([int(x) for x in d["rng"]])
-        if sorted(g.all_cards()) != sorted(g.deck):
-            raise ValueError("every card of the deck must appear exactly once")
-        return g
+        return g.placed(d, g.deck)
 
     def clone(self) -> "ReferenceMushka":
         """An independent copy."""
@@ -255,6 +237,17 @@ class ReferenceMushka(ReferenceScoring, ReferenceEngine):
             self.hands[(self.dealer + 1 + i) % self.n].add(order[i])
         self.trump_card = order[k]
         self.stock = order[k + 1:]
+
+    def set_up(self, records=None) -> None:
+        """A deal may start from ``records`` (else every record is ``start_points``)."""
+        if records is not None:
+            if len(records) != self.n:
+                raise ValueError(f"expected {self.n} records, got {len(records)}")
+            self.records = [int(r) for r in records]
+
+    def first_deal(self) -> None:
+        """After MU-DEAL-1's draw of the first dealer."""
+        self.start_deal()
 
     def start_deal(self) -> None:
         """MU-DEAL-1..4, MU-EXCH-1: a fresh deal; then the dealer's discard (with

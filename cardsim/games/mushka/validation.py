@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import MUSHKA
-from ...positions import Fields
+from ...positions import Fields, check_trick_counts
 from . import layout as L
 from .reference import suit
 from .reference_scoring import ace_bonus_points, record_after_bonus, record_after_trick, remise_points
@@ -280,14 +280,8 @@ def _check_tricks(p: dict, rules: Any, active: list[int], t: int) -> None:
     for s, c in p["trick"]:
         if c not in p["played"][s]:
             raise _err(f"trick: {MUSHKA.name(c)!r} of seat {s} must be in played[{s}]")
-    for s in active:
-        size = t + (1 if s in seats else 0)
-        if len(p["played"][s]) != size:
-            raise _err(f"played[{s}] holds {len(p['played'][s])} cards: expected {size} "
-                       f"(tricks_played={t})")
-        if len(p["hands"][s]) + size != L.HAND_SIZE:
-            raise _err(f"hands[{s}] holds {len(p['hands'][s])} cards: expected "
-                       f"{L.HAND_SIZE - size} ({size} played)")
+    check_trick_counts(_err, active, seats, t, L.HAND_SIZE,
+                       lambda s: len(p["played"][s]), lambda s: len(p["hands"][s]))
     if phase == L.PHASE_PLAY:
         to_move = ring[len(seats)]
         if p["to_move"] != to_move:

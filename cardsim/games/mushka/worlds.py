@@ -235,7 +235,8 @@ def exact_world(state, params, observer, rng, hidden, forbid, out):
     if params[P_ACE_DISCARDABLE] == 0:
         ace_to_pool = s / (d + s) if d + s > 0 else 0.0
     # constrained cards first (some hand may not hold them; the ace of spades always), then
-    # the free ones
+    # the free ones. (Minchiate's placements.split_constrained splits so too, by its own
+    # constraints: each game's exact draw stays one unit over its own state, on purpose.)
     cards = np.empty(L.N_CARDS, dtype=np.int64)
     free = np.empty(L.N_CARDS, dtype=np.int64)
     n_con = 0

@@ -12,20 +12,18 @@ Returns: for a deal, each seat's side's deal points minus the other side's; for 
 +1 for the winning side and -1 for the other.
 """
 from ...cards import SCOPA
-from ...spec import ExactHooks, GameDefinition, Kernels
-from . import exact, heuristic, kernels, layout, notation, worlds
+from ...spec import ExactHooks, GameDefinition
+from . import exact, layout
 from .rules import PRESETS, ScopaRules
 from .summary import summarize
 
 RECORD_COLUMNS = tuple(f"side{s}_{c}" for s in range(2) for c in layout.CATEGORIES) + (
     "dealer", "redeals", "moves")
 
-GAME = GameDefinition(
-    name="scopa", rules_type=ScopaRules, deck=SCOPA, codec=notation,
+GAME = GameDefinition.of_package(
+    __name__, reference="ReferenceScopa", rules_type=ScopaRules, deck=SCOPA,
     summary="Italian fishing game: 40 cards, captures by equal card or sum, 2 players or 2x2",
-    summarize=summarize,
-    kernels=Kernels.of(kernels, worlds, heuristic=heuristic.choose),
-    layout=layout, record_columns=RECORD_COLUMNS,
+    summarize=summarize, record_columns=RECORD_COLUMNS,
     max_actions=lambda rules: (layout.MAX_ACTIONS_9 if rules.hand_size == 9
                                else layout.MAX_ACTIONS_3),
     reward_scale=4.0,
@@ -33,8 +31,6 @@ GAME = GameDefinition(
         single_deal=exact.single_deal, side=exact.side_of, value=exact.deal_value,
         features=exact.features, bounds=exact.bounds, order=exact.move_order,
         unit="points of the deal's difference"),
-    conformance="cardsim.games.scopa.conformance",
-    reference="cardsim.games.scopa.reference:ReferenceScopa",
     categories=("cards", "coins", "settebello", "primiera", "scopas"))
 
 __all__ = ["GAME", "PRESETS", "ScopaRules"]

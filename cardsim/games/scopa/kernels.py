@@ -18,6 +18,7 @@ from ...actions import next_seat
 from ...bits import ONE, ZERO, bit, lowest_index, popcount
 from ...jit import helper, kernel
 from ...rng import rng_below, seed_stream
+from ...turns import turn_kernels
 from . import layout as L
 from .rules import P_EQUAL_PRIORITY, P_HAND_SIZE, P_LAST_MOVE_SCOPA, P_NUM_PLAYERS, P_REDEAL_KINGS
 from .scoring import deal_points, match_is_won, score_deal, score_into_match
@@ -309,18 +310,8 @@ def end_deal(state, params):
 
 # --- outcome -------------------------------------------------------------------------------
 
-@kernel
-def is_terminal(state, params):
-    """SC-END-1 (a deal) or SC-MATCH-3 (a match): nothing is left to play."""
-    return state[L.PHASE] != L.PHASE_PLAY
-
-
-@kernel
-def current_player(state, params):
-    """The seat to move, or ``TERMINAL`` (-1) when the deal or match is over."""
-    if state[L.PHASE] != L.PHASE_PLAY:
-        return L.TERMINAL
-    return np.int64(state[L.TO_MOVE])
+# SC-END-1 (a deal) or SC-MATCH-3 (a match): nothing is left to play.
+is_terminal, current_player = turn_kernels(L)
 
 
 @kernel

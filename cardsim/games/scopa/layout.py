@@ -45,7 +45,6 @@ PHASE_MATCH_OVER = 2
 MODE_DEAL = 0
 MODE_MATCH = 1
 
-TERMINAL = -1       # current_player() of a finished deal or match
 
 # Action encoding.
 ACTION_CARD_SHIFT = 40

@@ -91,17 +91,7 @@ class ReferenceScopa(ReferenceEngine):
         self.rng = PyRng([0, 0, 0, 0])
 
     # --- construction ------------------------------------------------------------------------
-
-    # Every reference engine starts so (each rules file's DEAL-1 alike); each oracle stands alone.
-    @classmethod
-    def _start(cls, rules: ScopaRules, seed, mode: str) -> "ReferenceScopa":
-        """SC-DEAL-1: the state's stream is 4 outputs of the seed's generator; the first
-        dealer is drawn from it uniformly, then the first deal is dealt (SC-DEAL-2..4)."""
-        g = cls(rules)
-        g.mode = mode
-        g.draw_first_dealer(seed, g.n)
-        g.deal()
-        return g
+    # (As in the other games' references, on purpose: each oracle restates its rules alone.)
 
     @classmethod
     def from_dict(cls, rules: ScopaRules, position: dict) -> "ReferenceScopa":
@@ -124,11 +114,7 @@ class ReferenceScopa(ReferenceEngine):
         g.scores = [int(x) for x in position.get("scores", [0, 0])]
         g.deal_number = int(position.get("deal_number", 1))
         g.redeals = int(position.get("redeals", 0))
-        if "rng" in position:
-            g.rng = PyRng([int(x) for x in position["rng"]])
-        if sorted(g.all_cards()) != list(range(N_CARDS)):
-            raise ValueError("every one of the 40 cards must appear exactly once")
-        return g
+        return g.placed(position, range(N_CARDS))
 
     def clone(self) -> "ReferenceScopa":
         """An independent copy."""
@@ -163,6 +149,10 @@ class ReferenceScopa(ReferenceEngine):
         if self.rules.redeal_kings_on_table == "off":
             return False
         return sum(1 for c in table if value(c) == KING_VALUE) >= 3
+
+    def first_deal(self) -> None:
+        """After SC-DEAL-1's draw of the first dealer, the first deal (SC-DEAL-2..4)."""
+        self.deal()
 
     def deal(self) -> None:
         """SC-DEAL-2, SC-DEAL-3: shuffle the pack, 4 cards face up; redeal while the table is

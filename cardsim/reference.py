@@ -12,8 +12,9 @@ from .rng import PyRng, rng_from_seed
 
 class ReferenceEngine:
     """The base of each game's reference engine. A subclass names its ``game`` (as in
-    position dicts), sets ``n`` (the players) and defines :meth:`first_deal` (or its own ``_start(rules, seed,
-    mode)``): a new deal (``mode`` ``"deal"``) or match (``"match"``) from a seed."""
+    position dicts), sets ``n`` (the players) and defines :meth:`first_deal` (or its own
+    ``_start(rules, seed, mode)``): a new deal (``mode`` ``"deal"``) or match (``"match"``)
+    from a seed."""
 
     game = ""
 

@@ -1,6 +1,7 @@
 """The game record and the GameSpec protocol: what a game declares once, what every solver sees.
 
-A game package declares one :class:`GameDefinition` (``GAME`` in its ``__init__``) and its
+A game package declares one :class:`GameDefinition` (``GAME`` in its ``__init__``, made by
+:meth:`GameDefinition.of_package` from the file roles every game package has) and its
 package path is one line of :mod:`cardsim.registry`; the API, the command line, the solvers and
 the conformance suite read everything about the game from that record: its rules class, deck
 and notation, its compiled :class:`Kernels`, its capabilities (:class:`ExactHooks` for the

@@ -96,6 +96,8 @@ class Deck:
         """Indices of a list of card names (or one space-separated string), duplicates rejected."""
         if isinstance(names, str):
             names = names.split()
+        if not isinstance(names, (list, tuple, set, frozenset)):
+            raise CardError(f"{names!r}: expected a list of {self.game} card names")
         out: list[int] = []
         seen: set[int] = set()
         for n in names:

@@ -35,9 +35,12 @@ def check_header(d: Any, rules: Any, game: str, keys: set[str], required: Iterab
     if d.get("game", game) != game:
         raise position_error(game, f"game={d['game']!r}: expected {game!r}")
     mine = rules_dict(rules)
-    if "rules" in d and d["rules"] != mine:
-        theirs = d["rules"] if isinstance(d["rules"], Mapping) else {}
-        diff = [k for k, v in mine.items() if theirs.get(k) != v]
+    theirs = d.get("rules", mine)
+    theirs = theirs if isinstance(theirs, Mapping) else {}
+    if "rules" in d and (set(theirs) != set(mine) or any(
+            type(theirs[k]) is not type(v) or theirs[k] != v for k, v in mine.items())):
+        diff = [k for k, v in mine.items() if type(theirs.get(k)) is not type(v)
+                or theirs.get(k) != v] + sorted(set(theirs) - set(mine))
         raise position_error(game, f"rules differ from the game's ({', '.join(diff) or d['rules']!r})"
                              ": load the game with the position's rules")
     for key in required:
@@ -46,13 +49,18 @@ def check_header(d: Any, rules: Any, game: str, keys: set[str], required: Iterab
 
 
 def card_indices(deck: Deck, key: str, value: Any) -> list[int]:
-    """The indices of a list of card names (``key`` names the list in errors)."""
+    """The indices of a list of distinct card names (``key`` names the list in errors)."""
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
         raise position_error(deck.game, f"{key}={value!r}: expected a list of card names")
     try:
-        return [deck.index(name) for name in value]
+        out = [deck.index(name) for name in value]
     except CardError as e:
         raise CardError(f"invalid {deck.game} position: {key}: {e}") from None
+    if len(set(out)) != len(out):
+        name = next(n for i, n in enumerate(value) if out.index(out[i]) != i)
+        raise position_error(deck.game, f"card {name!r} is twice in {key}: each card exists "
+                             "once")
+    return out
 
 
 def check_each_card_once(deck: Deck, zones: Mapping[str, list[int]], where: str) -> None:
@@ -75,9 +83,9 @@ def check_each_card_once(deck: Deck, zones: Mapping[str, list[int]], where: str)
 def rng_words(d: Mapping, game: str) -> np.ndarray:
     """The chance stream of later deals: ``d["rng"]`` (4 uint64, not all zero) or, when absent,
     the stream of seed 0."""
-    rng = d.get("rng")
-    if rng is None:
+    if "rng" not in d:
         return rng_from_seed(0)
+    rng = d["rng"]
     if not isinstance(rng, (list, tuple)) or len(rng) != 4 or any(
             isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 64 for x in rng) \
             or not any(rng):

@@ -142,6 +142,8 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
     over = phase in (L.PHASE_DEAL_OVER, L.PHASE_MATCH_OVER)
     vec[L.DEALER] = V.seat(d, "dealer", n)
     vec[L.LEADER] = V.seat(d, "leader", n)
+    if over and d.get("to_move") is not None:
+        raise V.error(f"to_move={d['to_move']!r}: expected None once the deal is over")
     vec[L.TO_MOVE] = 0 if over else V.seat(d, "to_move", n)
     trump = V.cards("trump_card", [d["trump_card"]])[0]
     vec[L.TRUMP_CARD] = trump
@@ -224,10 +226,16 @@ def _result_into(vec: np.ndarray, rules: Any, d: Mapping, over: bool) -> None:
     n = rules.num_players
     result = d.get("result")
     if result is not None:
-        if not isinstance(result, Mapping) or result.get("kind") not in L.RESULT_NAMES[1:]:
-            raise V.error(f"result={result!r}: expected kind one of {', '.join(L.RESULT_NAMES[1:])}")
+        if not isinstance(result, Mapping) or result.get("kind") not in L.RESULT_NAMES[1:] \
+                or set(result) - {"kind", "winners", "multiplier", "claim_points"}:
+            raise V.error(f"result={result!r}: expected kind one of {', '.join(L.RESULT_NAMES[1:])}"
+                          " and some of winners, multiplier, claim_points")
         vec[L.RESULT] = L.RESULT_NAMES.index(result["kind"])
-        vec[L.WINNERS] = sum(1 << V.seat(result, "winners", n, w) for w in result.get("winners", []))
+        winners = result.get("winners", [])
+        if isinstance(winners, str) or not isinstance(winners, (list, tuple)) \
+                or len(set(map(repr, winners))) != len(winners):
+            raise V.error(f"result.winners={winners!r}: expected a list of distinct seats")
+        vec[L.WINNERS] = sum(1 << V.seat(result, "winners", n, w) for w in winners)
         vec[L.MULTIPLIER] = V.count(result, "multiplier", 1, 2)
         vec[L.CLAIM_POINTS] = V.count(result, "claim_points", 0, 120)
     if over != (result is not None):
@@ -240,7 +248,9 @@ def _counters_into(vec: np.ndarray, rules: Any, d: Mapping) -> None:
     scores = V.per_seat(d, "scores", n, [0] * n)
     for p in range(n):
         vec[L.SCORE + p] = V.count({"scores": scores[p]}, "scores", 0, 1000)
-    vec[L.DEAL_NUMBER] = max(1, V.count(d, "deal_number", 1, 1_000_000))
+    vec[L.DEAL_NUMBER] = V.count(d, "deal_number", 1, 1_000_000)
+    if vec[L.DEAL_NUMBER] == 0:
+        raise V.error("deal_number=0: expected 1 or more (the first deal is 1)")
     vec[L.REDEALS] = V.count(d, "redeals", 0, 1_000_000)
     vec[L.TRICKS] = V.count(d, "tricks", 0, 36)
     ltt = V.seat(d, "last_trick_taker", n, optional=True)

@@ -112,9 +112,9 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
     vec = np.zeros(L.STATE_LEN, dtype=np.uint64)
     mode = d.get("mode", "deal")
     phase = d.get("phase", "play")
-    if mode not in MODES:
+    if not isinstance(mode, str) or mode not in MODES:
         raise _err(f"mode={mode!r}: expected 'deal' or 'match'")
-    if phase not in PHASES:
+    if not isinstance(phase, str) or phase not in PHASES:
         raise _err(f"phase={phase!r}: expected 'play', 'deal_over' or 'match_over'")
     vec[L.MODE] = MODES[mode]
     vec[L.PHASE] = PHASES[phase]

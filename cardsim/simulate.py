@@ -1,23 +1,42 @@
 """Random-playout simulation: N deals with uniformly random legal actions, summarised.
 
-The deals run in the game's own compiled loop (``GameSpec.play_random_deals``) in chunks, so a
-progress bar can follow long runs; one chance stream runs through all chunks, so the result
-does not depend on the chunk size.
+The deals run in the game's own compiled loop (``GameSpec.play_random_deals``) in chunks of
+:data:`CHUNK` deals, so a progress bar can follow long runs; one chance stream runs through all
+chunks. ``simulate`` adds each chunk to exact sums (the game's :class:`~cardsim.stats.Summary`)
+and drops it, so its memory does not grow with the number of deals; the records of every deal
+are kept only when asked (``SimulationConfig(keep_records=True)``, or
+:func:`play_random_deals`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
 from .errors import CardsimError, OptionError
-from .game import GameDefinition, definition, load_game
+from .game import Game, GameDefinition, load_game
 from .rng import rng_from_seed
+from .stats import Sums
 
 CHUNK = 20_000
+"""Deals per call of the compiled loop. Mushka's loop starts a new game at each call, so its
+games table depends on this size (the other games' results do not)."""
+
+MAX_DEALS = 2**63 - 1
+"""The most deals a run may ask for: deal counts are int64 in the compiled loops and the
+tables (the chance stream, one xoshiro256** of period 2**256 - 1, allows far more)."""
+
+
+def check_deals(deals) -> None:
+    """:class:`CardsimError` unless ``deals`` is an integer from 1 to :data:`MAX_DEALS`."""
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
+        raise CardsimError(f"deals={deals!r}: expected a positive integer")
+    if deals > MAX_DEALS:
+        raise CardsimError(f"deals={deals}: at most {MAX_DEALS:,} (2**63 - 1, as deal counts "
+                           "are int64)")
 
 
 @dataclass(frozen=True)
@@ -30,19 +49,21 @@ class SimulationConfig:
     options: dict = field(default_factory=dict)
     player: dict = field(default_factory=dict)
     progress: bool = False
+    keep_records: bool = False
+    """Keep every deal's record row in the result (memory grows with ``deals``)."""
 
     def __post_init__(self) -> None:
-        if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 1:
-            raise CardsimError(f"deals={self.deals!r}: expected a positive integer")
+        check_deals(self.deals)
 
 
 @dataclass(frozen=True)
 class SimulationResult:
-    """The records of every deal (one row each) and the game's summary tables."""
+    """The game's summary tables, and the records of every deal (one row each) when the
+    config asked to keep them (else None)."""
 
     config: SimulationConfig
     rules: Any
-    records: pd.DataFrame
+    records: pd.DataFrame | None
     tables: dict[str, pd.DataFrame]
 
 
@@ -69,29 +90,47 @@ def random_policy(d: GameDefinition, player: dict | None = None) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
-def play_random_deals(game_name: str, deals: int, seed: int, options: dict | None = None,
-                      progress: bool = False,
-                      player: dict | None = None) -> tuple[Any, pd.DataFrame]:
-    """Play ``deals`` random deals; return the rules and one record row per deal."""
-    game = load_game(game_name, **(options or {}))
+def record_chunks(game: Game, deals: int, seed, player: dict | None = None,
+                  progress: bool = False) -> Iterator[pd.DataFrame]:
+    """The records of ``deals`` random deals of ``game``, one DataFrame of at most
+    :data:`CHUNK` rows at a time, each made when asked for; one chance stream from ``seed``
+    runs through them all."""
+    check_deals(deals)
     spec = game.spec
     policy = random_policy(game.definition, player)
     rng = rng_from_seed(seed)
-    records = np.zeros((deals, len(spec.record_columns)), dtype=np.int64)
+    columns = list(spec.record_columns)
     with tqdm(total=deals, unit="deal", disable=None if progress else True,
-              desc=f"{game_name} deals",
-              leave=False) as bar:
+              desc=f"{game.definition.name} deals", leave=False) as bar:
         for start in range(0, deals, CHUNK):
-            stop = min(deals, start + CHUNK)
-            spec.play_random_deals(spec.params, rng, stop - start, records[start:stop],
-                                   spec.max_actions, policy)
-            bar.update(stop - start)
-    return game.rules, pd.DataFrame(records, columns=list(spec.record_columns))
+            records = np.zeros((min(CHUNK, deals - start), len(columns)), dtype=np.int64)
+            spec.play_random_deals(spec.params, rng, len(records), records, spec.max_actions,
+                                   policy)
+            bar.update(len(records))
+            yield pd.DataFrame(records, columns=columns, copy=False)
+
+
+def play_random_deals(game_name: str, deals: int, seed: int, options: dict | None = None,
+                      progress: bool = False,
+                      player: dict | None = None) -> tuple[Any, pd.DataFrame]:
+    """Play ``deals`` random deals; return the rules and one record row per deal (all in
+    memory: ``simulate`` summarises long runs chunk by chunk instead)."""
+    game = load_game(game_name, **(options or {}))
+    chunks = list(record_chunks(game, deals, seed, player, progress))
+    return game.rules, pd.concat(chunks, ignore_index=True)
 
 
 def simulate(config: SimulationConfig) -> SimulationResult:
-    """Run a simulation and build the game's summary tables."""
-    rules, records = play_random_deals(config.game, config.deals, config.seed, config.options,
-                                       config.progress, config.player)
-    tables = definition(config.game).summarize(records, rules)
-    return SimulationResult(config, rules, records, tables)
+    """Run a simulation and build the game's summary tables, chunk by chunk (module
+    docstring)."""
+    game = load_game(config.game, **config.options)
+    summary = game.definition.summarize
+    sums = Sums()
+    kept = []
+    for chunk in record_chunks(game, config.deals, config.seed, config.player,
+                               config.progress):
+        summary.add(sums, chunk, game.rules)
+        if config.keep_records:
+            kept.append(chunk)
+    records = pd.concat(kept, ignore_index=True) if config.keep_records else None
+    return SimulationResult(config, game.rules, records, summary.tables(sums, game.rules))

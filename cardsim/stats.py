@@ -43,3 +43,90 @@ def noted(table, note: str):
     table of cardsim carries (the command line and the reports print it under the table)."""
     table.attrs["note"] = note
     return table
+
+
+class Sums:
+    """Exact running sums of integer values per deal, by name, added chunk by chunk.
+
+    ``add(name, values)`` adds a chunk's values (ints or bools) to the name's count, sum and
+    sum of squares, kept as Python ints: exact, whatever the number of deals, so a figure
+    built from them does not depend on how the deals were cut into chunks. ``count(name,
+    values)`` also keeps how often each value occurs. ``carried`` holds what a summary needs
+    from one chunk in the next (Mushka: the first dealer of the game in progress).
+    """
+
+    def __init__(self) -> None:
+        self._moments: dict[str, list[int]] = {}
+        self._counts: dict[str, dict[int, int]] = {}
+        self.carried: dict = {}
+
+    def add(self, name: str, values) -> None:
+        """Add a chunk's values of ``name``; an empty chunk still makes the name known."""
+        v = np.asarray(values, dtype=np.int64).ravel()
+        m = self._moments.setdefault(name, [0, 0, 0])
+        top = int(np.abs(v).max()) if v.size else 0
+        if v.size * top * top >= 1 << 62:       # the chunk's int64 squares could overflow
+            m[0] += v.size
+            m[1] += sum(int(x) for x in v)
+            m[2] += sum(int(x) * int(x) for x in v)
+            return
+        m[0] += v.size
+        m[1] += int(v.sum())
+        m[2] += int((v * v).sum())
+
+    def count(self, name: str, values) -> None:
+        """Add a chunk's values of ``name`` (as :meth:`add`) and how often each occurs."""
+        self.add(name, values)
+        counts = self._counts.setdefault(name, {})
+        for value, k in zip(*np.unique(np.asarray(values, dtype=np.int64), return_counts=True)):
+            counts[int(value)] = counts.get(int(value), 0) + int(k)
+
+    def moments(self, name: str) -> tuple[int, int, int]:
+        """``(n, sum, sum of squares)`` of ``name``'s values so far."""
+        n, s, ss = self._moments[name]
+        return n, s, ss
+
+    def n(self, name: str) -> int:
+        """How many values of ``name`` were added."""
+        return self._moments[name][0]
+
+    def total(self, name: str) -> int:
+        """The sum of ``name``'s values (for bools: how many are true)."""
+        return self._moments[name][1]
+
+    def counts(self, name: str) -> dict[int, int]:
+        """How often each value of ``name`` occurred (names added with :meth:`count`)."""
+        return dict(sorted(self._counts.get(name, {}).items()))
+
+    def mean(self, name: str) -> float:
+        """The mean of ``name``'s values (nan when there are none)."""
+        n, s, _ = self._moments[name]
+        return s / n if n else math.nan
+
+    def mean_interval(self, name: str, z: float = Z95) -> tuple[float, float, float]:
+        """:func:`mean_interval` of every value of ``name``: the same mean (an exact sum
+        divided by n, as numpy's sum of integers is exact below 2**53), the standard deviation
+        from the exact variance ``(n·Σx² - (Σx)²) / (n(n-1))`` (numpy's two-pass figure can
+        differ from it in the last bits)."""
+        n, s, ss = self._moments[name]
+        mean = s / n if n else math.nan
+        if n < 2:
+            return mean, math.nan, math.nan
+        half = z * math.sqrt((n * ss - s * s) / (n * (n - 1))) / math.sqrt(n)
+        return mean, mean - half, mean + half
+
+
+class Summary:
+    """A game's tables of random deals, built chunk by chunk: ``add(sums, records, rules)``
+    adds one chunk of records (a DataFrame, one row per deal, in play order) to a
+    :class:`Sums`, ``tables(sums, rules)`` builds the tables at the end. Called on the whole
+    record array, ``summary(records, rules)`` does both at once."""
+
+    def __init__(self, add, tables) -> None:
+        self.add = add
+        self.tables = tables
+
+    def __call__(self, records, rules) -> dict:
+        sums = Sums()
+        self.add(sums, records, rules)
+        return self.tables(sums, rules)

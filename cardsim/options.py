@@ -41,11 +41,9 @@ def rules_from_options(cls: type, options: Mapping[str, Any], game: str) -> Any:
     so command-line ``name=value`` pairs and Python values both work.
     """
     fields = {f.name: f for f in dataclasses.fields(cls)}
+    check_option_names(cls, options, game)
     values = {}
     for name, value in options.items():
-        if name not in fields:
-            raise OptionError(f"unknown {game} option {name!r}: expected one of "
-                              + ", ".join(fields))
         allowed = fields[name].metadata["allowed"]
         if isinstance(value, str):
             match = [a for a in allowed if _show(a) == value.strip().lower()]
@@ -57,14 +55,29 @@ def rules_from_options(cls: type, options: Mapping[str, Any], game: str) -> Any:
     return cls(**values)
 
 
+def check_option_names(cls: type, names, game: str) -> None:
+    """Raise :class:`OptionError` for the first of ``names`` that is not an option of the rules
+    dataclass ``cls`` (of the game ``game``)."""
+    fields = [f.name for f in dataclasses.fields(cls)]
+    for name in names:
+        if name not in fields:
+            raise OptionError(f"unknown {game} option {name!r}: expected one of "
+                              + ", ".join(fields))
+
+
 def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
-    """``["a=1", "b=x"]`` → ``{"a": "1", "b": "x"}``, with a clear error for a malformed pair."""
+    """``["a=1", "b=x"]`` → ``{"a": "1", "b": "x"}``, with a clear error for a malformed pair
+    or a name given twice (the second value would silently replace the first)."""
     out = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip() or not value.strip():
             raise OptionError(f"option {pair!r} is malformed: expected name=value")
-        out[name.strip()] = value.strip()
+        name, value = name.strip(), value.strip()
+        if name in out:
+            raise OptionError(f"option {name!r} is given twice ({out[name]!r} and {value!r}): "
+                              "give it once")
+        out[name] = value
     return out
 
 

@@ -11,9 +11,15 @@ at which the first agent's 95% interval is narrow enough (``half_width``) or the
 verdict; batches are checked in order, so the stopping point is the same on any number of
 workers. Batches computed beyond it (one wave at most) stay in the store and are left out of
 the tables (:func:`used_rows`).
+
+A run is its folder's only writer (:meth:`Store.writer` holds the folder's lock); before it
+computes anything it sets damaged batches aside (:meth:`Store.repair`), so that a damaged store
+is repaired by running again: a batch computed again equals the lost one (its rows depend only
+on its seeds; only the measured move times, column ``seconds``, differ).
 """
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 
@@ -170,9 +176,30 @@ def used_rows(spec: ExperimentSpec, rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def run(spec: ExperimentSpec, config: RunConfig) -> Store:
-    """Run (or resume) ``spec`` into ``config.out``; returns the store."""
+    """Run (or resume) ``spec`` into ``config.out``, as the folder's only writer (its lock is
+    held until the run ends); damaged batches are first set aside and then computed again from
+    their seeds (:meth:`Store.repair`). Returns the store."""
+    with Store.writer(config.out, spec.to_dict()) as store:
+        _repair(store)
+        _run_batches(spec, config, store)
+    return store
+
+
+def _repair(store: Store) -> None:
+    """Set the store's damaged batches aside and record its unrecorded whole ones, saying so."""
+    moved, recorded = store.repair()
+    for batch, where in moved:
+        print(f"cardsim run: batch {batch.name} {batch.problem}: set aside as {where}.*; "
+              "computing it again from its seed", file=sys.stderr)
+    if recorded:
+        print(f"cardsim run: {len(recorded)} batch(es) had no checksum (written by an older "
+              "cardsim, or by a run stopped before recording it); each read whole and is now "
+              "recorded", file=sys.stderr)
+
+
+def _run_batches(spec: ExperimentSpec, config: RunConfig, store: Store) -> None:
+    """Compute the batches the store lacks, writing each as it finishes."""
     spec_dict = spec.to_dict()
-    store = Store.create_or_resume(config.out, spec_dict)
     done = store.done()
     total = len(spec.matchups) * n_batches(spec)
     bar = tqdm(total=total, initial=len(done), unit="batch", disable=not config.progress,
@@ -207,7 +234,6 @@ def run(spec: ExperimentSpec, config: RunConfig) -> Store:
             if spec.deals is not None:
                 break
     bar.close()
-    return store
 
 
 def _status(spec: ExperimentSpec, first: list, rate: float) -> str:

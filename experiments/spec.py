@@ -23,18 +23,23 @@ deals = 1000                 #   a fixed number of deals per matchup
 ```
 
 Unknown keys and bad values are refused with the key's name and what is allowed
-(:class:`SpecError`). A spec is frozen once parsed; :meth:`ExperimentSpec.to_dict` is what the
+(:class:`SpecError`): a value of another type is not converted (``seed = 1.0``, ``duplicate =
+1`` and ``matchups = [[true, false]]`` are refused), numbers must be finite, and counts (deals,
+batch size) fit int64. A spec is frozen once parsed; :meth:`ExperimentSpec.to_dict` is what the
 store's manifest keeps and compares on resume.
 """
 from __future__ import annotations
 
 import itertools
-import tomllib
-from dataclasses import asdict, dataclass, field
+import math
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Mapping
 
+from cardsim.documents import read_document
 from cardsim.errors import CardsimError
-from cardsim.game import load_game
+from cardsim.game import definition, load_game
+from cardsim.options import rules_from_options
+from cardsim.simulate import MAX_DEALS
 from solvers.agent_spec import parse_agent
 
 
@@ -81,26 +86,32 @@ class ExperimentSpec:
 
     def load(self):
         """The :class:`cardsim.Game` under the spec's rules."""
-        return load_game(self.game, **self.rules)
+        return _load_game(self.game, self.rules)
+
+
+def _load_game(name: Any, rules: Mapping[str, Any]):
+    """``load_game(name, **rules)``, every key of ``rules`` taken as a rules option (even one
+    named like a parameter of ``load_game``)."""
+    d = definition(name)
+    return load_game(name, rules_from_options(d.rules_type, rules, name))
 
 
 def load_spec(path) -> ExperimentSpec:
     """Parse a TOML spec file."""
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise SpecError(f"cannot read {path}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise SpecError(f"{path} is not valid TOML: {e}") from None
+    data = read_document(path, "TOML", SpecError)
     return parse_spec(data)
 
 
 def spec_from_dict(d: Mapping[str, Any]) -> ExperimentSpec:
     """The spec a store's manifest keeps (:meth:`ExperimentSpec.to_dict`), parsed and
-    validated again."""
+    validated again; a key that is no field of the spec is refused (not dropped)."""
     if not isinstance(d, Mapping):
         raise SpecError(f"expected a spec dict, got {type(d).__name__}")
+    known = {f.name for f in fields(ExperimentSpec)}
+    unknown = sorted(map(str, set(d) - known))
+    if unknown:
+        raise SpecError(f"unknown key {unknown[0]!r} in a stored spec: expected some of "
+                        + ", ".join(sorted(known)))
     size = {k: d[k] for k in ("deals", "half_width", "max_deals", "sprt") if d.get(k) is not None}
     return parse_spec({**{k: v for k, v in d.items() if k in _TOP}, "size": size})
 
@@ -110,12 +121,27 @@ def _check(cond: bool, key: str, value: Any, allowed: str) -> None:
         raise SpecError(f"{key}={value!r}: expected {allowed}")
 
 
-def _int(d: Mapping, key: str, default: Any, low: int, name: str | None = None) -> Any:
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    """A finite int or float (not a bool) that a float holds exactly (it is kept as a float)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value) and float(value) == value
+    except OverflowError:                      # an int beyond any float
+        return False
+
+
+def _int(d: Mapping, key: str, default: Any, low: int, name: str | None = None,
+         high: int | None = None) -> Any:
     value = d.get(key, default)
-    if value is None:
+    if value is None and default is None:     # an optional count, not given
         return None
-    _check(isinstance(value, int) and not isinstance(value, bool) and value >= low,
-           name or key, value, f"an integer >= {low}")
+    _check(_is_int(value) and value >= low and (high is None or value <= high), name or key,
+           value, f"an integer >= {low}" + ("" if high is None else f" and <= {high:,}"))
     return value
 
 
@@ -132,7 +158,7 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
     game_name = data["game"]
     rules = data.get("rules", {})
     _check(isinstance(rules, Mapping), "rules", rules, "a table of rules options")
-    game = load_game(game_name, **rules)       # unknown game or option: its own clear error
+    game = _load_game(game_name, rules)        # unknown game or option: its own clear error
     agents = data["agents"]
     _check(isinstance(agents, list) and len(agents) >= 1 and all(isinstance(a, str)
                                                                  for a in agents),
@@ -157,12 +183,12 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
     if len(rules_given) != 1:
         raise SpecError(f"size: give exactly one of deals, half_width or sprt, got "
                         f"{rules_given or 'none'}")
-    deals = _int(size, "deals", None, 1, "size.deals")
-    max_deals = _int(size, "max_deals", None, 1, "size.max_deals")
+    deals = _int(size, "deals", None, 1, "size.deals", MAX_DEALS)
+    max_deals = _int(size, "max_deals", None, 1, "size.max_deals", MAX_DEALS)
     half_width = size.get("half_width")
     if half_width is not None:
-        _check(isinstance(half_width, (int, float)) and not isinstance(half_width, bool)
-               and half_width > 0, "size.half_width", half_width, "a number > 0")
+        _check(_is_number(half_width) and half_width > 0, "size.half_width", half_width,
+               "a finite number > 0")
     sprt = size.get("sprt")
     if sprt is not None:
         sprt = _sprt(sprt, matchups)
@@ -173,7 +199,8 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
     return ExperimentSpec(
         game=game_name, agents=tuple(agents), matchups=matchups, question=question,
         rules=dict(rules), unit=unit, duplicate=duplicate,
-        seed=_int(data, "seed", 0, 0), batch_size=_int(data, "batch_size", 500, 1),
+        seed=_int(data, "seed", 0, 0), batch_size=_int(data, "batch_size", 500, 1,
+                                                       high=MAX_DEALS),
         deals=deals, half_width=None if half_width is None else float(half_width),
         max_deals=max_deals, sprt=sprt)
 
@@ -185,14 +212,14 @@ def _matchups(value: Any, n_agents: int, n_seats: int) -> tuple[tuple[int, ...],
         pairs = list(itertools.combinations(range(n_agents), 2))
     elif isinstance(value, Mapping) and set(value) == {"field"}:
         hero = value["field"]
-        _check(isinstance(hero, int) and 0 <= hero < n_agents, "matchups.field", hero,
+        _check(_is_int(hero) and 0 <= hero < n_agents, "matchups.field", hero,
                f"an agent index from 0 to {n_agents - 1}")
         pairs = [(hero, k) for k in range(n_agents) if k != hero]
     elif isinstance(value, list) and value:
         pairs = []
         for m in value:
             _check(isinstance(m, list) and len(m) in (2, n_seats) and all(
-                isinstance(k, int) and 0 <= k < n_agents for k in m), "matchups", m,
+                _is_int(k) and 0 <= k < n_agents for k in m), "matchups", m,
                 f"pairs (or {n_seats}-tuples) of agent indices from 0 to {n_agents - 1}")
             pairs.append(tuple(m))
     else:
@@ -215,8 +242,7 @@ def _sprt(sprt: Any, matchups) -> dict:
     out = {"kind": kind}
     for key in ("lower", "upper"):
         value = sprt.get(key)
-        _check(isinstance(value, (int, float)) and not isinstance(value, bool),
-               f"size.sprt.{key}", value, "a number")
+        _check(_is_number(value), f"size.sprt.{key}", value, "a finite number")
         out[key] = float(value)
     _check(out["lower"] < out["upper"], "size.sprt.upper", out["upper"],
            f"a number above lower={out['lower']}")

@@ -1,30 +1,122 @@
-"""The results store of an experiment: a folder with ``manifest.json`` and one Parquet file per
-finished batch.
+"""The results store of an experiment: a folder with ``manifest.json`` and, per finished batch,
+one Parquet file in ``batches/`` and its record in ``records/``.
 
-``manifest.json`` holds the schema version, the package version, the full spec and the root
-seed. A batch file is written to a temporary name and renamed into place, so a run killed at
-any moment (even by SIGKILL) leaves only whole batches; leftovers are removed when the store
-is opened again, and the run resumes with the batches that are missing. A changed spec on an
-existing folder is refused.
+``manifest.json`` holds the schema version, the package version, the full spec, its sha256
+(``spec_sha256``: a spec edited by hand is refused) and the root seed. A batch ``batches/m<matchup>-b<batch>.parquet`` is written to a temporary file, synced
+and renamed into place; then its record ``records/m<matchup>-b<batch>.json`` (the file's size
+in bytes, its rows and its sha256) is written the same way (``batches/`` holds Parquet files
+only, so that it reads as one Parquet data set). A run killed at any moment (even by SIGKILL)
+leaves only whole batches; temporary leftovers are removed when a run opens the folder again.
+
+Every read checks each batch against its record. A batch that is missing (a record without its
+file), truncated, fails its checksum, does not read or holds rows of another batch is
+*damaged*: :meth:`Store.rows` (and so ``cardsim report``) refuses in one line naming it, and
+:meth:`Store.check` (``cardsim verify``) lists every batch without changing anything. A batch without a record — written by a
+cardsim older than the records, or by a run killed between the rename and the record — is
+trusted when it reads whole as Parquet and holds its own matchup and batch; the next run records
+it. A run (:meth:`Store.writer`) is the folder's only writer: it holds an exclusive lock on the
+folder and moves damaged batches into ``quarantine/`` (never deleting one), so that they are
+computed again from their seeds. A changed spec on an existing folder is refused.
+
+The lock (:func:`folder_lock`) is an ``flock`` on ``<folder>/.lock`` (Linux; POSIX systems):
+the operating system releases it when its process ends, however it ends, so a killed run never
+leaves a stale lock.
 """
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import io
 import json
 import os
 import re
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 import pandas as pd
+import pyarrow as pa
 
 from cardsim import __version__
+from cardsim.documents import read_document
 from cardsim.errors import CardsimError
 
 SCHEMA_VERSION = 1
-_BATCH = re.compile(r"^m(\d{3})-b(\d{6})\.parquet$")
+LOCK = ".lock"
+QUARANTINE = "quarantine"
+_FILE = re.compile(r"^m(\d{3})-b(\d{6})\.(parquet|json)$")
+_KINDS = {"parquet": "batches", "json": "records"}          # where each kind of file lives
 
 
 class StoreError(CardsimError):
-    """A folder that cannot hold (or does not hold) this experiment."""
+    """A folder that cannot hold (or does not hold) this experiment, or holds damaged batches."""
+
+
+@contextmanager
+def folder_lock(folder, name: str = LOCK, user: str = "a `cardsim run`") -> Iterator[None]:
+    """Hold an exclusive lock on ``folder`` (an ``flock`` on the file ``folder/name``, which
+    keeps the holder's process id) while the block runs; :class:`StoreError` naming the holder's
+    process when another process holds it."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder / name, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise StoreError(f"cannot lock {folder} ({e.strerror}): choose a folder you can "
+                         "write") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            holder = f"process {pid}" if pid.isdigit() else "another process"
+            raise StoreError(f"{folder} is in use by {holder} ({user} on it): wait for it to "
+                             "end, or use another folder") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        yield
+    finally:
+        os.close(fd)                   # releases the lock
+
+
+def write_synced(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` in one step: a temporary file, synced, renamed into place."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One batch as read back: its rows (None when damaged), what is wrong with it ("" when
+    whole) and whether a record vouches for it (False: none yet, but it reads whole)."""
+
+    key: tuple[int, int]
+    rows: pd.DataFrame | None
+    problem: str = ""
+    recorded: bool = True
+
+    @property
+    def name(self) -> str:
+        return batch_name(*self.key)
+
+
+def spec_checksum(spec: dict) -> str:
+    """The sha256 of ``spec`` written as canonical JSON (sorted keys), kept in the manifest."""
+    return hashlib.sha256(json.dumps(spec, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def batch_name(matchup: int, batch: int) -> str:
+    """A batch's file name without its suffix: ``m<matchup>-b<batch>``."""
+    return f"m{matchup:03d}-b{batch:06d}"
+
+
+def _record_of(data: bytes, rows: pd.DataFrame) -> dict:
+    return {"bytes": len(data), "rows": len(rows), "sha256": hashlib.sha256(data).hexdigest()}
 
 
 class Store:
@@ -33,13 +125,24 @@ class Store:
     def __init__(self, path) -> None:
         self.path = Path(path)
         self.batches = self.path / "batches"
+        self.records = self.path / "records"
 
     # --- opening -----------------------------------------------------------------------------
 
     @classmethod
+    @contextmanager
+    def writer(cls, path, spec: dict) -> Iterator["Store"]:
+        """The store at ``path`` for ``spec`` (:meth:`create_or_resume`), under the folder's
+        lock until the block ends: one writer per folder."""
+        _refuse_foreign(Path(path))    # before the lock file is made in someone else's folder
+        with folder_lock(path):
+            yield cls.create_or_resume(path, spec)
+
+    @classmethod
     def create_or_resume(cls, path, spec: dict) -> "Store":
-        """Open ``path`` for ``spec``: a new folder gets a manifest; an existing one must hold
-        the same spec (else :class:`StoreError` says which key differs)."""
+        """Open ``path`` for ``spec`` (the caller holds the folder's lock, :meth:`writer`): a new
+        folder gets a manifest; an existing one must hold the same spec (else
+        :class:`StoreError` says which key differs). Temporary leftovers are removed."""
         store = cls(path)
         if (store.path / "manifest.json").exists():
             old = store.manifest()["spec"]
@@ -50,21 +153,26 @@ class Store:
                     f"{keys[0]}={old.get(keys[0])!r} there, {spec.get(keys[0])!r} here); use "
                     "another folder (--out) or the same spec")
         else:
-            if store.path.exists() and any(store.path.iterdir()):
-                raise StoreError(f"{store.path} is not empty and holds no manifest.json: "
-                                 "choose an empty or new folder")
+            _refuse_foreign(store.path)
             store.batches.mkdir(parents=True, exist_ok=True)
             store._write_json("manifest.json", {
                 "schema_version": SCHEMA_VERSION, "package_version": __version__,
-                "spec": spec, "root_seed": spec["seed"]})
+                "spec": spec, "spec_sha256": spec_checksum(spec), "root_seed": spec["seed"]})
+        for folder in (store.batches, store.records, store.path / QUARANTINE):
+            if folder.exists() and not folder.is_dir():
+                raise StoreError(f"{store.path} is damaged: {folder.name} is a file, not a "
+                                 "folder; move it away and run again")
         store.batches.mkdir(parents=True, exist_ok=True)
-        for leftover in store.batches.glob("*.tmp"):
-            leftover.unlink()
+        store.records.mkdir(exist_ok=True)
+        for folder in (store.path, store.batches, store.records):
+            for leftover in folder.glob("*.tmp"):
+                if leftover.is_file():
+                    leftover.unlink()
         return store
 
     @classmethod
     def open(cls, path) -> "Store":
-        """An existing store, for reading (reports, tables)."""
+        """An existing store, for reading (reports, tables, ``cardsim verify``)."""
         store = cls(path)
         if not (store.path / "manifest.json").exists():
             raise StoreError(f"{store.path} holds no experiment (no manifest.json)")
@@ -72,47 +180,175 @@ class Store:
         return store
 
     def manifest(self) -> dict:
-        try:
-            manifest = json.loads((self.path / "manifest.json").read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as e:
-            raise StoreError(f"{self.path}/manifest.json cannot be read: {e}") from None
+        """The folder's manifest, checked: a JSON object of this schema version whose spec is
+        an object and matches its checksum (``spec_sha256``; a manifest of a cardsim older than
+        the checksum has none, and is trusted)."""
+        where = f"{self.path}/manifest.json"
+        manifest = read_document(self.path / "manifest.json", "JSON", StoreError)
+        if not isinstance(manifest, dict):
+            raise StoreError(f"{where} is damaged: a JSON object was expected, not "
+                             f"{type(manifest).__name__}")
         version = manifest.get("schema_version")
-        if version != SCHEMA_VERSION:
+        if version != SCHEMA_VERSION or isinstance(version, bool):
             raise StoreError(f"{self.path} was written with store schema version {version!r}; "
                              f"this cardsim ({__version__}) reads version {SCHEMA_VERSION}: "
                              "rerun the experiment with this version")
+        spec = manifest.get("spec")
+        if not isinstance(spec, dict):
+            raise StoreError(f"{where} is damaged: its spec is not an object")
+        if "spec_sha256" in manifest and manifest["spec_sha256"] != spec_checksum(spec):
+            raise StoreError(f"{where} is damaged: its spec does not match its checksum "
+                             "(spec_sha256); restore the manifest, or run the experiment again "
+                             "in a new folder")
         return manifest
 
     # --- batches -----------------------------------------------------------------------------
 
     def done(self) -> set[tuple[int, int]]:
-        """(matchup, batch) of every finished batch."""
-        out = set()
-        for f in self.batches.iterdir():
-            m = _BATCH.match(f.name)
-            if m:
-                out.add((int(m.group(1)), int(m.group(2))))
-        return out
+        """(matchup, batch) of every batch file in the store (after :meth:`repair`: every
+        finished batch)."""
+        return {k for k, kind in self._files() if kind == "parquet"}
 
     def write_batch(self, matchup: int, batch: int, rows: pd.DataFrame) -> None:
-        """Write one batch atomically (temporary file, then rename)."""
-        final = self.batches / f"m{matchup:03d}-b{batch:06d}.parquet"
-        tmp = final.with_suffix(".tmp")
-        rows.to_parquet(tmp, index=False)
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, final)
+        """Write one batch, then its record, each in one step (:func:`write_synced`)."""
+        buffer = io.BytesIO()
+        rows.to_parquet(buffer, index=False)
+        data = buffer.getvalue()
+        name = batch_name(matchup, batch)
+        write_synced(self.batches / f"{name}.parquet", data)
+        self._write_record(name, _record_of(data, rows))
+
+    def check(self) -> list[Batch]:
+        """Every batch (a file or a record), read and checked against its record, in
+        (matchup, batch) order. Changes nothing."""
+        return [self._read(key) for key in sorted({k for k, _ in self._files()})]
 
     def rows(self) -> pd.DataFrame:
-        """Every finished batch's rows, in (matchup, batch, deal, rotation) order."""
-        files = sorted(f for f in self.batches.iterdir() if _BATCH.match(f.name))
-        if not files:
+        """Every finished batch's rows, in (matchup, batch, deal, rotation) order;
+        :class:`StoreError` naming the first damaged batch, if any."""
+        batches = self.check()
+        damaged = [b for b in batches if b.problem]
+        if damaged:
+            raise self.damage_error(damaged)
+        if not batches:
             return pd.DataFrame()
-        rows = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+        rows = pd.concat([b.rows for b in batches], ignore_index=True)
         return rows.sort_values(["matchup", "batch", "deal", "rotation"],
                                 kind="stable").reset_index(drop=True)
 
+    def damage_error(self, damaged: list[Batch]) -> StoreError:
+        """The one-line refusal of a store with ``damaged`` batches: the first, how many more,
+        and what to do."""
+        first, more = damaged[0], damaged[1:]
+        also = ""
+        if more:
+            names = ", ".join(b.name for b in more[:3]) + (", ..." if len(more) > 3 else "")
+            also = f" (and {len(more)} more damaged: {names})"
+        return StoreError(f"{self.path}: batch {first.name} {first.problem}{also}: run "
+                          f"`cardsim run {self.path}` to set the damaged batches aside and "
+                          "compute them again")
+
+    def repair(self) -> tuple[list[tuple[Batch, Path]], list[Batch]]:
+        """Move every damaged batch (its file and its record) into ``quarantine/`` and record
+        every whole batch that has no record; the caller holds the lock (:meth:`writer`).
+        Returns (damaged batch, ``quarantine/<n>-<name>``: its new name without the suffix) and
+        the batches recorded."""
+        moved, recorded = [], []
+        for b in self.check():
+            if b.problem:
+                moved.append((b, self._quarantine(b.name)))
+            elif not b.recorded:
+                data = (self.batches / f"{b.name}.parquet").read_bytes()
+                self._write_record(b.name, _record_of(data, b.rows))
+                recorded.append(b)
+        return moved, recorded
+
+    # --- inside ------------------------------------------------------------------------------
+
+    def _files(self) -> list[tuple[tuple[int, int], str]]:
+        """((matchup, batch), "parquet" or "json") of every batch file and record."""
+        found = [(kind, _FILE.match(f.name)) for kind, folder in _KINDS.items()
+                 if (self.path / folder).is_dir() for f in (self.path / folder).iterdir()]
+        return [((int(m.group(1)), int(m.group(2))), kind) for kind, m in found
+                if m and m.group(3) == kind]
+
+    def _read(self, key: tuple[int, int]) -> Batch:
+        """Batch ``key`` read back whole (one read of its file) and checked (module docstring)."""
+        name = batch_name(*key)
+        record = None
+        try:
+            record = json.loads((self.records / f"{name}.json").read_text(encoding="utf-8"))
+            if not (isinstance(record, dict) and isinstance(record.get("bytes"), int)
+                    and isinstance(record.get("rows"), int)
+                    and isinstance(record.get("sha256"), str)):
+                return Batch(key, None, f"has an unreadable record ({name}.json)")
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError):
+            return Batch(key, None, f"has an unreadable record ({name}.json)")
+        try:
+            data = (self.batches / f"{name}.parquet").read_bytes()
+        except FileNotFoundError:
+            said = f" (its record says {record['rows']:,} rows)" if record else ""
+            return Batch(key, None, f"is missing{said}")
+        except OSError as e:
+            return Batch(key, None, f"cannot be read ({e.strerror})")
+        if record is not None:
+            if len(data) != record["bytes"]:
+                what = "is truncated" if len(data) < record["bytes"] else "is too long"
+                return Batch(key, None, f"{what} ({len(data):,} bytes, {record['bytes']:,} "
+                                        "recorded)")
+            if hashlib.sha256(data).hexdigest() != record["sha256"]:
+                return Batch(key, None, "fails its checksum (sha256 of the file differs from "
+                                        "its record)")
+        try:
+            rows = pd.read_parquet(io.BytesIO(data))
+        except (pa.ArrowException, OSError, ValueError) as e:
+            return Batch(key, None, "does not read as Parquet ("
+                         + (str(e).splitlines() or [type(e).__name__])[0] + ")")
+        if record is not None and len(rows) != record["rows"]:
+            return Batch(key, None, f"holds {len(rows):,} rows, {record['rows']:,} recorded")
+        if not _holds(rows, key):                 # e.g. another batch's file and record
+            return Batch(key, None, "holds no rows of its own matchup and batch")
+        return Batch(key, rows, recorded=record is not None)
+
+    def _quarantine(self, name: str) -> Path:
+        """Move batch ``name``'s file and record to ``quarantine/<n>-<name>.*`` (n counts up);
+        the file first, so that a kill in between leaves a record without its file (missing,
+        set aside next time), never an unrecorded damaged file. Returns
+        ``quarantine/<n>-<name>``."""
+        folder = self.path / QUARANTINE
+        folder.mkdir(exist_ok=True)
+        taken = [int(p.name.split("-", 1)[0]) for p in folder.iterdir()
+                 if p.name.split("-", 1)[0].isdigit()]
+        dest = folder / f"{max(taken, default=0) + 1:04d}-{name}"
+        for kind, where in _KINDS.items():
+            src = self.path / where / f"{name}.{kind}"
+            if src.exists():
+                os.replace(src, dest.with_name(f"{dest.name}.{kind}"))
+        return dest
+
+    def _write_record(self, name: str, record: dict) -> None:
+        write_synced(self.records / f"{name}.json",
+                     json.dumps(record, sort_keys=True).encode("utf-8"))
+
     def _write_json(self, name: str, data: dict) -> None:
-        tmp = self.path / (name + ".tmp")
-        tmp.write_text(json.dumps(data, indent=2, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, self.path / name)
+        write_synced(self.path / name,
+                     json.dumps(data, indent=2, sort_keys=True).encode("utf-8"))
+
+
+def _holds(rows: pd.DataFrame, key: tuple[int, int]) -> bool:
+    """Whether ``rows`` are (all) of matchup ``key[0]`` and batch ``key[1]``."""
+    return (len(rows) > 0 and {"matchup", "batch"} <= set(rows.columns)
+            and bool((rows["matchup"] == key[0]).all()) and bool((rows["batch"] == key[1]).all()))
+
+
+def _refuse_foreign(path: Path) -> None:
+    """:class:`StoreError` when ``path`` is not a folder, or a non-empty folder without a
+    manifest (someone else's files; the lock file alone does not count)."""
+    if path.exists() and not path.is_dir():
+        raise StoreError(f"{path} is a file, not a folder: choose an empty or new folder")
+    if (path.is_dir() and not (path / "manifest.json").exists()
+            and any(p.name != LOCK for p in path.iterdir())):
+        raise StoreError(f"{path} is not empty and holds no manifest.json: "
+                         "choose an empty or new folder")

@@ -7,12 +7,20 @@ The report folder (``<run>/report`` unless told otherwise) holds:
 - ``report.md`` with the figures beside it in ``plots/*.png``;
 - ``tables/*.csv``: every table in full (every column, intervals as ``x``, ``x_lo``, ``x_hi``).
 
-The folder is rewritten whole on every build (it is first built beside it, then swapped in), and
-the same store gives byte-identical files: delete the report and rebuild it at any time.
+The folder is rewritten whole on every build: it is first built beside it (``.<name>-new-*``)
+and then swapped in at one step (Linux ``renameat2`` with ``RENAME_EXCHANGE``; where the system
+cannot, two renames), so a build killed at any moment leaves the old report or the new one,
+whole. One build at a time writes a folder (a lock, ``.<name>.lock`` beside it), and it
+first removes what a killed build left beside it. The same store gives byte-identical files:
+delete the report and rebuild it at any time. A store with a damaged batch is refused
+(:meth:`experiments.store.Store.rows`).
 """
 from __future__ import annotations
 
 import base64
+import ctypes
+import errno
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -22,6 +30,7 @@ import jinja2
 import pandas as pd
 
 from cardsim import __version__
+from experiments.store import folder_lock
 
 from . import plots
 from .content import sections
@@ -75,22 +84,53 @@ def build_report(run, out=None, fmt: str = "both") -> ReportFiles:
     run = run if isinstance(run, Run) else load_run(run)
     out = Path(out) if out is not None else run.path / "report"
     _check_out(out)
-    parts = sections(run)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".report-", dir=out.parent))
-    tmp.chmod(0o755)
-    try:
-        _write(run, parts, tmp, fmt)
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    with folder_lock(out.parent, f".{out.name}.lock", f"a `cardsim report` writing {out}"):
+        parts = sections(run)
+        for leftover in out.parent.glob(f".{out.name}-new-*"):    # of a killed build
+            shutil.rmtree(leftover, ignore_errors=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
+        tmp.chmod(0o755)
+        try:
+            _write(run, parts, tmp, fmt)
+            _swap_in(tmp, out)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)       # the old report, after the swap
     return ReportFiles(
         folder=out, html=out / "report.html" if fmt != "md" else None,
         markdown=out / "report.md" if fmt != "html" else None,
         plots=tuple(sorted((out / "plots").glob("*.png"))),
         tables=tuple(sorted((out / "tables").glob("*.csv"))))
+
+
+def _swap_in(new: Path, out: Path) -> None:
+    """Put the folder ``new`` at ``out`` at one step; an existing ``out`` is exchanged with it
+    (``new`` then holds the old report)."""
+    if not out.exists():
+        new.rename(out)
+    elif not _exchange(new, out):
+        old = new.with_name(new.name + "-old")
+        out.rename(old)
+        new.rename(out)
+        old.rename(new)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Exchange the paths ``a`` and ``b`` atomically (Linux ``renameat2`` with
+    ``RENAME_EXCHANGE``); False where the system or the file system cannot."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                          ctypes.c_uint]
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
 
 
 def _write(run: Run, parts, folder: Path, fmt: str) -> None:

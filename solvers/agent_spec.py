@@ -20,6 +20,12 @@ names or values are refused with what is allowed):
   a new one every iteration), ``rollout`` (``random`` | ``heuristic``) and ``nodes`` (the
   tree's capacity, default iterations + 1, or 1,000,000 with a time budget).
 
+Each parameter is given at most once; counts have upper bounds (:data:`MAX_COUNT` iterations or
+PIMC worlds, :data:`MAX_FIXED_WORLDS` fixed ISMCTS worlds, :data:`MAX_NODES` tree nodes) so
+that a typo is refused in one line instead of failing later on memory, or silently, when the
+count no longer fits the float64 parameter vector exactly. The default tree of a larger
+``iterations`` holds :data:`MAX_NODES` nodes (a full tree stops growing; the search goes on).
+
 This module imports no numba and no compiled module: ``tests/test_layers.py`` checks that
 reading a store and parsing its agents leaves :mod:`solvers.agents` unimported.
 
@@ -51,16 +57,24 @@ RANDOM, HEURISTIC, ISMCTS, PIMC, ORACLE = range(5)
 KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "ismcts": ISMCTS, "pimc": PIMC,
          "oracle": ORACLE}
 DEFAULT_NODES_TIMED = 1_000_000
+MAX_COUNT = 10**9
+"""The most ISMCTS iterations or PIMC worlds per move (exact in float64, far beyond any budget
+run so far: about 3 hours of ISMCTS per move)."""
+MAX_FIXED_WORLDS = 1_000_000
+"""The most fixed worlds of an ISMCTS search (``worlds``: one state vector each, allocated)."""
+MAX_NODES = 100_000_000
+"""The largest ISMCTS tree (``nodes``: 56 bytes each, allocated: 5.6 GB)."""
 
 _ISMCTS_PARAMS = {   # name -> (index, default, parser description)
-    "iterations": (ITERATIONS, 1000, "an integer >= 0"),
+    "iterations": (ITERATIONS, 1000, f"an integer >= 0 (at most {MAX_COUNT:,})"),
     "seconds": (SECONDS, 0.0, "a number of seconds >= 0"),
     "c": (C, 0.7, "a number >= 0"),
     "final": (FINAL, "visits", "visits, sample or value"),
-    "worlds": (WORLDS, 0, "an integer >= 0"),
+    "worlds": (WORLDS, 0, f"an integer >= 0 (at most {MAX_FIXED_WORLDS:,})"),
     "rollout": (ROLLOUT, "random", "random or heuristic"),
 }
 _CHOICES = {"final": ("visits", "sample", "value"), "rollout": ("random", "heuristic")}
+_HIGH = {"iterations": MAX_COUNT, "worlds": MAX_FIXED_WORLDS}
 
 
 @dataclass(frozen=True)
@@ -101,11 +115,10 @@ def parse_agent(spec: str) -> Agent:
         return Agent(spec.strip(), KINDS[name], params)
     values = {k: d for k, (_, d, _) in _ISMCTS_PARAMS.items()}
     nodes = None
-    for item in filter(None, rest.split(",")):
-        key, eq, text = item.partition("=")
-        key = key.strip()
+    for key, eq, text in _items(spec, rest):
         if key == "nodes":
-            nodes = _number(spec, key, text, "an integer >= 2", integer=True, low=2)
+            nodes = _number(spec, key, text, f"an integer >= 2 (at most {MAX_NODES:,})",
+                            integer=True, low=2, high=MAX_NODES)
             continue
         if key not in _ISMCTS_PARAMS:
             raise AgentError(f"agent {spec!r}: unknown parameter {key!r}; expected one of "
@@ -118,30 +131,30 @@ def parse_agent(spec: str) -> Agent:
                 raise AgentError(f"agent {spec!r}: {key}={text!r}; expected {allowed}")
             values[key] = text.strip()
         else:
-            values[key] = _number(spec, key, text, allowed,
-                                  integer=key in ("iterations", "worlds"))
+            values[key] = _number(spec, key, text, allowed, integer=key in _HIGH,
+                                  high=_HIGH.get(key, float("inf")))
     if values["iterations"] == 0 and values["seconds"] == 0:
         raise AgentError(f"agent {spec!r}: give iterations > 0 or seconds > 0")
     for key, (index, _, _) in _ISMCTS_PARAMS.items():
         v = values[key]
         params[index] = _CHOICES[key].index(v) if key in _CHOICES else float(v)
     if nodes is None:
-        nodes = DEFAULT_NODES_TIMED if values["seconds"] else int(values["iterations"]) + 1
+        nodes = (DEFAULT_NODES_TIMED if values["seconds"]
+                 else min(int(values["iterations"]) + 1, MAX_NODES))
     return Agent(spec.strip(), ISMCTS, params, int(nodes))
 
 
 def _parse_pimc(spec: str, rest: str, params: np.ndarray) -> Agent:
     """``pimc:worlds=N,seconds=S`` (module docstring)."""
     given = {}
-    for item in filter(None, rest.split(",")):
-        key, eq, text = item.partition("=")
-        key = key.strip()
+    for key, eq, text in _items(spec, rest):
         if key not in ("worlds", "seconds"):
             raise AgentError(f"agent {spec!r}: unknown parameter {key!r}; expected one of "
                              "worlds, seconds")
         if not eq:
             raise AgentError(f"agent {spec!r}: expected {key}=value")
-        given[key] = (_number(spec, key, text, "an integer >= 0", integer=True)
+        given[key] = (_number(spec, key, text, f"an integer >= 0 (at most {MAX_COUNT:,})",
+                              integer=True, high=MAX_COUNT)
                       if key == "worlds" else
                       _number(spec, key, text, "a number of seconds >= 0"))
     seconds = given.get("seconds", 0.0)
@@ -169,12 +182,25 @@ def search_budget(agent: Agent) -> tuple[str, float, tuple] | None:
     return kind, value, (agent.kind, kind, *p.tolist())
 
 
+def _items(spec: str, rest: str) -> list[tuple[str, str, str]]:
+    """The ``key=value`` items of a spec's parameters as (key, "=" or "", value), each key at
+    most once (a repeated one would silently replace the first)."""
+    items = []
+    for item in filter(None, rest.split(",")):
+        key, eq, text = item.partition("=")
+        key = key.strip()
+        if key in [k for k, _, _ in items]:
+            raise AgentError(f"agent {spec!r}: {key!r} is given twice: give it once")
+        items.append((key, eq, text))
+    return items
+
+
 def _number(spec: str, key: str, text: str, allowed: str, integer: bool = False,
-            low: float = 0) -> float:
+            low: float = 0, high: float = float("inf")) -> float:
     try:
         value = int(text) if integer else float(text)
     except ValueError:
         raise AgentError(f"agent {spec!r}: {key}={text!r}; expected {allowed}") from None
-    if not value >= low or value != value or value == float("inf"):
+    if not low <= value <= high or value == float("inf"):
         raise AgentError(f"agent {spec!r}: {key}={text!r}; expected {allowed}")
     return value

@@ -14,12 +14,38 @@ import pandas as pd
 from cardsim import __version__
 from cardsim.errors import CardsimError
 from cardsim.game import definition, list_games
-from cardsim.options import describe, parse_option_pairs
+from cardsim.options import check_option_names, describe, parse_option_pairs, rules_from_options
+
+
+class _StoreOnce(argparse._StoreAction):
+    """argparse's ``store``, refusing a second occurrence: ``--seed 1 --seed 2`` would drop the
+    first value silently (a repeatable option says so: ``action="append"``)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given", set())
+        if self.dest in given:
+            parser.error(f"argument {'/'.join(self.option_strings) or self.dest}: given twice")
+        given.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
+
     def error(self, message: str) -> None:  # argparse's usage errors: one line, exit 2
         raise CardsimError(f"{self.prog}: {message}")
+
+    def parse_known_args(self, args=None, namespace=None):
+        """argparse's, refusing ``--name=--``: Python 3.11's argparse takes it for an empty list
+        of values (no value, no type check: ``--jobs=--`` would give ``jobs=[]``)."""
+        given = sys.argv[1:] if args is None else list(args)
+        for arg in given[:given.index("--") if "--" in given else None]:
+            if arg.startswith("-") and arg.endswith("=--"):
+                self.error(f"argument {arg[:-3]}: expected a value, got '--'")
+        return super().parse_known_args(args, namespace)
 
 
 def _print_table(title: str, table: pd.DataFrame) -> None:
@@ -80,14 +106,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_compile(args: argparse.Namespace) -> int:
     """Compile (or load) the games' compiled code ahead of time, one process per game."""
     from cardsim._cache import base_folder, prune
+    for name in args.games:               # before pruning anything
+        definition(name)
     if args.prune:
         removed = prune()
         print(f"removed {len(removed)} cache folder(s) of other versions from {base_folder()}")
         if not args.games:
             return 0
     games = args.games or list_games()
-    for name in games:
-        definition(name)
     from solvers.warmup import compile_games
     for result in compile_games(games, jobs=args.jobs, parts=tuple(args.part or ())):
         what = (f"compiled in {result['compile_seconds']:.1f} s" if result["compiled"]
@@ -102,6 +128,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import BenchConfig, bench, startup_rows
     if args.game is not None:
         definition(args.game)
+    if args.demo and not args.startup:
+        raise CardsimError("--demo goes with --startup (the demo's cold and warm starts)")
+    other = [flag for flag, given in (("--no-startup", args.no_startup), ("--runner", args.runner),
+                                      ("--no-solver", args.no_solver)) if given]
+    if args.startup and other:
+        raise CardsimError(f"--startup measures only the start-ups: drop {' and '.join(other)}")
     if args.startup:
         games = [args.game] if args.game else list_games()
         print(f"cardsim {__version__} bench --startup: {', '.join(games)}; each command in a "
@@ -121,22 +153,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def _load_position(game_name: str, path: str, options: list[str]):
     """(game, state) from a position JSON file; the file's ``rules`` are the game's options
     unless ``--option`` gives others."""
-    import json
-
+    from cardsim.documents import read_document
     from cardsim.game import load_game
     definition(game_name)
-    try:
-        with open(path, encoding="utf-8") as f:
-            position = json.load(f)
-    except OSError as e:
-        raise CardsimError(f"cannot read {path}: {e.strerror}") from None
-    except json.JSONDecodeError as e:
-        raise CardsimError(f"{path} is not JSON: {e}") from None
+    position = read_document(path, "JSON")
     if not isinstance(position, dict):
         raise CardsimError(f"{path}: expected a position object, got {type(position).__name__}")
-    rules = dict(position.get("rules") or {})
-    rules.update(parse_option_pairs(options))
-    game = load_game(game_name, **rules)
+    rules = position.get("rules", {})
+    if not isinstance(rules, dict):
+        raise CardsimError(f"{path}: rules={rules!r}: expected an object of rules options")
+    rules = {**rules, **parse_option_pairs(options)}
+    game = load_game(game_name, rules_from_options(definition(game_name).rules_type, rules,
+                                                   game_name))
     if options:
         position = {k: v for k, v in position.items() if k != "rules"}
     return game, game.from_dict(position)
@@ -208,13 +236,44 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """Run (or resume) an experiment spec into a results folder and print its tables."""
+    """Run (or resume) an experiment spec into a results folder and print its tables; given a
+    results folder instead of a spec, resume (and repair) it with the spec it holds."""
     from pathlib import Path
 
-    from experiments.spec import load_spec
-    spec = load_spec(args.spec)
-    out = args.out or str(Path("runs") / Path(args.spec).stem)
+    from experiments.spec import load_spec, spec_from_dict
+    from experiments.store import Store
+    if Path(args.spec).is_dir():
+        if args.out and Path(args.out).resolve() != Path(args.spec).resolve():
+            raise CardsimError(f"`cardsim run {args.spec}` resumes that folder itself: drop "
+                               f"--out {args.out}")
+        spec, out = spec_from_dict(Store.open(args.spec).manifest()["spec"]), args.spec
+    else:
+        spec = load_spec(args.spec)
+        out = args.out or str(Path("runs") / Path(args.spec).stem)
     return _run_and_print(spec, out, args.jobs, not args.quiet, args.dask)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check a run's store without running anything: every batch read back and checked against
+    its record (size, rows, sha256)."""
+    from experiments.store import QUARANTINE, Store
+    store = Store.open(args.run)
+    batches = store.check()
+    damaged = [b for b in batches if b.problem]
+    for b in damaged:
+        print(f"  {b.name}: {b.problem}")
+    if damaged:
+        raise store.damage_error(damaged)
+    unrecorded = sum(not b.recorded for b in batches)
+    aside = store.path / QUARANTINE
+    aside = len({p.stem for p in aside.iterdir()}) if aside.is_dir() else 0
+    print(f"{store.path}: {len(batches)} batches whole, {sum(len(b.rows) for b in batches):,} "
+          "rows" + (f"; {unrecorded} of them without a checksum yet (written by an older "
+                    f"cardsim, or by a run stopped before recording it): `cardsim run "
+                    f"{store.path}` records them" if unrecorded else "")
+          + (f"; {aside} damaged batch(es) set aside earlier in {store.path / QUARANTINE}"
+             if aside else ""))
+    return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -287,8 +346,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _int_at_least(minimum: int, what: str):
-    """An argparse type: an integer >= ``minimum``, with a one-line error otherwise."""
+def _int_at_least(minimum: int, what: str, maximum: int | None = None):
+    """An argparse type: an integer >= ``minimum`` (and <= ``maximum``), with a one-line error
+    otherwise."""
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -296,8 +356,51 @@ def _int_at_least(minimum: int, what: str):
             raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{text!r}: expected a {what} integer")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{text!r}: at most {maximum:,}")
         return value
     return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds > 0."""
+    import math
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of seconds")
+    return value
+
+
+def _folder(text: str) -> str:
+    """An argparse type: a folder to write into; refused at once when it cannot be one (an empty
+    name, an existing file, or a path through a file)."""
+    from pathlib import Path
+    if not text:
+        raise argparse.ArgumentTypeError("expected a folder, got an empty name")
+    path = Path(text)
+    for p in (path, *path.parents):
+        if p.exists():
+            if not p.is_dir():
+                raise argparse.ArgumentTypeError(
+                    f"{text!r} is a file, not a folder" if p == path
+                    else f"{text!r}: {str(p)!r} is a file, not a folder")
+            break
+    return text
+
+
+def _dask_address(text: str) -> str:
+    """An argparse type: a Dask scheduler's address, ``[tcp://]HOST:PORT`` (or tls, ws, wss,
+    ucx); checked here, as the cluster's client would fail on it only after the warm-up."""
+    import re
+    m = re.fullmatch(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):(\d{1,5})",
+                     text)
+    if not m or not 0 < int(m.group(2)) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a scheduler address such as "
+                                         "tcp://host:8786")
+    return text
 
 
 def _position_command(sub, name: str, help: str, position_help: str) -> argparse.ArgumentParser:
@@ -326,7 +429,8 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play random deals and print statistics")
     p.add_argument("game", help="a game name (see `cardsim games`)")
     p.add_argument("--deals", type=_int_at_least(1, "positive"), default=10_000,
-                   help="deals to play (10000)")
+                   help="deals to play (10000; at most 2**63 - 1), summarised chunk by chunk "
+                   "in constant memory")
     p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0,
                    help="root seed (0)")
     _rules_option(p, "a rules option, repeatable (see `cardsim games`)")
@@ -346,11 +450,14 @@ def make_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("run", help="run or resume an experiment spec (TOML) into a folder")
-    p.add_argument("spec", help="an experiment spec file (see experiments/spec.py)")
-    p.add_argument("--out", help="results folder (runs/<spec name>); an existing one resumes")
+    p.add_argument("spec", help="an experiment spec file (see experiments/spec.py), or a "
+                   "results folder: resume it (setting damaged batches aside and computing "
+                   "them again) with the spec it holds")
+    p.add_argument("--out", type=_folder,
+                   help="results folder (runs/<spec name>); an existing one resumes")
     p.add_argument("--jobs", type=_int_at_least(1, "positive"), default=1,
                    help="local worker processes (1)")
-    p.add_argument("--dask", metavar="ADDRESS",
+    p.add_argument("--dask", metavar="ADDRESS", type=_dask_address,
                    help="run the batches on the Dask cluster whose scheduler is at ADDRESS "
                    "(tcp://host:8786) instead of local processes")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -358,7 +465,7 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="a built-in study: Scopa's random, heuristic and ISMCTS "
                        "players on duplicate deals, ending with its report in OUT/report")
-    p.add_argument("--out", default="runs/demo", help="results folder (runs/demo)")
+    p.add_argument("--out", type=_folder, default="runs/demo", help="results folder (runs/demo)")
     p.add_argument("--jobs", type=_int_at_least(1, "positive"), default=2,
                    help="local worker processes (2)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -369,8 +476,14 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("run", help="a results folder written by `cardsim run` or `cardsim demo`")
     p.add_argument("--format", choices=["html", "md", "both"], default="both",
                    help="report.html, report.md or both (both)")
-    p.add_argument("--out", help="report folder (RUN/report); rewritten whole on every build")
+    p.add_argument("--out", type=_folder,
+                   help="report folder (RUN/report); rewritten whole on every build")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("verify", help="check a run's results store without running anything: "
+                       "every batch against its recorded size, rows and checksum")
+    p.add_argument("run", help="a results folder written by `cardsim run` or `cardsim demo`")
+    p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("compare", help="two runs of the same game side by side: spec "
                        "differences, results and their differences with 95%% intervals")
@@ -386,7 +499,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--agent", default="heuristic",
                    help="the agent that plays every seat after the first move (heuristic; "
                    "random; ismcts:iterations=N,...; pimc:worlds=N)")
-    p.add_argument("--worlds", type=_int_at_least(2, "at least 2"), default=200,
+    p.add_argument("--worlds", type=_int_at_least(2, "at least 2", 1_000_000), default=200,
                    help="sampled worlds per action (200)")
     p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0, help="seed (0)")
     _rules_option(p, "a rules option (default: the position's rules)")
@@ -432,7 +545,7 @@ def make_parser() -> argparse.ArgumentParser:
                    "and solve, and the peak memory of each cold start")
     p.add_argument("--demo", action="store_true",
                    help="with --startup: also cardsim demo, cold and warm")
-    p.add_argument("--seconds", type=float, default=2.0, help="budget per measurement (2)")
+    p.add_argument("--seconds", type=_seconds, default=2.0, help="budget per measurement (2)")
     p.add_argument("--no-startup", action="store_true",
                    help="skip the cold-compile and warm-start measurements")
     p.add_argument("--no-solver", action="store_true",
@@ -444,15 +557,24 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line(text: str) -> str:
+    """``text`` with line breaks and other unprintable characters escaped (an argument may hold
+    them, and messages quote arguments): an error is one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     from cardsim.compiling import watch
     try:
         args = make_parser().parse_args(argv)
+        if getattr(args, "option", None):     # before any work, and before load_game: an option
+            check_option_names(definition(args.game).rules_type,   # named like its parameters
+                               parse_option_pairs(args.option), args.game)
         with watch():                 # a long compile says what it compiles, and that it is alive
             return args.func(args)
     except CardsimError as e:
-        print(f"cardsim: error: {e}", file=sys.stderr)
+        print(f"cardsim: error: {_one_line(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("cardsim: interrupted", file=sys.stderr)

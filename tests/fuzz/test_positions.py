@@ -172,9 +172,7 @@ texts = st.one_of(st.text(max_size=30), st.sampled_from([str(j) for j in JUNK]),
                             st.text(max_size=12)))
 
 
-@FAST
-@given(texts)
-def test_minchiate_action_strings_parse_or_are_refused_in_one_line(text):
+def fuzz_action_string(text):
     """``action_from_string`` gives a dict, which the position then checks, or one line."""
     from cardsim.games.minchiate.notation import action_from_string
     state = position("minchiate", 0, 3, False, 30)
@@ -188,8 +186,12 @@ def test_minchiate_action_strings_parse_or_are_refused_in_one_line(text):
 
 
 @FAST
-@given(st.sampled_from(GAMES), st.integers(0, 20), st.lists(texts, max_size=4))
-def test_typed_moves_of_play_are_a_legal_move_or_asked_again(name, seed, typed):
+@given(texts)
+def test_minchiate_action_strings_parse_or_are_refused_in_one_line(text):
+    fuzz_action_string(text)
+
+
+def fuzz_typed_moves(name, seed, typed):
     """``cardsim play``'s prompt: any typed text is a legal move, or it says why and asks
     again (here, then quits); nothing raises."""
     from cardsim.app.interactive import _Session, resolve_opponents
@@ -199,6 +201,12 @@ def test_typed_moves_of_play_are_a_legal_move_or_asked_again(name, seed, typed):
                        lambda prompt: next(lines), lambda line: None)
     a = session.ask()
     assert a is None or a in session.state.legal_actions()
+
+
+@FAST
+@given(st.sampled_from(GAMES), st.integers(0, 20), st.lists(texts, max_size=4))
+def test_typed_moves_of_play_are_a_legal_move_or_asked_again(name, seed, typed):
+    fuzz_typed_moves(name, seed, typed)
 
 
 @pytest.mark.slow
@@ -213,3 +221,17 @@ def test_slow_a_mutated_position_is_refused_in_one_line_or_kept(start, steps):
 @given(positions, mutations, st.integers(0, 1000))
 def test_slow_a_mutated_action_dict_is_refused_in_one_line_or_read_back(start, steps, pick):
     fuzz_actions(start, steps, pick)
+
+
+@pytest.mark.slow
+@SLOW
+@given(texts)
+def test_slow_minchiate_action_strings_parse_or_are_refused_in_one_line(text):
+    fuzz_action_string(text)
+
+
+@pytest.mark.slow
+@SLOW
+@given(st.sampled_from(GAMES), st.integers(0, 20), st.lists(texts, max_size=4))
+def test_slow_typed_moves_of_play_are_a_legal_move_or_asked_again(name, seed, typed):
+    fuzz_typed_moves(name, seed, typed)

@@ -1,0 +1,44 @@
+"""What the fuzz suite asks of every command: it works (status 0) or fails with one line
+``cardsim: error: …`` and status 2, never a traceback."""
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+from pathlib import Path
+
+from cardsim.app import cli
+
+
+def run_cli(argv: list[str], root: Path) -> tuple[int, str, str]:
+    """``main(argv)`` in ``root``, stdin empty: (status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    cwd, stdin = os.getcwd(), sys.stdin
+    os.chdir(root)
+    sys.stdin = io.StringIO("")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli.main(argv)
+            except SystemExit as e:            # --help, --version
+                code = e.code
+    finally:
+        os.chdir(cwd)
+        sys.stdin = stdin
+    return code, out.getvalue(), err.getvalue()
+
+
+def works_or_one_line(argv: list[str], code: int, err: str) -> list[str]:
+    """Assert that ``main(argv)`` worked or failed in one line (the last of stderr; a progress
+    bar or a compile notice may come before it); returns its error lines."""
+    assert "Traceback" not in err, f"{argv}: {err}"
+    assert code in (0, 2), f"{argv}: exit {code}: {err}"
+    lines = err.rstrip("\n").split("\n")
+    errors = [line for line in lines if "cardsim: error:" in line]
+    if code == 2:
+        assert len(errors) == 1 and lines[-1].startswith("cardsim: error: ") and lines[-1][16:], \
+            f"{argv}: not one error line: {err!r}"
+    else:
+        assert not errors, f"{argv}: exit 0 with {err!r}"
+    return errors

@@ -235,3 +235,14 @@ def test_slow_minchiate_action_strings_parse_or_are_refused_in_one_line(text):
 @given(st.sampled_from(GAMES), st.integers(0, 20), st.lists(texts, max_size=4))
 def test_slow_typed_moves_of_play_are_a_legal_move_or_asked_again(name, seed, typed):
     fuzz_typed_moves(name, seed, typed)
+
+
+def test_found_by_fuzzing_bura_leader_and_trick_leader_must_agree():
+    """The slow run's one failure (seed 18): Bura's ``leader`` changed to 1 during a trick led
+    by seat 0 was accepted and read back as 0; it is refused in one line."""
+    d = position("bura", 0, 0, False, 1).to_dict()
+    assert d["trick"]["leader"] == d["leader"] == 0
+    d["leader"] = 1
+    with pytest.raises(CardsimError, match="the trick's leader is the leader") as info:
+        game_of("bura", 0).from_dict(d)
+    one_line(info.value)

@@ -212,7 +212,9 @@ def _cards_into(vec: np.ndarray, rules: Any, d: Mapping, trump: int) -> Any:
         if k < 1:
             raise V.error("trick.k=0: a trick has 1 to 3 cards per player")
         vec[L.TRICK_K] = k
-        vec[L.LEADER] = V.seat(trick, "leader", n)
+        if V.seat(trick, "leader", n) != vec[L.LEADER]:       # one leader, written twice
+            raise V.error(f"trick.leader={trick['leader']!r} but leader={d['leader']!r}: the "
+                          "trick's leader is the leader")
         vec[L.TRICK_HOLDER] = V.seat(trick, "holder", n)
         vec[L.TRICK_TOP] = _mask(V.cards("trick.top", trick["top"]))
         for p in range(n):

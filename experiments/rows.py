@@ -23,6 +23,18 @@ class TableError(CardsimError):
     ``agents`` does not have, duplicated games, a matchup whose seats disagree)."""
 
 
+MEASURED = re.compile(r"^(seconds|think_\d+)$")
+"""The columns that are measured, not drawn from the seeds: the game's wall-clock ``seconds``
+and each seat's thinking time ``think_<s>``. Everything else in a row is the same for the same
+seed on any machine and any number of workers."""
+
+
+def seeded(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` without the :data:`MEASURED` columns: what a seed determines (two runs of one
+    spec give equal frames)."""
+    return rows.drop(columns=[c for c in rows.columns if MEASURED.match(str(c))])
+
+
 def n_seats(rows: pd.DataFrame) -> int:
     """The number of seats: the ``seat_<s>`` columns, which must be ``seat_0 .. seat_{n-1}``."""
     seats = sorted(int(m.group(1)) for c in rows.columns if (m := _SEAT.match(str(c))))

@@ -15,7 +15,8 @@ the tables (:func:`used_rows`).
 A run is its folder's only writer (:meth:`Store.writer` holds the folder's lock); before it
 computes anything it sets damaged batches aside (:meth:`Store.repair`), so that a damaged store
 is repaired by running again: a batch computed again equals the lost one (its rows depend only
-on its seeds; only the measured move times, column ``seconds``, differ).
+on its seeds; only the measured times, columns ``seconds`` and ``think_<s>``, differ:
+:func:`experiments.rows.seeded` leaves them out).
 """
 from __future__ import annotations
 

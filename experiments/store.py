@@ -11,10 +11,13 @@ leaves only whole batches; temporary leftovers are removed when a run opens the 
 Every read checks each batch against its record. A batch that is missing (a record without its
 file), truncated, fails its checksum, does not read or holds rows of another batch is
 *damaged*: :meth:`Store.rows` (and so ``cardsim report``) refuses in one line naming it, and
-:meth:`Store.check` (``cardsim verify``) lists every batch without changing anything. A batch without a record — written by a
-cardsim older than the records, or by a run killed between the rename and the record — is
-trusted when it reads whole as Parquet and holds its own matchup and batch; the next run records
-it. A run (:meth:`Store.writer`) is the folder's only writer: it holds an exclusive lock on the
+:meth:`Store.check` (``cardsim verify``) lists every batch without changing anything. The
+record is a batch's commit: a batch file without its record — left by a run killed between the
+rename and the record, or whose record was lost — is damaged too, since nothing vouches for its
+bytes (a flipped byte can leave a Parquet file readable), and the next run sets it aside and
+computes it again. Only in a store of a cardsim older than the records (a manifest without
+``spec_sha256``) is a batch without a record trusted, when it reads whole as Parquet and holds
+its own matchup and batch; the next run records it. A run (:meth:`Store.writer`) is the folder's only writer: it holds an exclusive lock on the
 folder and moves damaged batches into ``quarantine/`` (never deleting one), so that they are
 computed again from their seeds. A changed spec on an existing folder is refused.
 
@@ -42,7 +45,12 @@ from cardsim import __version__
 from cardsim.documents import read_document
 from cardsim.errors import CardsimError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+READS = (1, 2)
+"""The store schema versions this cardsim reads: version 2 (issue 19) adds each seat's thinking
+time and decisions to the rows (``think_<s>``, ``decisions_<s>``: solvers/duplicate.py);
+version 1 stores read without them (their reports say that time per seat was not recorded),
+and a run that resumes one writes its new batches with them."""
 LOCK = ".lock"
 QUARANTINE = "quarantine"
 _FILE = re.compile(r"^m(\d{3})-b(\d{6})\.(parquet|json)$")
@@ -189,10 +197,11 @@ class Store:
             raise StoreError(f"{where} is damaged: a JSON object was expected, not "
                              f"{type(manifest).__name__}")
         version = manifest.get("schema_version")
-        if version != SCHEMA_VERSION or isinstance(version, bool):
+        if version not in READS or isinstance(version, bool):
             raise StoreError(f"{self.path} was written with store schema version {version!r}; "
-                             f"this cardsim ({__version__}) reads version {SCHEMA_VERSION}: "
-                             "rerun the experiment with this version")
+                             f"this cardsim ({__version__}) reads versions "
+                             f"{', '.join(map(str, READS))}: rerun the experiment with this "
+                             "version")
         spec = manifest.get("spec")
         if not isinstance(spec, dict):
             raise StoreError(f"{where} is damaged: its spec is not an object")
@@ -221,7 +230,16 @@ class Store:
     def check(self) -> list[Batch]:
         """Every batch (a file or a record), read and checked against its record, in
         (matchup, batch) order. Changes nothing."""
-        return [self._read(key) for key in sorted({k for k, _ in self._files()})]
+        older = self._older()
+        return [self._read(key, older) for key in sorted({k for k, _ in self._files()})]
+
+    def _older(self) -> bool:
+        """Whether an older cardsim wrote this store: its manifest has no spec checksum, and its
+        batches no records (module docstring)."""
+        try:
+            return "spec_sha256" not in self.manifest()
+        except StoreError:
+            return False
 
     def rows(self) -> pd.DataFrame:
         """Every finished batch's rows, in (matchup, batch, deal, rotation) order;
@@ -272,8 +290,9 @@ class Store:
         return [((int(m.group(1)), int(m.group(2))), kind) for kind, m in found
                 if m and m.group(3) == kind]
 
-    def _read(self, key: tuple[int, int]) -> Batch:
-        """Batch ``key`` read back whole (one read of its file) and checked (module docstring)."""
+    def _read(self, key: tuple[int, int], older: bool = False) -> Batch:
+        """Batch ``key`` read back whole (one read of its file) and checked (module docstring);
+        ``older``: the store is an older cardsim's, whose batches have no records."""
         name = batch_name(*key)
         record = None
         try:
@@ -293,6 +312,9 @@ class Store:
             return Batch(key, None, f"is missing{said}")
         except OSError as e:
             return Batch(key, None, f"cannot be read ({e.strerror})")
+        if record is None and not older:
+            return Batch(key, None, "has no record (its run stopped before recording it, or the "
+                                    "record was lost): its rows cannot be vouched for")
         if record is not None:
             if len(data) != record["bytes"]:
                 what = "is truncated" if len(data) < record["bytes"] else "is too long"

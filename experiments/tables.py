@@ -2,7 +2,8 @@
 
 Every function takes the rows DataFrame of the store (one row per game; the columns are fixed
 by the store's contract: ``matchup``, ``deal``, ``rotation``, ``seed``, ``dealer``,
-``seat_<s>``, ``return_<s>``, ``moves``, ``seconds``, optional ``cat_<name>_<s>`` and ``end``)
+``seat_<s>``, ``return_<s>``, ``moves``, ``seconds``, optional ``cat_<name>_<s>`` and ``end``,
+and in store schema 2 ``decisions_<s>`` and ``think_<s>``)
 and, where names are shown, ``agents``: the spec's list of agent spec strings, indexed by the
 ``seat_<s>`` values. Every table carries a one-sentence ``table.attrs["note"]``.
 
@@ -345,16 +346,69 @@ def end_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     return noted(pd.DataFrame(out, columns=_END_COLUMNS), note)
 
 
+_THINK_COLUMNS = ["matchup", "label", "agent", "name", "games", "decisions",
+                  "ms_per_decision", "ms_per_decision_lo", "ms_per_decision_hi", "time_ratio"]
+EQUAL_TIME = 0.10
+"""Two searching agents of a matchup think for equal time when their mean thinking times per
+decision differ by at most this share (``time_ratio`` within 1 ± 0.10)."""
+
+
+def thinking_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
+    """Per matchup and agent: decisions per game (moves among two or more legal ones) and the
+    agent's thinking time per decision in milliseconds (its ``think_<s>`` over its
+    ``decisions_<s>``, store schema 2), the mean of each game's figure with a 95% interval;
+    ``time_ratio`` is the agent's mean over the matchup's first timed agent's. Only searching
+    agents are timed (solvers/duplicate.py); empty when the rows carry no thinking times (a
+    store of schema version 1)."""
+    g = Games(rows)
+    n = g.n
+    note = ("Thinking time per decision (a move among two or more legal ones) of each "
+            "searching agent, mean over games with a 95% interval; time_ratio is the agent's "
+            "time over the matchup's first searching agent's: equal time means a ratio within "
+            f"1 ± {EQUAL_TIME:g}.")
+    columns = [f"think_{s}" for s in range(n)] + [f"decisions_{s}" for s in range(n)]
+    if not set(columns) <= set(rows.columns) or not g.order:
+        return noted(pd.DataFrame(columns=_THINK_COLUMNS),
+                     note + ("" if set(columns) <= set(rows.columns) else
+                             " These rows carry no thinking times (store schema version 1)."))
+    think = g.rows[columns[:n]].to_numpy(dtype=np.float64)
+    decisions = g.rows[columns[n:]].to_numpy(dtype=np.float64)
+    row, agent, _, seats, mean_think = g.per_agent(think)
+    _, _, _, _, mean_decisions = g.per_agent(decisions)
+    think_sum, decision_sum = mean_think * seats, mean_decisions * seats
+    out = []
+    for m, t in g.order.items():
+        first = None
+        for k in distinct_agents(t):
+            mine = (g.matchup[row] == m) & (agent == k)
+            games = int(mine.sum())
+            d = decision_sum[mine]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                per = 1000.0 * think_sum[mine] / d
+            per = per[np.isfinite(per)]
+            est, lo, hi = mean_interval(per) if len(per) else (math.nan,) * 3
+            if first is None and not math.isnan(est):
+                first = est
+            ratio = est / first if first and not math.isnan(est) else math.nan
+            out.append({"matchup": m, "label": matchup_label(agents, t), "agent": k,
+                        "name": agent_name(agents, k), "games": games,
+                        "decisions": float(d.mean()) if games else math.nan,
+                        "ms_per_decision": est, "ms_per_decision_lo": lo,
+                        "ms_per_decision_hi": hi, "time_ratio": ratio})
+    return noted(pd.DataFrame(out, columns=_THINK_COLUMNS), note)
+
+
 def report_tables(rows: pd.DataFrame, agents: Sequence[str],
                   sprt: dict | None = None) -> dict[str, pd.DataFrame]:
     """All tables of a store: ``matchups``, ``seats``, ``dealer`` (when the rows have a
-    ``dealer`` column), ``categories``, ``ends``, and ``sprt`` when ``sprt`` gives the test
+    ``dealer`` column), ``categories``, ``ends``, ``thinking`` and ``sprt`` when ``sprt`` gives the test
     (keys kind, lower, upper, alpha, beta, as in the spec's ``size.sprt``)."""
     out = {"matchups": matchup_table(rows, agents), "seats": seat_table(rows)}
     if "dealer" in rows.columns:
         out["dealer"] = dealer_table(rows)
     out["categories"] = category_table(rows, agents)
     out["ends"] = end_table(rows, agents)
+    out["thinking"] = thinking_table(rows, agents)
     if sprt is not None:
         out["sprt"] = sprt_table(rows, agents, **sprt)
     return out

@@ -421,14 +421,43 @@ class _Report:
                               "game, both players together: the rows do not split time by "
                               "player), mean with 95% interval, median, 90th percentile, "
                               "maximum, and the total seconds of play.")
+        text = ["Wall-clock time of play per game divided by its moves, measured in the worker "
+                "that played it (a shared machine adds noise; compare matchups of one run)."]
+        tables = [_table("timing", data, list(data.columns[:3]) + [
+            "ms_per_move", "median", "p90", "max", "seconds"], digits=3)]
+        thinking = self.tables["thinking"]
+        if len(thinking) and thinking["ms_per_decision"].notna().any():
+            text.append(self._equal_time(thinking))
+            tables.append(_table("thinking", thinking, [
+                "label", "name", "games", "decisions", "ms_per_decision", "time_ratio"],
+                {"label": "matchup", "name": "agent"}, digits=3))
+        elif "think_0" not in self.rows.columns:
+            text.append("Each seat's thinking time is not in these rows (a store of schema "
+                        "version 1): equal time per move cannot be checked.")
         return Section(
-            "timing", "Move times",
-            ["Wall-clock time of play per game divided by its moves, measured in the worker "
-             "that played it (a shared machine adds noise; compare matchups of one run)."],
-            [_table("timing", data, list(data.columns[:3]) + [
-                "ms_per_move", "median", "p90", "max", "seconds"], digits=3)],
+            "timing", "Move times", text, tables,
             [Plot("move_times", "Milliseconds per move in each game: median, quartiles and "
                   "5th-95th percentiles.", plots.move_times(values, "Time per move"))])
+
+    @staticmethod
+    def _equal_time(thinking: pd.DataFrame) -> str:
+        """Whether the searching agents of each matchup thought for equal time per decision
+        (:data:`experiments.tables.EQUAL_TIME`)."""
+        uneven, pairs = [], 0
+        for label, group in thinking.groupby("label", sort=False):
+            ratios = group["time_ratio"].dropna()
+            pairs += len(ratios) > 1
+            if len(ratios) > 1 and (abs(ratios - 1) > T.EQUAL_TIME).any():
+                worst = ratios.iloc[int(np.argmax(abs(ratios.to_numpy() - 1)))]
+                uneven.append(f"{label} (time ratio {worst:.2f})")
+        if not pairs:
+            return ("Thinking time per decision of each searching agent (no matchup has two "
+                    "searching agents to compare).")
+        if not uneven:
+            return ("Equal time per move: in every matchup of two or more searching agents "
+                    f"their thinking times per decision agree within {T.EQUAL_TIME:.0%}.")
+        return (f"Not equal time per move: {'; '.join(uneven)} — their thinking times per "
+                f"decision differ by more than {T.EQUAL_TIME:.0%}.")
 
 
 def _sprt_words(r: pd.Series) -> str:

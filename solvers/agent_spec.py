@@ -13,12 +13,19 @@ names or values are refused with what is allowed):
   given too).
 - ``oracle`` — **sees every card** (it cheats): plays an action of best exact value on the
   true state (:mod:`solvers.exact`). Against PIMC it measures what seeing all cards is worth.
-- ``ismcts[:key=value,...]`` — :mod:`solvers.ismcts` with ``iterations`` (default 1000; 0 =
-  only the time budget), ``seconds`` (a wall-clock budget per move, default 0 = none), ``c``
+- ``ismcts[:key=value,...]`` — :mod:`solvers.ismcts` with ``iterations`` (default 1000, or
+  none when ``seconds`` is given alone: ``ismcts:seconds=1`` thinks for a second; 0 = only the
+  time budget), ``seconds`` (a wall-clock budget per move, default 0 = none; with
+  ``iterations`` too, whichever ends first), ``c``
   (UCT exploration constant, default 0.7, on returns divided by the game's reward scale),
   ``final`` (``visits`` | ``sample`` | ``value``), ``worlds`` (a cap on sampled worlds, 0 =
-  a new one every iteration), ``rollout`` (``random`` | ``heuristic``) and ``nodes`` (the
+  a new one every iteration), ``rollout`` (``random`` | ``heuristic``), ``epsilon`` (in a
+  heuristic rollout, the chance of a uniformly random move instead: ε-greedy, default 0) and
+  ``nodes`` (the
   tree's capacity, default iterations + 1, or 1,000,000 with a time budget).
+
+- ``easy``, ``medium``, ``strong``, ``best`` — the named levels, each one of the agents above
+  (:data:`LEVELS`).
 
 Each parameter is given at most once; counts have upper bounds (:data:`MAX_COUNT` iterations or
 PIMC worlds, :data:`MAX_FIXED_WORLDS` fixed ISMCTS worlds, :data:`MAX_NODES` tree nodes) so
@@ -34,11 +41,13 @@ reading a store and parsing its agents leaves :mod:`solvers.agents` unimported.
 >>> parse_agent("ismcts:iters=5")
 Traceback (most recent call last):
 ...
-cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, nodes
+cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, epsilon, nodes
+>>> parse_agent("strong").params.tolist() == parse_agent(LEVELS["strong"]).params.tolist()
+True
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -48,8 +57,8 @@ from cardsim.errors import AgentError
 # compiled searches (solvers/ismcts.py, solvers/pimc.py). Numba freezes these values into the
 # compiled code, and cardsim/_cache.py hashes only the files that define compiled functions:
 # a change here must come with a change of solvers/ismcts.py (or an empty cache).
-ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT = range(6)
-N_PARAMS = 6
+ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT, EPSILON = range(7)
+N_PARAMS = 7
 FINAL_VISITS, FINAL_SAMPLE, FINAL_VALUE = range(3)
 ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = range(2)
 
@@ -72,9 +81,24 @@ _ISMCTS_PARAMS = {   # name -> (index, default, parser description)
     "final": (FINAL, "visits", "visits, sample or value"),
     "worlds": (WORLDS, 0, f"an integer >= 0 (at most {MAX_FIXED_WORLDS:,})"),
     "rollout": (ROLLOUT, "random", "random or heuristic"),
+    "epsilon": (EPSILON, 0.0, "a probability from 0 to 1"),
 }
 _CHOICES = {"final": ("visits", "sample", "value"), "rollout": ("random", "heuristic")}
+
+LEVELS = {
+    "easy": "ismcts:iterations=50",
+    "medium": "heuristic",
+    "strong": "ismcts:seconds=0.1,rollout=heuristic",
+    "best": "ismcts:seconds=1,rollout=heuristic",
+}
+"""The named levels (issue 19): ``easy``, ``medium``, ``strong`` and ``best`` are agent spec
+strings accepted wherever an agent is, each standing for the agent given here (the same in
+every game, for this version of cardsim: a store's manifest records the version). ``best`` is
+the strongest agent measured at up to 1 s a move on one core; ``strong`` is ``cardsim play``'s
+default opponent. Their places on each game's rating list are in the closing notes."""
 _HIGH = {"iterations": MAX_COUNT, "worlds": MAX_FIXED_WORLDS}
+_INTEGER = ("iterations", "worlds")
+_TOP = {**_HIGH, "epsilon": 1.0}
 
 
 @dataclass(frozen=True)
@@ -100,12 +124,14 @@ class Agent:
 def parse_agent(spec: str) -> Agent:
     """An :class:`Agent` from its spec string (module docstring)."""
     if not isinstance(spec, str) or not spec.strip():
-        raise AgentError(f"agent {spec!r}: expected one of {', '.join(KINDS)} "
+        raise AgentError(f"agent {spec!r}: expected one of {', '.join([*KINDS, *LEVELS])} "
                          "(with ismcts:key=value,... parameters)")
+    if spec.strip() in LEVELS:
+        return replace(parse_agent(LEVELS[spec.strip()]), name=spec.strip())
     name, _, rest = spec.strip().partition(":")
     if name not in KINDS:
         raise AgentError(f"agent {spec!r}: unknown agent {name!r}; expected one of "
-                         + ", ".join(KINDS))
+                         + ", ".join([*KINDS, *LEVELS]))
     params = np.zeros(N_PARAMS, dtype=np.float64)
     if KINDS[name] == PIMC:
         return _parse_pimc(spec, rest, params)
@@ -131,8 +157,10 @@ def parse_agent(spec: str) -> Agent:
                 raise AgentError(f"agent {spec!r}: {key}={text!r}; expected {allowed}")
             values[key] = text.strip()
         else:
-            values[key] = _number(spec, key, text, allowed, integer=key in _HIGH,
-                                  high=_HIGH.get(key, float("inf")))
+            values[key] = _number(spec, key, text, allowed, integer=key in _INTEGER,
+                                  high=_TOP.get(key, float("inf")))
+    if values["seconds"] and "iterations" not in [k for k, _, _ in _items(spec, rest)]:
+        values["iterations"] = 0                    # a time budget given alone is the budget
     if values["iterations"] == 0 and values["seconds"] == 0:
         raise AgentError(f"agent {spec!r}: give iterations > 0 or seconds > 0")
     for key, (index, _, _) in _ISMCTS_PARAMS.items():

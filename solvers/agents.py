@@ -12,6 +12,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from cardsim.clock import clock
 from cardsim.errors import AgentError
 from cardsim.jit import G, generic
 from cardsim.rng import rng_below, rng_from_seed
@@ -26,10 +27,11 @@ __all__ = ["Agent", "NO_LINE", "Workspace", "choose", "choose_action", "parse_ag
            "play_out", "search_budget", "switches", "workspace"]
 
 
-Workspace = namedtuple("Workspace", "search exact world totals values")
+Workspace = namedtuple("Workspace", "search exact world totals values think decisions")
 """What the agents of a game need: the ISMCTS workspace (:mod:`solvers.ismcts`), the exact
-solver's (:mod:`solvers.exact`, full-size only when a PIMC agent plays) and PIMC's scratch
-arrays."""
+solver's (:mod:`solvers.exact`, full-size only when a PIMC agent plays), PIMC's scratch
+arrays, and per seat the seconds its searching agent thought (``think``) and the moves it
+chose among two or more (``decisions``), which :func:`play_out` adds to."""
 
 
 def workspace(spec, agents) -> Workspace:
@@ -46,7 +48,9 @@ def workspace(spec, agents) -> Workspace:
                else exact.workspace(spec, table_bits=1, plies=2)),
         world=np.zeros(spec.state_len, dtype=np.uint64),
         totals=np.zeros(spec.max_actions, dtype=np.int64),
-        values=np.zeros(spec.max_actions, dtype=np.int64))
+        values=np.zeros(spec.max_actions, dtype=np.int64),
+        think=np.zeros(spec.n_players, dtype=np.float64),
+        decisions=np.zeros(spec.n_players, dtype=np.int64))
 
 
 WITH_ISMCTS = True
@@ -63,25 +67,32 @@ def switches(agents) -> dict[str, bool]:
 
 
 @generic(switches=("WITH_ISMCTS", "WITH_EXACT"), inline="ir")
-def choose_action(params, kind, agent_params, state, rng, ws, reward_scale):
-    """The action of the agent (``kind``, ``agent_params``) for the player to move."""
+def choose_action(params, kind, agent_params, state, rng, ws, reward_scale, n, seat):
+    """The action of the agent (``kind``, ``agent_params``) for the player to move (``seat``),
+    whose ``n`` legal actions are in ``ws.search.actions``; a searching agent's thinking time
+    is added to ``ws.think[seat]`` (:func:`cardsim.clock.clock` read before and after: tens of
+    nanoseconds against the milliseconds of a search)."""
     actions = ws.search.actions
-    n = G.legal_actions(state, params, actions)
     if n == 1:
         return actions[0]
     if kind == HEURISTIC:
         return actions[G.heuristic(state, params, actions, n, rng)]
     if WITH_EXACT:
-        if kind == PIMC:
-            best, _ = pimc_search(params, state, agent_params, rng, actions, n, ws.world,
-                                  ws.totals, ws.values, ws.exact)
+        if kind == PIMC or kind == ORACLE:
+            start = clock()
+            if kind == PIMC:
+                best, _ = pimc_search(params, state, agent_params, rng, actions, n, ws.world,
+                                      ws.totals, ws.values, ws.exact)
+            else:
+                best = pimc_oracle(params, state, actions, n, ws.values, ws.exact)
+            ws.think[seat] += clock() - start
             return actions[best]
-        if kind == ORACLE:
-            return actions[pimc_oracle(params, state, actions, n, ws.values, ws.exact)]
     if WITH_ISMCTS:
         if kind == ISMCTS:
+            start = clock()
             action, _ = ismcts_search(params, state, agent_params, rng, ws.search,
                                       reward_scale)
+            ws.think[seat] += clock() - start
             return action
     return actions[rng_below(rng, n)]
 
@@ -91,12 +102,19 @@ def play_out(params, state, kinds, agent_params, rng, ws, reward_scale, max_move
     """Play ``state`` to its end, or for ``max_moves`` moves when that is > 0, seat ``s``
     played by agent (``kinds[s]``, ``agent_params[s]``); the first ``len(line)`` moves are
     written to ``line``. Returns the number of moves. (One compiled loop serves a whole game
-    and a single move, :func:`choose`.)"""
+    and a single move, :func:`choose`.) Each seat's decisions (moves among two or more legal
+    ones) are counted in ``ws.decisions`` and a searching agent's thinking time is added to
+    ``ws.think`` (:func:`choose_action`); the random and heuristic players, which choose in
+    microseconds, are not timed."""
     moves = 0
+    actions = ws.search.actions
     while not G.is_terminal(state, params) and (max_moves <= 0 or moves < max_moves):
         seat = G.current_player(state, params)
+        n = G.legal_actions(state, params, actions)
+        if n > 1:
+            ws.decisions[seat] += 1
         a = choose_action(params, kinds[seat], agent_params[seat], state, rng, ws,
-                          reward_scale)
+                          reward_scale, n, seat)
         if moves < line.shape[0]:
             line[moves] = a
         G.apply_action(state, params, a)

@@ -9,8 +9,11 @@ batches or workers.
 
 Rows follow the experiment store's format (experiments/README in ``experiments``): ``deal``,
 ``rotation``, ``seed``, ``dealer``, ``seat_<s>`` (the agent index at seat s), ``return_<s>``,
-``moves``, ``seconds``, ``cat_<category>_<s>`` (the game's per-seat scoring categories) and
-``end`` (how the deal ended, where the game says).
+``moves``, ``seconds`` (the game's wall-clock time), ``decisions_<s>`` (the moves seat s chose
+among two or more), ``think_<s>`` (the seconds seat s's agent spent on them, measured for the
+searching agents — ISMCTS, PIMC, the oracle —; NaN for the random and heuristic players, which
+are not timed), ``cat_<category>_<s>`` (the game's per-seat scoring categories) and ``end``
+(how the deal ended, where the game says).
 """
 from __future__ import annotations
 
@@ -66,6 +69,8 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
             kinds = np.array([agents[k].kind for k in order], dtype=np.int64)
             params = np.stack([agents[k].params for k in order])
             rng = agent_seqs[r].generate_state(4, dtype=np.uint64)
+            ws.think[:] = 0.0
+            ws.decisions[:] = 0
             t = time.perf_counter()
             moves = run(spec.params, state.vec, kinds, params, rng, ws, spec.reward_scale, 0,
                         NO_LINE)
@@ -76,6 +81,11 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
             for s in range(n):
                 row[f"seat_{s}"] = order[s]
                 row[f"return_{s}"] = float(ret[s])
+            for s in range(n):
+                row[f"decisions_{s}"] = int(ws.decisions[s])
+            for s in range(n):
+                timed = agents[order[s]].is_search or agents[order[s]].is_exact
+                row[f"think_{s}"] = float(ws.think[s]) if timed else float("nan")
             row.update(categories(state, n))
             rows.append(row)
         if progress is not None:

@@ -13,7 +13,8 @@ the player to move at the root (the *observer*). Each iteration:
    SO-ISMCTS correction for moves that are not always possible). Every available child's
    availability goes up by one.
 3. **Expand** one move without a child (uniformly among them), then **roll out** to the end
-   with the ``random`` or ``heuristic`` player, and **back up** the returns: each node adds
+   with the ``random`` or ``heuristic`` player (ε-greedy with ``epsilon``: a uniform move
+   with that chance), and **back up** the returns: each node adds
    the return of the player who made its move, divided by the game's ``reward_scale``.
 
 **Moves the observer only partly sees** (Bura's face-down throws by others) must not leak: a
@@ -36,18 +37,19 @@ iterations depends on the machine).
 """
 from __future__ import annotations
 
-import time
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, objmode
+from numba import njit
 
 from cardsim.bits import copy_words
+from cardsim.clock import clock
 from cardsim.jit import G, generic, helper
 from cardsim.rng import rng_below, rng_next
 
 # The search's parameters (a float64 vector; names as in the agent spec string).
 from .agent_spec import (
+    EPSILON,
     FINAL,
     FINAL_SAMPLE,
     FINAL_VALUE,
@@ -88,20 +90,21 @@ def workspace(spec, max_nodes: int, max_worlds: int = 0) -> Workspace:
         rets=np.zeros(spec.n_players, dtype=np.float64))
 
 
-@njit(cache=True)
-def clock():
-    """Seconds from a monotonic clock (read through Python: a few microseconds)."""
-    with objmode(t="float64"):
-        t = time.perf_counter()
-    return t
-
-
 @generic(inline=True, nrt=False)
-def policy_action(state, params, rollout, actions, n, rng):
-    """The rollout player's action: uniform, or the game's heuristic."""
+def policy_action(state, params, rollout, epsilon, actions, n, rng):
+    """The rollout player's action: uniform, or the game's heuristic — except, with
+    probability ``epsilon``, a uniform one (ε-greedy rollouts, Sutton and Barto 2018, §2.2;
+    used in MCTS playouts by Sturtevant 2008)."""
     if rollout == ROLLOUT_HEURISTIC:
-        return actions[G.heuristic(state, params, actions, n, rng)]
+        if epsilon <= 0.0 or uniform(rng) >= epsilon:
+            return actions[G.heuristic(state, params, actions, n, rng)]
     return actions[rng_below(rng, n)]
+
+
+@helper
+def uniform(rng):
+    """A float64 uniform on [0, 1) from 53 bits of ``rng``."""
+    return (rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @helper
@@ -135,6 +138,7 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
     actions, keys, seen, path = ws.actions, ws.keys, ws.seen, ws.path
     c = search[C]
     rollout = np.int64(search[ROLLOUT])
+    epsilon = search[EPSILON]
     node = 0
     depth = 0
     while not G.is_terminal(world, params):
@@ -198,7 +202,7 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
     while not G.is_terminal(world, params):
         n = G.legal_actions(world, params, actions)
         G.apply_action(world, params,
-                       policy_action(world, params, rollout, actions, n, rng))
+                       policy_action(world, params, rollout, epsilon, actions, n, rng))
     G.returns(world, params, ws.rets)
     stats[0, VISITS] += 1.0
     for d in range(1, depth + 1):
@@ -263,7 +267,7 @@ def final_action(search_params, rng, ws):
             best, best_visits, best_mean = child, visits, mean
         child = tree[child, SIBLING]
     if policy == FINAL_SAMPLE and total > 0:
-        x = (rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+        x = uniform(rng) * total
         child = tree[0, CHILD]
         while child >= 0:
             x -= stats[child, VISITS]

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardsim.clock import clock
 from cardsim.jit import G, generic, helper
 
 from .agent_spec import SECONDS, WORLDS
 from .exact import solve_children
-from .ismcts import clock
 
 
 @generic(inline=True, nrt=False)

@@ -186,6 +186,18 @@ def test_play_a_deal_from_the_terminal(capsys, monkeypatch):
     assert "not a legal move: 'oops'" in out
 
 
+def test_play_s_default_opponent_is_the_strong_level(capsys, monkeypatch):
+    """Issue 19: without ``--vs`` the opponents are ``strong``; a level is accepted by
+    ``--vs`` as any agent is (the game itself is not played here)."""
+    import cardsim.app.interactive as interactive
+    seen = []
+    monkeypatch.setattr(interactive, "play_interactive",
+                        lambda game, agents, **kw: seen.append(list(agents)))
+    assert run(capsys, "play", "scopa")[0] == 0
+    assert run(capsys, "play", "scopa", "--vs", "best")[0] == 0
+    assert seen == [["strong"], ["best"]]
+
+
 def test_bench_runner_figures(capsys, monkeypatch):
     import cardsim.app.bench as bench
     monkeypatch.setattr(bench, "runner_figures", lambda: {

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from experiments.rows import seeded
 from experiments.runner import RunConfig, run, used_rows
 from experiments.spec import SpecError, load_spec, parse_spec
 from experiments.store import SCHEMA_VERSION, Store, StoreError
@@ -80,7 +81,7 @@ def test_spec_file_errors(tmp_path):
 # --- running --------------------------------------------------------------------------------
 
 def _rows(store):
-    return store.rows().drop(columns="seconds")
+    return seeded(store.rows())
 
 
 def test_results_are_identical_whatever_the_workers_and_batch_size(tmp_path):
@@ -148,7 +149,7 @@ def test_sequential_stop_is_the_same_on_any_number_of_workers(tmp_path):
     one = run(s, RunConfig(str(tmp_path / "one"), jobs=1, progress=False))
     two = run(s, RunConfig(str(tmp_path / "two"), jobs=2, progress=False))
     a, b = used_rows(s, one.rows()), used_rows(s, two.rows())
-    assert a.drop(columns="seconds").equals(b.drop(columns="seconds"))
+    assert seeded(a).equals(seeded(b))
     assert 0 < a["deal"].nunique() < 200
     from experiments.tables import half_width
     assert half_width(a, list(s.agents), 0) <= 1.5
@@ -184,8 +185,8 @@ def test_a_dask_cluster_gives_the_same_results(tmp_path):
                                         dask=cluster.scheduler_address))
     assert _rows(remote).equals(_rows(local))
     local_seq = run(seq, RunConfig(str(tmp_path / "local_seq"), progress=False))
-    assert used_rows(seq, remote_seq.rows()).drop(columns="seconds").equals(
-        used_rows(seq, local_seq.rows()).drop(columns="seconds"))
+    assert seeded(used_rows(seq, remote_seq.rows())).equals(
+        seeded(used_rows(seq, local_seq.rows())))
 
 
 def test_an_unreachable_dask_scheduler_is_one_clear_error(tmp_path):

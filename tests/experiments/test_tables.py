@@ -27,6 +27,7 @@ from experiments.tables import (
     matchup_table,
     report_tables,
     seat_table,
+    thinking_table,
 )
 
 AGENTS = ["A", "B"]
@@ -230,7 +231,8 @@ def test_empty_rows_and_formatting():
         assert table.empty and table.attrs["note"]
     tables = report_tables(duplicate_rows(BASIC), AGENTS,
                            sprt={"kind": "margin", "lower": 0, "upper": 1})
-    assert set(tables) == {"matchups", "seats", "dealer", "categories", "ends", "sprt"}
+    assert set(tables) == {"matchups", "seats", "dealer", "categories", "ends", "thinking",
+                           "sprt"}
     assert all(t.attrs["note"] for t in tables.values())
     f = format_table(tables["matchups"])
     assert "win_rate_lo" not in f.columns
@@ -336,3 +338,33 @@ def test_scopa_redeal_interval_coverage():
     wilson, _ = intervals("scopa", batches, deals, with_mean=False)
     check_coverage(hits(wilson, p), batches, expected)
     assert hits(wilson, 3 * p) < 0.3 * batches
+
+
+def test_thinking_table_per_decision_and_time_ratio():
+    """Thinking time per decision from ``think_<s>``/``decisions_<s>`` (store schema 2), per
+    agent over its seats: A thinks 0.02 s over 10 decisions (2 ms) in every game, B 0.03 s over
+    10 (3 ms): the ratio B/A is 1.5; a NaN (untimed) agent has no figure."""
+    extra = {}
+    for deal in range(3):
+        for rot in range(2):
+            a = rot % 2                      # A's seat
+            extra[(deal, rot)] = {f"think_{a}": 0.02, f"think_{1 - a}": 0.03,
+                                  "decisions_0": 10, "decisions_1": 10}
+    rows = duplicate_rows({(d, r): 1 for d in range(3) for r in range(2)}, extra=extra)
+    table = thinking_table(rows, AGENTS).set_index("name")
+    assert table.loc["A", "ms_per_decision"] == pytest.approx(2.0)
+    assert table.loc["B", "ms_per_decision"] == pytest.approx(3.0)
+    assert table.loc["A", "time_ratio"] == pytest.approx(1.0)
+    assert table.loc["B", "time_ratio"] == pytest.approx(1.5)
+    assert (table["decisions"] == 10).all() and (table["games"] == 6).all()
+    for deal, rot in extra:
+        extra[(deal, rot)][f"think_{1 - rot % 2}"] = float("nan")        # B is not timed
+    table = thinking_table(duplicate_rows({k: 1 for k in extra}, extra=extra), AGENTS)
+    assert math.isnan(table.set_index("name").loc["B", "ms_per_decision"])
+
+
+def test_thinking_table_of_rows_without_thinking_times_is_empty_and_says_why():
+    """Rows of a store of schema version 1 carry no thinking times: an empty table whose note
+    says so."""
+    table = thinking_table(duplicate_rows({(0, 0): 1, (0, 1): -1}), AGENTS)
+    assert table.empty and "schema version 1" in table.attrs["note"]

@@ -85,7 +85,8 @@ def toml_text(data: dict) -> str:
 NUMBER_TEXT = st.sampled_from(["0", "1", "2", "7", "0.5", "1e3", "-1", "nan", "inf", "",
                                "1.5", "10", str(10 ** 9), str(10 ** 9 + 1), str(10 ** 12),
                                str(2 ** 63), "1_000", " 3", "x", "1,2", "٣"])
-AGENT_KEYS = ["iterations", "seconds", "c", "final", "worlds", "rollout", "nodes", "iters", "",
+AGENT_KEYS = ["iterations", "seconds", "c", "final", "worlds", "rollout", "epsilon", "nodes",
+              "iters", "",
               "Iterations", "world"]
 AGENT_WORDS = ["visits", "sample", "value", "random", "heuristic", "best", ""]
 
@@ -97,6 +98,7 @@ GOOD_VALUES = {"iterations": ["1", "2", "1000", str(agent_spec.MAX_COUNT),
                "worlds": ["0", "3", str(agent_spec.MAX_FIXED_WORLDS),
                           str(agent_spec.MAX_FIXED_WORLDS + 1), str(agent_spec.MAX_COUNT)],
                "rollout": ["random", "heuristic", "none"],
+               "epsilon": ["0", "0.25", "1", "1.0000001", "-0.1", "nan"],
                "nodes": ["2", "1", "100", str(agent_spec.MAX_NODES), str(agent_spec.MAX_NODES + 1)]}
 """Values near each parameter's bounds (most allowed, some just outside)."""
 
@@ -106,7 +108,8 @@ def agent_strings(draw) -> str:
     """Agent spec strings: a kind (known or not) and parameters with good and bad values,
     values at their bounds, repeated keys, missing ``=``, stray separators and spaces."""
     kind = draw(st.sampled_from(["random", "heuristic", "ismcts", "ismcts", "pimc", "oracle",
-                                 "Random", "mcts", "", " ismcts", "ismcts "]))
+                                 "Random", "mcts", "", " ismcts", "ismcts ", "strong", "best",
+                                 "easy", "medium", "Best"]))
     near = st.sampled_from(sorted(GOOD_VALUES)).flatmap(
         lambda k: st.tuples(st.just(k), st.just("="), st.sampled_from(GOOD_VALUES[k])))
     anything = st.tuples(st.sampled_from(AGENT_KEYS), st.sampled_from(["=", "", "==", " = "]),
@@ -293,6 +296,10 @@ def check_agent(text: str) -> None:
         event("refused")
         return
     event("parsed")
+    if text.strip() in agent_spec.LEVELS:                     # a named level (issue 19)
+        assert agent.name == text.strip()
+        assert agent.params.tolist() == parse_agent(agent_spec.LEVELS[agent.name]).params.tolist()
+        return
     name, _, rest = text.strip().partition(":")
     items = [item.partition("=") for item in rest.split(",") if item]
     keys = [k.strip() for k, _, _ in items]
@@ -310,8 +317,11 @@ def check_agent(text: str) -> None:
                 assert p[getattr(agent_spec, key.upper())] == float(value), (key, value)
         assert p[agent_spec.ITERATIONS] <= agent_spec.MAX_COUNT
         assert p[agent_spec.WORLDS] <= agent_spec.MAX_FIXED_WORLDS
+        assert 0 <= p[agent_spec.EPSILON] <= 1
         assert 2 <= agent.nodes <= agent_spec.MAX_NODES
         assert p[agent_spec.ITERATIONS] > 0 or p[agent_spec.SECONDS] > 0
+        if "iterations" not in given:             # a time budget alone is the budget
+            assert p[agent_spec.ITERATIONS] == (0 if p[agent_spec.SECONDS] else 1000)
     elif name == "pimc":
         assert set(given) <= {"worlds", "seconds"}
         for key, value in given.items():

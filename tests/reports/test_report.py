@@ -309,7 +309,7 @@ def test_formats_and_the_default_folder(tmp_path):
 # --- refusals -------------------------------------------------------------------------------
 
 def test_unknown_schema_version_is_refused_with_what_to_do(capsys):
-    with pytest.raises(StoreError, match=r"schema version 99.*reads version 1: rerun"):
+    with pytest.raises(StoreError, match=r"schema version 99.*reads versions 1, 2: rerun"):
         build_report(DATA / "future_schema")
     assert main(["report", str(DATA / "future_schema")]) == 2
     err = capsys.readouterr().err
@@ -367,3 +367,46 @@ def test_a_run_of_whole_partnership_matches():
     assert spec["unit"].startswith("match") and spec["rules"] == "num_players=4"
     assert list(got["seats"].tables[0].data["seat"]) == [0, 1, 2, 3]
     assert set(run.rows[[f"return_{s}" for s in range(4)]].stack()) <= {-1.0, 1.0}
+
+
+# --- thinking time (store schema 2, issue 19) -----------------------------------------------
+
+def test_a_schema_1_store_reads_and_says_time_per_seat_was_not_recorded(parts):
+    """The example stores are of schema version 1 (no ``think_<s>`` columns): they still read,
+    and the timing section says that equal time cannot be checked."""
+    assert json.loads((SCOPA / "manifest.json").read_text())["schema_version"] == 1
+    assert any("schema version 1" in t for t in parts[SCOPA.name]["timing"].text)
+
+
+def _with_thinking(ratio: float):
+    """The Scopa example run with thinking times: every seat but the random player's (agent 1,
+    not timed: NaN) thinks 1 ms per decision over 10 decisions, agent 3
+    (``ismcts:iterations=40``) ``ratio`` times as long."""
+    import dataclasses
+    run = load_run(SCOPA)
+    rows = run.rows.copy()
+    for s in range(2):
+        agent = rows[f"seat_{s}"]
+        rows[f"decisions_{s}"] = 10
+        rows[f"think_{s}"] = np.where(agent != 1, 0.01 * np.where(agent == 3, ratio, 1.0),
+                                      np.nan)
+    return dataclasses.replace(run, rows=rows)
+
+
+def test_the_report_says_whether_agents_thought_for_equal_time():
+    """Matchups of two timed agents are checked for equal time per decision (within 10%):
+    1.05 ms against 1 ms is equal, 2 ms against 1 ms is not, and the sentence names the matchup
+    and its ratio; the thinking table gives each timed agent's milliseconds per decision."""
+    timing = {s.key: s for s in sections(_with_thinking(1.05))}["timing"]
+    assert any(t.startswith("Equal time per move") for t in timing.text), timing.text
+    table = next(t for t in timing.tables if t.name == "thinking").data
+    timed = table.dropna(subset=["ms_per_decision"]).set_index(["label", "name"])
+    assert timed.loc[("ismcts:iterations=40 vs heuristic", "ismcts:iterations=40"),
+                     "ms_per_decision"] == pytest.approx(1.05)
+    assert timed.loc[("ismcts:iterations=40 vs heuristic", "heuristic"),
+                     "time_ratio"] == pytest.approx(1 / 1.05)
+    assert "random" not in set(timed.index.get_level_values("name"))
+    uneven = {s.key: s for s in sections(_with_thinking(2.0))}["timing"]
+    line = next(t for t in uneven.text if t.startswith("Not equal time per move"))
+    assert "ismcts:iterations=40 vs heuristic (time ratio 0.50)" in line, line
+    assert "ismcts:iterations=10" not in line

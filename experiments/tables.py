@@ -398,10 +398,25 @@ def thinking_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     return noted(pd.DataFrame(out, columns=_THINK_COLUMNS), note)
 
 
+def ratings_of(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
+    """The rating list (:func:`experiments.ratings.rating_table`) when three or more agents
+    meet in 2-agent matchups (with two, the matchup table says it all); else an empty table
+    with its note."""
+    from .ratings import rating_table
+    g = Games(rows)
+    two = [distinct_agents(t) for t in g.order.values()]
+    rated = {k for t in two if len(t) == 2 for k in t}
+    if len(rated) < 3:
+        return noted(pd.DataFrame(columns=["agent", "name", "elo", "elo_lo", "elo_hi",
+                                           "matchups", "deals", "score"]),
+                     "A rating list needs three or more agents in 2-agent matchups.")
+    return rating_table(rows, agents)
+
+
 def report_tables(rows: pd.DataFrame, agents: Sequence[str],
                   sprt: dict | None = None) -> dict[str, pd.DataFrame]:
     """All tables of a store: ``matchups``, ``seats``, ``dealer`` (when the rows have a
-    ``dealer`` column), ``categories``, ``ends``, ``thinking`` and ``sprt`` when ``sprt`` gives the test
+    ``dealer`` column), ``categories``, ``ends``, ``thinking``, ``ratings`` and ``sprt`` when ``sprt`` gives the test
     (keys kind, lower, upper, alpha, beta, as in the spec's ``size.sprt``)."""
     out = {"matchups": matchup_table(rows, agents), "seats": seat_table(rows)}
     if "dealer" in rows.columns:
@@ -409,6 +424,7 @@ def report_tables(rows: pd.DataFrame, agents: Sequence[str],
     out["categories"] = category_table(rows, agents)
     out["ends"] = end_table(rows, agents)
     out["thinking"] = thinking_table(rows, agents)
+    out["ratings"] = ratings_of(rows, agents)
     if sprt is not None:
         out["sprt"] = sprt_table(rows, agents, **sprt)
     return out

@@ -10,6 +10,8 @@ Sections, in order (a section is left out when the run holds nothing for it):
                    per deal with its paired 95% interval, in words and as a plot; the SPRT
                    verdicts when the run used one.
 ``results``        win, draw and loss rates per matchup (Wilson 95% intervals), table and plot.
+``ratings``        the rating list: every agent on one Elo scale (Bradley–Terry from the 2-agent
+                   matchups, 95% bootstrap intervals), when three or more agents are rated.
 ``distributions``  the first agent's return in each game and its duplicate margin per deal.
 ``categories``     mean points per game in each scoring category the game declares.
 ``ends``           how the deals ended, and the claimant's points at the claim (Bura).
@@ -104,8 +106,9 @@ class _Report:
         self.contests = self.first[[len(set(self.order[k])) > 1 for k in self.first["matchup"]]]
 
     def sections(self) -> list[Section]:
-        out = [self.study(), self.summary(), self.results(), self.distributions(),
-               self.categories(), self.ends(), self.seats(), self.budget(), self.timing()]
+        out = [self.study(), self.summary(), self.results(), self.ratings(),
+               self.distributions(), self.categories(), self.ends(), self.seats(),
+               self.budget(), self.timing()]
         return [s for s in out if s is not None]
 
     # --- the study ---------------------------------------------------------------------------
@@ -219,6 +222,26 @@ class _Report:
                     "share of games (0 to 1)", "Results of the first agent of each matchup",
                     xlim=(0, 1))))
         return section
+
+    # --- ratings -----------------------------------------------------------------------------
+
+    def ratings(self) -> Section | None:
+        data = self.tables["ratings"]
+        if not len(data):
+            return None
+        best = data.iloc[0]
+        return Section(
+            "ratings", "Rating list",
+            [f"Every agent on one Elo scale, from the paired scores of its matchups: "
+             f"{best['name']} is rated highest, {best['elo']:+.0f} "
+             f"[{best['elo_lo']:+.0f}, {best['elo_hi']:+.0f}]. "
+             "A difference of 100 Elo is a score of about 0.64 (wins plus half the draws) "
+             "between the two agents."],
+            [_table("ratings", data, ["name", "elo", "matchups", "deals", "score"],
+                    {"name": "agent"}, digits=1)],
+            [Plot("ratings", "Elo ratings with 95% bootstrap intervals.",
+                  plots.forest(data, "name", "elo", "Elo rating (anchor = 0)",
+                               "Rating list"))])
 
     # --- distributions -----------------------------------------------------------------------
 

@@ -232,7 +232,7 @@ def test_empty_rows_and_formatting():
     tables = report_tables(duplicate_rows(BASIC), AGENTS,
                            sprt={"kind": "margin", "lower": 0, "upper": 1})
     assert set(tables) == {"matchups", "seats", "dealer", "categories", "ends", "thinking",
-                           "sprt"}
+                           "ratings", "sprt"}
     assert all(t.attrs["note"] for t in tables.values())
     f = format_table(tables["matchups"])
     assert "win_rate_lo" not in f.columns

@@ -24,8 +24,8 @@ from reports.content import agents_base, sections
 DATA = Path(__file__).resolve().parents[1] / "data"
 SCOPA, BURA = DATA / "scopa_budget", DATA / "bura_ends"
 PNG = b"\x89PNG\r\n\x1a\n"
-SCOPA_SECTIONS = ["study", "summary", "results", "distributions", "categories", "seats",
-                  "budget", "timing"]
+SCOPA_SECTIONS = ["study", "summary", "results", "ratings", "distributions", "categories",
+                  "seats", "budget", "timing"]
 BURA_SECTIONS = ["study", "summary", "results", "distributions", "categories", "ends", "seats",
                  "timing"]
 
@@ -205,7 +205,8 @@ def test_every_plot_is_labelled_with_intervals_and_readable_in_black_and_white(p
                          for c in series if c.patches}
                 assert len(looks) == len(series), p.name
     expected = {"mean_return", "win_draw_loss", "returns", "margins", "categories", "seats",
-                "move_times"} | ({"budget"} if store == SCOPA else {"ends", "claim_points"})
+                "move_times"} | ({"budget", "ratings"} if store == SCOPA
+                                 else {"ends", "claim_points"})
     assert set(names) == expected
 
 
@@ -347,7 +348,7 @@ def test_report_and_compare_commands(capsys, tmp_path):
     assert main(["report", str(SCOPA), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert f"{out / 'report.html'} and {out / 'report.md'}" in printed
-    assert "8 plots" in printed and (out / "report.html").exists()
+    assert "9 plots" in printed and (out / "report.html").exists()
     assert main(["compare", str(SCOPA), str(DATA / "scopa_variant")]) == 0
     printed = capsys.readouterr().out
     assert "A: scopa_budget" in printed and "B: scopa_variant" in printed
@@ -410,3 +411,19 @@ def test_the_report_says_whether_agents_thought_for_equal_time():
     line = next(t for t in uneven.text if t.startswith("Not equal time per move"))
     assert "ismcts:iterations=40 vs heuristic (time ratio 0.50)" in line, line
     assert "ismcts:iterations=10" not in line
+
+
+def test_the_rating_list_puts_every_agent_of_the_budget_run_on_one_scale(parts):
+    """The Scopa example run (heuristic against random and two ISMCTS budgets) rates its four
+    agents, anchored at the heuristic, the larger budget above the smaller; the table is the
+    one experiments.ratings computes from the rows."""
+    from experiments.ratings import rating_table
+    section = parts[SCOPA.name]["ratings"]
+    data = section.tables[0].data
+    assert set(data["name"]) == {"heuristic", "random", "ismcts:iterations=10",
+                                 "ismcts:iterations=40"}
+    elo = data.set_index("name")["elo"]
+    assert elo["heuristic"] == 0 and elo["ismcts:iterations=40"] > elo["random"]
+    run = load_run(SCOPA)
+    assert data.reset_index(drop=True).equals(rating_table(run.rows, run.agents))
+    assert section.plots and "rated highest" in section.text[0]

@@ -12,8 +12,8 @@ paired scores of every 2-agent matchup of the rows:
 - one virtual draw is added to every pair that played (half a point each way), so that an agent
   that won or lost every deal still has a finite rating (a weak prior toward equality, negligible
   beside hundreds of deals);
-- ratings are anchored at the ``anchor`` agent (the heuristic when it plays, else the first
-  agent): its rating is 0;
+- ratings are anchored at the ``anchor`` agent (the heuristic, or the ``medium`` level that
+  stands for it, when it plays; else the first agent): its rating is 0;
 - 95% intervals come from a bootstrap over deals (every matchup's deals resampled with
   replacement, ``bootstrap`` times, from a fixed seed, so the same rows give the same table)
   — the percentile interval of each agent's rating relative to the anchor.
@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.stats import noted
+from solvers.agent_spec import LEVELS
 
 from .rows import Games, agent_name, distinct_agents
 
@@ -98,7 +99,8 @@ def rating_table(rows: pd.DataFrame, agents: Sequence[str], anchor: int | None =
     k = max(len(agents), 1 + max(max(a, b) for a, b, _ in pairs))
     in_pairs = sorted({a for a, _, _ in pairs} | {b for _, b, _ in pairs})
     if anchor is None:
-        anchor = next((i for i in in_pairs if str(agents[i]) == "heuristic"), in_pairs[0])
+        anchor = next((i for i in in_pairs
+                       if LEVELS.get(str(agents[i]), str(agents[i])) == "heuristic"), in_pairs[0])
 
     def tally(resampled):
         wins, n = np.zeros((k, k)), np.zeros((k, k))

@@ -115,7 +115,8 @@ for a game with an exact solver, ``G.exact_<hook>`` for every hook of
 :class:`cardsim.spec.ExactHooks`. Each copy of a generic function sees one game's kernels
 under these names.""")
 
-EXACT_HOOKS = ("single_deal", "side", "value", "features", "bounds", "order")
+EXACT_HOOKS = ("single_deal", "side", "value", "features", "bounds", "order", "cards_left",
+               "deal_return")
 """The compiled hooks of :class:`cardsim.spec.ExactHooks`, ``G.exact_<hook>`` in generic code."""
 _NAMESPACES: dict[str, types.ModuleType] = {}
 

@@ -92,7 +92,11 @@ class ExactHooks:
     (0 or 1), ``value(state, params)`` of a finished deal for side 0 (int64),
     ``features(state, params, out) -> n`` (the words that identify a position up to
     equivalence), ``bounds(state, params) -> (lo, hi)`` on the value and
-    ``order(state, params, actions, n, scores)`` (a guess of each move's worth); and how its
+    ``order(state, params, actions, n, scores)`` (a guess of each move's worth),
+    ``cards_left(state, params)`` (the cards still to be played in the deal, in hands or the
+    stock: how much of the deal remains, which ISMCTS's exact endgames compare with their
+    threshold), ``deal_return(value)`` (side 0's return of a deal of exact value ``value``,
+    float64); and how its
     values read: ``unit`` (a phrase), ``columns(value) -> dict`` (the value's parts as table
     columns, or ``{}``) and ``refuses(rules) -> reason | None`` for rules it does not cover."""
 
@@ -102,6 +106,8 @@ class ExactHooks:
     features: Callable
     bounds: Callable
     order: Callable
+    cards_left: Callable
+    deal_return: Callable
     unit: str
     columns: Callable[[int], dict] = lambda value: {}
     refuses: Callable[[Any], str | None] = lambda rules: None

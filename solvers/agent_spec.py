@@ -20,8 +20,10 @@ names or values are refused with what is allowed):
   (UCT exploration constant, default 0.7, on returns divided by the game's reward scale),
   ``final`` (``visits`` | ``sample`` | ``value``), ``worlds`` (a cap on sampled worlds, 0 =
   a new one every iteration), ``rollout`` (``random`` | ``heuristic``), ``epsilon`` (in a
-  heuristic rollout, the chance of a uniformly random move instead: ε-greedy, default 0) and
-  ``nodes`` (the
+  heuristic rollout, the chance of a uniformly random move instead: ε-greedy, default 0),
+  ``exact`` (play a rollout's last ``exact`` cards of the deal exactly, both sides best, by
+  :mod:`solvers.exact`, instead of by the rollout player: Scopa's last six are every card
+  known; default 0 = never; games with the exact solver) and ``nodes`` (the
   tree's capacity, default iterations + 1, or 1,000,000 with a time budget).
 
 - ``easy``, ``medium``, ``strong``, ``best`` — the named levels, each one of the agents above
@@ -41,7 +43,7 @@ reading a store and parsing its agents leaves :mod:`solvers.agents` unimported.
 >>> parse_agent("ismcts:iters=5")
 Traceback (most recent call last):
 ...
-cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, epsilon, nodes
+cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, epsilon, exact, nodes
 >>> parse_agent("strong").params.tolist() == parse_agent(LEVELS["strong"]).params.tolist()
 True
 """
@@ -57,8 +59,8 @@ from cardsim.errors import AgentError
 # compiled searches (solvers/ismcts.py, solvers/pimc.py). Numba freezes these values into the
 # compiled code, and cardsim/_cache.py hashes only the files that define compiled functions:
 # a change here must come with a change of solvers/ismcts.py (or an empty cache).
-ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT, EPSILON = range(7)
-N_PARAMS = 7
+ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT, EPSILON, EXACT = range(8)
+N_PARAMS = 8
 FINAL_VISITS, FINAL_SAMPLE, FINAL_VALUE = range(3)
 ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = range(2)
 
@@ -71,6 +73,8 @@ MAX_COUNT = 10**9
 run so far: about 3 hours of ISMCTS per move)."""
 MAX_FIXED_WORLDS = 1_000_000
 """The most fixed worlds of an ISMCTS search (``worlds``: one state vector each, allocated)."""
+MAX_EXACT = 97
+"""The largest ``exact`` threshold of ISMCTS (cards left in a deal; the largest deck has 97)."""
 MAX_NODES = 100_000_000
 """The largest ISMCTS tree (``nodes``: 56 bytes each, allocated: 5.6 GB)."""
 
@@ -82,6 +86,7 @@ _ISMCTS_PARAMS = {   # name -> (index, default, parser description)
     "worlds": (WORLDS, 0, f"an integer >= 0 (at most {MAX_FIXED_WORLDS:,})"),
     "rollout": (ROLLOUT, "random", "random or heuristic"),
     "epsilon": (EPSILON, 0.0, "a probability from 0 to 1"),
+    "exact": (EXACT, 0, f"an integer >= 0 (at most {MAX_EXACT})"),
 }
 _CHOICES = {"final": ("visits", "sample", "value"), "rollout": ("random", "heuristic")}
 
@@ -97,8 +102,8 @@ every game, for this version of cardsim: a store's manifest records the version)
 the strongest agent measured at up to 1 s a move on one core; ``strong`` is ``cardsim play``'s
 default opponent. Their places on each game's rating list are in the closing notes."""
 _HIGH = {"iterations": MAX_COUNT, "worlds": MAX_FIXED_WORLDS}
-_INTEGER = ("iterations", "worlds")
-_TOP = {**_HIGH, "epsilon": 1.0}
+_INTEGER = ("iterations", "worlds", "exact")
+_TOP = {**_HIGH, "epsilon": 1.0, "exact": MAX_EXACT}
 
 
 @dataclass(frozen=True)
@@ -117,8 +122,10 @@ class Agent:
 
     @property
     def is_exact(self) -> bool:
-        """An agent that uses the exact solver (PIMC, the oracle)."""
-        return self.kind == PIMC or self.kind == ORACLE
+        """An agent that uses the exact solver (PIMC, the oracle, ISMCTS with exact
+        endgames)."""
+        return (self.kind == PIMC or self.kind == ORACLE
+                or (self.kind == ISMCTS and self.params[EXACT] > 0))
 
 
 def parse_agent(spec: str) -> Agent:
@@ -203,8 +210,8 @@ def search_budget(agent: Agent) -> tuple[str, float, tuple] | None:
         return None
     p = agent.params.copy()
     kind, index = (("seconds", SECONDS) if p[SECONDS] > 0
-                   else ("worlds", WORLDS) if agent.is_exact
-                   else ("iterations", ITERATIONS))
+                   else ("iterations", ITERATIONS) if agent.is_search
+                   else ("worlds", WORLDS))
     value = float(p[index])
     p[index] = 0.0
     return kind, value, (agent.kind, kind, *p.tolist())

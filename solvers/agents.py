@@ -41,17 +41,25 @@ def workspace(spec, agents) -> Workspace:
     worlds = max([int(a.params[WORLDS]) for a in agents if a.is_search] or [0])
     solving = any(a.is_exact for a in agents)
     if solving and spec.exact is None:
-        raise AgentError(f"pimc and oracle: {spec.no_exact}")
+        names = ", ".join(a.name for a in agents if a.is_exact)
+        raise AgentError(f"{names}: {spec.no_exact}")
+    solver = (exact.workspace(spec) if any(a.is_exact and not a.is_search for a in agents)
+              else exact.workspace(spec, table_bits=ENDGAME_TABLE_BITS) if solving
+              else exact.workspace(spec, table_bits=1, plies=2))
     return Workspace(
-        search=ismcts.workspace(spec, nodes, worlds),
-        exact=(exact.workspace(spec) if solving
-               else exact.workspace(spec, table_bits=1, plies=2)),
+        search=ismcts.workspace(spec, nodes, worlds, solver),
+        exact=solver,
         world=np.zeros(spec.state_len, dtype=np.uint64),
         totals=np.zeros(spec.max_actions, dtype=np.int64),
         values=np.zeros(spec.max_actions, dtype=np.int64),
         think=np.zeros(spec.n_players, dtype=np.float64),
         decisions=np.zeros(spec.n_players, dtype=np.int64))
 
+
+ENDGAME_TABLE_BITS = 12
+"""The exact solver's table for ISMCTS's exact endgames alone (2**12 entries, 100 KB): each
+endgame is small, and a table in the processor's cache solves it about twice as fast as the
+full one of PIMC (2**20 entries; measured on Scopa, ``exact=6``)."""
 
 WITH_ISMCTS = True
 WITH_EXACT = True

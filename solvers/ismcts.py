@@ -14,7 +14,10 @@ the player to move at the root (the *observer*). Each iteration:
    availability goes up by one.
 3. **Expand** one move without a child (uniformly among them), then **roll out** to the end
    with the ``random`` or ``heuristic`` player (ε-greedy with ``epsilon``: a uniform move
-   with that chance), and **back up** the returns: each node adds
+   with that chance) — with ``exact=K``, the deal's last K cards are played exactly instead,
+   both sides best (:mod:`solvers.exact` on the sampled world, whose every card is known; the
+   "exact endgame" of perfect-information search, as Scopa's last six cards are every card
+   known), and **back up** the returns: each node adds
    the return of the player who made its move, divided by the game's ``reward_scale``.
 
 **Moves the observer only partly sees** (Bura's face-down throws by others) must not leak: a
@@ -48,8 +51,10 @@ from cardsim.jit import G, generic, helper
 from cardsim.rng import rng_below, rng_next
 
 # The search's parameters (a float64 vector; names as in the agent spec string).
+from . import exact
 from .agent_spec import (
     EPSILON,
+    EXACT,
     FINAL,
     FINAL_SAMPLE,
     FINAL_VALUE,
@@ -60,6 +65,13 @@ from .agent_spec import (
     WORLDS,
     C,
 )
+from .exact import solve_children, solve_root
+from .pimc import first_best, mover_sign
+
+WITH_EXACT = False
+"""The search's switch (:mod:`cardsim.jit`): whether a copy can play exact endgames
+(``exact=K``); off unless the game loop turns it on for an agent that asks (a game without the
+exact solver's hooks never compiles them)."""
 
 # Columns of the int64 tree array and of the float64 statistics array.
 KEY, PLAYER, CHILD, SIBLING, AVAIL = range(5)
@@ -68,15 +80,18 @@ VISITS, TOTAL = range(2)
 
 MAX_DEPTH = 1024          # moves from the root to the end of a match
 
-Workspace = namedtuple("Workspace", "tree stats world worlds actions keys seen path rets")
+Workspace = namedtuple("Workspace", "tree stats world worlds actions keys seen path rets "
+                                    "exact values scratch")
 """Preallocated arrays of a search: the tree (``int64[max_nodes, 5]``), its statistics
 (``float64[max_nodes, 2]``), the current world, the fixed worlds (``worlds=K``), and
 scratch arrays for legal actions, their observed keys, a flag per action, the path and the
-returns."""
+returns; for exact endgames (``exact=K``) the exact solver's workspace, its values per action
+and a scratch state."""
 
 
-def workspace(spec, max_nodes: int, max_worlds: int = 0) -> Workspace:
-    """A :class:`Workspace` for searches of ``spec``'s game with up to ``max_nodes`` nodes."""
+def workspace(spec, max_nodes: int, max_worlds: int = 0, solver=None) -> Workspace:
+    """A :class:`Workspace` for searches of ``spec``'s game with up to ``max_nodes`` nodes;
+    ``solver`` is the exact solver's workspace for exact endgames (a minimal one when None)."""
     n_actions = spec.max_actions
     return Workspace(
         tree=np.zeros((max(max_nodes, 2), 5), dtype=np.int64),
@@ -87,7 +102,10 @@ def workspace(spec, max_nodes: int, max_worlds: int = 0) -> Workspace:
         keys=np.zeros(n_actions, dtype=np.int64),
         seen=np.zeros(n_actions, dtype=np.bool_),
         path=np.zeros(MAX_DEPTH, dtype=np.int64),
-        rets=np.zeros(spec.n_players, dtype=np.float64))
+        rets=np.zeros(spec.n_players, dtype=np.float64),
+        exact=(exact.workspace(spec, table_bits=1, plies=2) if solver is None else solver),
+        values=np.zeros(n_actions, dtype=np.int64),
+        scratch=np.zeros(spec.state_len, dtype=np.uint64))
 
 
 @generic(inline=True, nrt=False)
@@ -132,6 +150,49 @@ def ucb(stats, tree, child, c):
 
 
 @generic(inline="ir")
+def exact_endgame(params, world, ws):
+    """Play ``world`` to the end of its deal with a best move for the mover at every turn
+    (:func:`solvers.exact.solve_children` on the world: every card of a sampled world is
+    known, and the table serves each move of the same world). Returns the moves played (0 when
+    the deal is over)."""
+    actions, values, scratch = ws.actions, ws.values, ws.scratch
+    moves = 0
+    while True:
+        copy_words(scratch, world)
+        G.exact_single_deal(scratch, params)          # the deal's end, in a match too
+        if G.is_terminal(scratch, params):
+            return moves
+        n = G.legal_actions(world, params, actions)
+        best = 0
+        if n > 1:
+            solve_children(params, world, ws.exact, actions, n, values, moves > 0)
+            best = first_best(values, mover_sign(world, params), n)
+        G.apply_action(world, params, actions[best])
+        moves += 1
+
+
+@generic(inline=True)
+def lone_deal(params, world, scratch):
+    """Whether ``world`` is a lone deal (not a match): the exact solver's ``single_deal``
+    leaves it as it is."""
+    copy_words(scratch, world)
+    G.exact_single_deal(scratch, params)
+    for i in range(world.shape[0]):
+        if scratch[i] != world[i]:
+            return False
+    return True
+
+
+@generic(inline="ir")
+def exact_returns(params, world, ws):
+    """``ws.rets``: every seat's return of the lone deal ``world`` under best play by both sides
+    (one exact solve; the deal's value as a return by the game's ``deal_return`` hook)."""
+    r = G.exact_deal_return(solve_root(params, world, ws.exact, False))
+    for p in range(ws.rets.shape[0]):
+        ws.rets[p] = r if G.exact_side(world, params, p) == 0 else -r
+
+
+@generic(switches=("WITH_EXACT",), inline="ir")
 def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
     """One ISMCTS iteration on the world in ``ws.world``; returns the new node count."""
     tree, stats, world = ws.tree, ws.stats, ws.world
@@ -139,6 +200,7 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
     c = search[C]
     rollout = np.int64(search[ROLLOUT])
     epsilon = search[EPSILON]
+    endgame = np.int64(search[EXACT])
     node = 0
     depth = 0
     while not G.is_terminal(world, params):
@@ -199,11 +261,21 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
         node = best
         G.apply_action(world, params,
                        any_with_key(actions, keys, n, tree[best, KEY], rng))
+    solved = False
     while not G.is_terminal(world, params):
+        if WITH_EXACT:
+            if endgame > 0 and G.exact_cards_left(world, params) <= endgame:
+                if lone_deal(params, world, ws.scratch):
+                    exact_returns(params, world, ws)  # the deal's end is the game's end
+                    solved = True
+                    break
+                if exact_endgame(params, world, ws) > 0:
+                    continue                  # a match goes on with the rollout player
         n = G.legal_actions(world, params, actions)
         G.apply_action(world, params,
                        policy_action(world, params, rollout, epsilon, actions, n, rng))
-    G.returns(world, params, ws.rets)
+    if not solved:
+        G.returns(world, params, ws.rets)
     stats[0, VISITS] += 1.0
     for d in range(1, depth + 1):
         nd = path[d]

@@ -149,8 +149,10 @@ def test_pimc_and_the_solver_refuse_a_game_without_exact_hooks(name):
     state = game.new_deal(seed=1)
     reason = definition(name).no_exact
     n = game.num_players
-    with pytest.raises(AgentError, match="pimc and oracle: " + reason[:30]):
+    with pytest.raises(AgentError, match="pimc:worlds=2: " + reason[:30]):
         play(state, ["pimc:worlds=2"] + ["heuristic"] * (n - 1))
+    with pytest.raises(AgentError, match="ismcts:exact=6: " + reason[:30]):
+        play(state, ["ismcts:exact=6"] + ["heuristic"] * (n - 1))
     for call in (exact.solve, exact.solve_actions, exact.principal_line, exact.bounds):
         with pytest.raises(UnsupportedError, match=reason[:30]):
             call(state)

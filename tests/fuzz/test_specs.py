@@ -85,7 +85,8 @@ def toml_text(data: dict) -> str:
 NUMBER_TEXT = st.sampled_from(["0", "1", "2", "7", "0.5", "1e3", "-1", "nan", "inf", "",
                                "1.5", "10", str(10 ** 9), str(10 ** 9 + 1), str(10 ** 12),
                                str(2 ** 63), "1_000", " 3", "x", "1,2", "٣"])
-AGENT_KEYS = ["iterations", "seconds", "c", "final", "worlds", "rollout", "epsilon", "nodes",
+AGENT_KEYS = ["iterations", "seconds", "c", "final", "worlds", "rollout", "epsilon", "exact",
+              "nodes",
               "iters", "",
               "Iterations", "world"]
 AGENT_WORDS = ["visits", "sample", "value", "random", "heuristic", "best", ""]
@@ -99,6 +100,7 @@ GOOD_VALUES = {"iterations": ["1", "2", "1000", str(agent_spec.MAX_COUNT),
                           str(agent_spec.MAX_FIXED_WORLDS + 1), str(agent_spec.MAX_COUNT)],
                "rollout": ["random", "heuristic", "none"],
                "epsilon": ["0", "0.25", "1", "1.0000001", "-0.1", "nan"],
+               "exact": ["0", "6", "97", "98", "-1", "1.5"],
                "nodes": ["2", "1", "100", str(agent_spec.MAX_NODES), str(agent_spec.MAX_NODES + 1)]}
 """Values near each parameter's bounds (most allowed, some just outside)."""
 
@@ -318,6 +320,7 @@ def check_agent(text: str) -> None:
         assert p[agent_spec.ITERATIONS] <= agent_spec.MAX_COUNT
         assert p[agent_spec.WORLDS] <= agent_spec.MAX_FIXED_WORLDS
         assert 0 <= p[agent_spec.EPSILON] <= 1
+        assert 0 <= p[agent_spec.EXACT] <= agent_spec.MAX_EXACT
         assert 2 <= agent.nodes <= agent_spec.MAX_NODES
         assert p[agent_spec.ITERATIONS] > 0 or p[agent_spec.SECONDS] > 0
         if "iterations" not in given:             # a time budget alone is the budget

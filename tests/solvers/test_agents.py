@@ -98,6 +98,8 @@ def test_a_time_budget_given_alone_is_the_budget():
     ("ismcts:c", ["expected c=value"]),
     ("ismcts:nodes=1", ["nodes='1'"]),
     ("ismcts:epsilon=2", ["epsilon='2'", "a probability from 0 to 1"]),
+    ("ismcts:exact=-1", ["exact='-1'", "an integer >= 0 (at most 97)"]),
+    ("ismcts:exact=2.5", ["exact='2.5'"]),
 ])
 def test_parse_agent_errors_name_the_problem(spec, words):
     with pytest.raises(AgentError) as err:

@@ -203,3 +203,75 @@ def test_solve_errors(tmp_path, capsys):
     path.write_text(json.dumps(done.to_dict()))
     assert main(["solve", "scopa", str(path)]) == 2
     assert "nothing to solve" in capsys.readouterr().err
+
+
+# --- ISMCTS's exact endgames (issue 19) -----------------------------------------------------
+
+def _scopa_endgames(count: int):
+    """2-player Scopa positions with six cards or fewer left (the stock empty: every card
+    known to the player to move), from random play, each with two or more legal moves."""
+    from cardsim.games.scopa import layout as L
+    game = cardsim.load_game("scopa")
+    found, seed = [], 0
+
+    def left(vec, params):                   # the hook cards_left, in Python
+        return sum(bin(int(vec[w])).count("1") for w in (L.HAND, L.HAND + 1, L.STOCK))
+
+    while len(found) < count:
+        state, rnd = game.new_deal(seed=seed), random.Random(seed)
+        seed += 1
+        while not state.is_terminal():
+            if left(state.vec, None) <= 6 and len(state.legal_actions()) > 1:
+                found.append(state.clone())
+                break
+            state.apply_action(rnd.choice(state.legal_actions()))
+    return found
+
+
+def test_ismcts_exact_endgames_play_a_best_move_where_every_card_is_known():
+    """Scopa's last six cards are perfect information: with ``exact=6`` every rollout from the
+    root is the exact value, so ISMCTS (final=value) plays a move of best exact value, as
+    the exact solver says."""
+    agent = parse_agent("ismcts:iterations=60,exact=6,final=value")
+    for state in _scopa_endgames(8):
+        move = choose(agent, state, seed=3)
+        actions, values = exact.solve_actions(state)
+        mine = values if exact.side_to_move(state) == 0 else -values
+        assert mine[list(actions).index(move)] == mine.max()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_ismcts_exact_endgames_are_legal_and_deterministic(name):
+    """``exact=K`` plays whole legal deals, the same for the same seed; it is an exact agent
+    (the full solver workspace) and a search (its budget is iterations)."""
+    agent = parse_agent("ismcts:iterations=100,exact=8")
+    assert agent.is_exact and agent.is_search
+    game = cardsim.load_game(name)
+    ends = []
+    for _ in range(2):
+        state = game.new_deal(seed=5)
+        play(state, [agent, "heuristic"], seed=2)
+        assert state.is_terminal()
+        ends.append(list(state.returns()))
+    assert ends[0] == ends[1]
+    from solvers.agent_spec import search_budget
+    assert search_budget(agent)[:2] == ("iterations", 100.0)
+
+
+def test_bura_deal_return_is_the_result_of_split_value():
+    """Bura's ``deal_return`` hook (ISMCTS's exact endgames) reads a deal's exact value as its
+    result in stakes, as :func:`split_value` does, for every result and margin; Scopa's is
+    the value itself."""
+    from numba import njit
+
+    from cardsim.games.bura.exact import OUTCOME
+    from cardsim.games.bura.exact import deal_return as bura_return
+    from cardsim.games.scopa.exact import deal_return as scopa_return
+
+    bura = njit(lambda v: bura_return(v))
+    scopa = njit(lambda v: scopa_return(v))
+    for result in (-6, -3, -2, -1, 0, 1, 2, 3, 6):
+        for margin in (-120, -61, -1, 0, 1, 60, 120):
+            value = OUTCOME * result + margin
+            assert bura(value) == split_value(value)[0] == result
+    assert [scopa(v) for v in (-7, 0, 5)] == [-7.0, 0.0, 5.0]

@@ -54,7 +54,7 @@ GAME = GameDefinition.of_package(
     exact=ExactHooks(
         single_deal=exact.single_deal, side=exact.side_of, value=exact.deal_value,
         features=exact.features, bounds=exact.bounds, order=exact.move_order,
-        unit="256 x the deal's result + the card-point margin", columns=exact_columns,
+        cards_left=exact.cards_left, deal_return=exact.deal_return, unit="256 x the deal's result + the card-point margin", columns=exact_columns,
         refuses=exact_refuses),
     random_player=(("claim_probability", 0.1,
                     "chance to claim 31 at each check point where a claim is legal; "

@@ -22,6 +22,20 @@ N_FEATURES = 7
 
 
 @helper
+def deal_return(value):
+    """Seat 0's return of a deal of exact value ``value``: its result in stakes, the nearest
+    multiple of ``OUTCOME`` (the card-point margin is at most 120; :func:`split_value`)."""
+    return np.float64((value + OUTCOME // 2) // OUTCOME)
+
+
+@helper
+def cards_left(state, params):
+    """The cards still to be played in the deal, in the hands and the stock (at most: a claim
+    or a throw ends it sooner)."""
+    return popcount(state[L.HAND] | state[L.HAND + 1] | state[L.STOCK])
+
+
+@helper
 def single_deal(state, params):
     """The solver values the current deal: a match position is solved as a lone deal."""
     state[L.MODE] = L.MODE_DEAL

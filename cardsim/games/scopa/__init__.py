@@ -30,7 +30,7 @@ GAME = GameDefinition.of_package(
     exact=ExactHooks(
         single_deal=exact.single_deal, side=exact.side_of, value=exact.deal_value,
         features=exact.features, bounds=exact.bounds, order=exact.move_order,
-        unit="points of the deal's difference"),
+        cards_left=exact.cards_left, deal_return=exact.deal_return, unit="points of the deal's difference"),
     categories=("cards", "coins", "settebello", "primiera", "scopas"))
 
 __all__ = ["GAME", "PRESETS", "ScopaRules"]

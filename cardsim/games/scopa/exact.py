@@ -40,6 +40,23 @@ def deal_value(state, params):
 
 
 @helper
+def deal_return(value):
+    """Side 0's return of a deal of exact value ``value``: the value is the return (the deal's
+    point difference, SC-SCORE-6)."""
+    return np.float64(value)
+
+
+@helper
+def cards_left(state, params):
+    """The cards still to be played in the deal: in the hands and the stock (SC-DEAL-1..2).
+    Six or fewer (2 players) means the stock is empty and every card is known."""
+    m = state[L.STOCK]
+    for seat in range(params[P_NUM_PLAYERS]):
+        m |= state[L.HAND + seat]
+    return popcount(m)
+
+
+@helper
 def pile_summary(pile):
     """What of a pile decides its categories (SC-SCORE-1..4): cards, coins, the settebello and
     the best primiera value per suit, packed in one word (the cards themselves do not matter)."""

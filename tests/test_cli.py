@@ -225,6 +225,7 @@ def test_demo_runs_the_built_in_study(capsys, tmp_path, monkeypatch):
     assert f"report: {report / 'report.html'} and {report / 'report.md'}" in first
     html = (report / "report.html").read_text()
     assert "Who plays Scopa better" in html and "Strength against search budget" not in html
-    assert len(list((report / "plots").glob("*.png"))) == 7
+    assert "Rating list" in html                  # three agents of a round robin (issue 19)
+    assert len(list((report / "plots").glob("*.png"))) == 8
     code = main(["demo", "--out", str(out), "--quiet", "--jobs", "1"])
     assert code == 0 and capsys.readouterr()[0] == first

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
+import json
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 
 from cardsim.app import cli
@@ -42,3 +45,21 @@ def works_or_one_line(argv: list[str], code: int, err: str) -> list[str]:
     else:
         assert not errors, f"{argv}: exit 0 with {err!r}"
     return errors
+
+
+_TRIED: Counter = Counter()
+
+
+def counted(fn):
+    """Count the inputs a fuzz test tries (put it under ``@given``): with the environment
+    variable ``CARDSIM_FUZZ_PROGRESS`` set to a file, every 1,000th input rewrites that file
+    with the count of each test so far (JSON), so that a long slow run can be followed, and
+    stopped with its counts known."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        _TRIED[fn.__name__] += 1
+        where = os.environ.get("CARDSIM_FUZZ_PROGRESS")
+        if where and _TRIED[fn.__name__] % 1000 == 0:
+            Path(where).write_text(json.dumps(dict(_TRIED), indent=1, sort_keys=True))
+        return fn(*args, **kwargs)
+    return run

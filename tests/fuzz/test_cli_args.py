@@ -45,7 +45,7 @@ from cardsim.app import cli
 from cardsim.errors import CardsimError
 from cardsim.game import definition
 from cardsim.options import describe
-from tests.fuzz.outcome import run_cli, works_or_one_line
+from tests.fuzz.outcome import counted, run_cli, works_or_one_line
 
 GAMES = cardsim.list_games()
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
@@ -518,6 +518,7 @@ def test_every_argument_list_works_or_fails_in_one_line(ws, data):
 @pytest.mark.slow
 @SLOW
 @given(data=st.data())
+@counted
 def test_every_argument_list_slow(ws, data):
     check(*data.draw(argvs(ws)), ws)
 

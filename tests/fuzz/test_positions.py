@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 import cardsim
 from cardsim.errors import CardsimError
 from tests.fuzz.mutate import JUNK, mutate, mutations
+from tests.fuzz.outcome import counted
 
 RULES = {"scopa": ({}, {"num_players": 4}), "bura": ({}, {"num_players": 3}),
          "mushka": ({}, {"num_players": 5}), "minchiate": ({}, {"declaration_mode": "all"})}
@@ -212,6 +213,7 @@ def test_typed_moves_of_play_are_a_legal_move_or_asked_again(name, seed, typed):
 @pytest.mark.slow
 @SLOW
 @given(positions, mutations)
+@counted
 def test_slow_a_mutated_position_is_refused_in_one_line_or_kept(start, steps):
     fuzz_positions(start, steps)
 
@@ -219,6 +221,7 @@ def test_slow_a_mutated_position_is_refused_in_one_line_or_kept(start, steps):
 @pytest.mark.slow
 @SLOW
 @given(positions, mutations, st.integers(0, 1000))
+@counted
 def test_slow_a_mutated_action_dict_is_refused_in_one_line_or_read_back(start, steps, pick):
     fuzz_actions(start, steps, pick)
 
@@ -226,6 +229,7 @@ def test_slow_a_mutated_action_dict_is_refused_in_one_line_or_read_back(start, s
 @pytest.mark.slow
 @SLOW
 @given(texts)
+@counted
 def test_slow_minchiate_action_strings_parse_or_are_refused_in_one_line(text):
     fuzz_action_string(text)
 
@@ -233,6 +237,7 @@ def test_slow_minchiate_action_strings_parse_or_are_refused_in_one_line(text):
 @pytest.mark.slow
 @SLOW
 @given(st.sampled_from(GAMES), st.integers(0, 20), st.lists(texts, max_size=4))
+@counted
 def test_slow_typed_moves_of_play_are_a_legal_move_or_asked_again(name, seed, typed):
     fuzz_typed_moves(name, seed, typed)
 

@@ -45,6 +45,7 @@ from experiments.spec import ExperimentSpec, load_spec, parse_spec, spec_from_di
 from solvers import agent_spec
 from solvers.agent_spec import parse_agent
 from tests.fuzz.mutate import JUNK, mutate, mutations
+from tests.fuzz.outcome import counted
 
 SPEC_DIR = Path(__file__).resolve().parents[2] / "experiments" / "specs"
 SHIPPED = {p.stem: tomllib.loads(p.read_text(encoding="utf-8"))
@@ -378,6 +379,7 @@ def test_mutated_specs_load_faithfully_or_fail_in_one_line(data, edits, tmp_path
 @pytest.mark.slow
 @SLOW
 @given(data=spec_dicts(), edits=TEXT_EDITS)
+@counted
 def test_mutated_specs_slow(data, edits, tmp_path_factory, capsys):
     fuzz_specs(data, edits, tmp_path_factory, capsys)
 
@@ -410,6 +412,7 @@ def test_mutated_manifest_specs_load_faithfully_or_fail_in_one_line(d):
 @pytest.mark.slow
 @SLOW
 @given(d=manifest_dicts())
+@counted
 def test_mutated_manifest_specs_slow(d):
     fuzz_manifest(d)
 
@@ -423,6 +426,7 @@ def test_agent_strings_parse_faithfully_or_fail_in_one_line(text):
 @pytest.mark.slow
 @SLOW
 @given(text=agent_strings())
+@counted
 def test_agent_strings_slow(text):
     check_agent(text)
 

@@ -40,7 +40,7 @@ from experiments.runner import RunConfig, run
 from experiments.spec import parse_spec
 from experiments.store import QUARANTINE, Store
 from tests.fuzz.mutate import mutate, mutations
-from tests.fuzz.outcome import run_cli, works_or_one_line
+from tests.fuzz.outcome import counted, run_cli, works_or_one_line
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck),
                 phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
@@ -228,6 +228,7 @@ def test_a_damaged_folder_is_repaired_or_refused_in_one_line(clean, hurts):
 @pytest.mark.slow
 @SLOW
 @given(damages)
+@counted
 def test_slow_a_damaged_folder_is_verified_and_read_or_refused_in_one_line(clean, hurts):
     """100,000 damaged folders through ``verify`` and the report's read."""
     check_folder(clean, hurts, repair=False)
@@ -236,6 +237,7 @@ def test_slow_a_damaged_folder_is_verified_and_read_or_refused_in_one_line(clean
 @pytest.mark.slow
 @settings(FAST, max_examples=10_000)
 @given(damages)
+@counted
 def test_slow_a_damaged_folder_is_repaired_or_refused_in_one_line(clean, hurts):
     """10,000 damaged folders through ``verify``, the read and ``cardsim run`` (a tenth of the
     inputs: a repair costs about 0.1 s)."""

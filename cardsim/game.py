@@ -34,10 +34,14 @@ __all__ = ["Game", "GameDefinition", "State", "definition", "list_games", "load_
 
 
 def load_game(name: str, rules: Any = None, **options: Any) -> "Game":
-    """A :class:`Game` by name, with rules options as keyword arguments (values or strings)."""
+    """A :class:`Game` by name, with rules options as keyword arguments (values or strings),
+    or ``rules``: the game's rules object, or a mapping of options like the keywords."""
     d = definition(name)
-    if rules is None:
-        rules = rules_from_options(d.rules_type, options, name)
+    if rules is None or isinstance(rules, Mapping):
+        rules = rules_from_options(d.rules_type, {**(rules or {}), **options}, name)
+    elif not isinstance(rules, d.rules_type):
+        raise CardsimError(f"rules={rules!r}: expected a {d.rules_type.__name__} or a mapping "
+                           f"of {name} options")
     elif options:
         rules = dataclasses.replace(rules, **options)
     return Game(d, rules)

@@ -163,6 +163,11 @@ class GameDefinition:
     """What a deal's return counts (Scopa's points, Bura's stakes), for tables and plots."""
     categories: tuple = ()
     """The scoring categories of ``score_breakdown`` that reports show, in order."""
+    endless_match: Callable[[Any], str | None] = lambda rules: None
+    """``(rules) -> reason | None``: why a match under ``rules`` may never end (the searches
+    roll out to a match's end, and a run of whole matches must finish), or None when every
+    match ends. Matches are then refused where cardsim would play one to its end: ``play
+    --match``, ``unit = "match"`` experiments, and analysis of a match position."""
     deal_setup: Callable[..., None] | None = None
     """``(vec, rules, **setup)``: what ``Game.new_deal(seed, **setup)`` may set besides the
     cards (Mushka: ``records``); None when a deal takes nothing but its seed."""

@@ -169,6 +169,9 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
     matchups = _matchups(data.get("matchups", "round_robin"), len(agents), n)
     unit = data.get("unit", "deal")
     _check(unit in ("deal", "match"), "unit", unit, "'deal' or 'match'")
+    endless = game.definition.endless_match(game.rules) if unit == "match" else None
+    if endless:
+        raise SpecError(f"unit = \"match\": {endless} (max_deals = N in [rules])")
     duplicate = data.get("duplicate", True)
     _check(isinstance(duplicate, bool), "duplicate", duplicate, "true or false")
     question = data.get("question", "")

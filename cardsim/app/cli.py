@@ -167,7 +167,12 @@ def _load_position(game_name: str, path: str, options: list[str]):
                                                    game_name))
     if options:
         position = {k: v for k, v in position.items() if k != "rules"}
-    return game, game.from_dict(position)
+    state = game.from_dict(position)
+    endless = game.definition.endless_match(game.rules)
+    if endless and state.to_dict().get("mode") == "match":
+        raise CardsimError(f"{path}: a match position: {endless} (in its rules, or "
+                           "--option max_deals=N)")
+    return game, state
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:

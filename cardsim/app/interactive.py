@@ -86,6 +86,9 @@ def play_interactive(game, opponents: Sequence[str] | str, human_seat: int = 0, 
             or not 0 <= human_seat < n:
         raise CardsimError(f"human_seat={human_seat!r}: expected a seat from 0 to {n - 1}")
     agents = resolve_opponents(n, int(human_seat), opponents)
+    endless = game.definition.endless_match(game.rules) if match else None
+    if endless:
+        raise CardsimError(f"{game.name} --match: {endless} (--option max_deals=N)")
     return _Session(game, agents, int(human_seat), seed, match, read, write).run()
 
 

@@ -7,6 +7,7 @@ import functools
 import io
 import json
 import os
+import signal
 import sys
 from collections import Counter
 from pathlib import Path
@@ -14,12 +15,29 @@ from pathlib import Path
 from cardsim.app import cli
 
 
+HANG = 600
+"""Seconds after which a command counts as hung (a cold compile of the agent loop takes up to
+a minute or two; every fuzzed command does tiny work once compiled)."""
+
+
+class Hung(AssertionError):
+    """A command still running after :data:`HANG` seconds."""
+
+
 def run_cli(argv: list[str], root: Path) -> tuple[int, str, str]:
-    """``main(argv)`` in ``root``, stdin empty: (status, stdout, stderr)."""
+    """``main(argv)`` in ``root``, stdin empty: (status, stdout, stderr). A command still
+    running after :data:`HANG` seconds fails the test (:class:`Hung`) instead of stalling the
+    fuzzing (the alarm interrupts the Python code between two compiled calls)."""
     out, err = io.StringIO(), io.StringIO()
     cwd, stdin = os.getcwd(), sys.stdin
     os.chdir(root)
     sys.stdin = io.StringIO("")
+
+    def hung(signum, frame):
+        raise Hung(f"{argv}: still running after {HANG} s")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(HANG)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -27,6 +45,8 @@ def run_cli(argv: list[str], root: Path) -> tuple[int, str, str]:
             except SystemExit as e:            # --help, --version
                 code = e.code
     finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
         os.chdir(cwd)
         sys.stdin = stdin
     return code, out.getvalue(), err.getvalue()

@@ -386,7 +386,8 @@ def play_argv(draw):
     flag(draw, "--seat", [str(s) for s in range(n)], [str(s) for s in range(n, 8)] + BAD_INTS,
          parts)
     flag(draw, "--seed", SEEDS, BAD_INTS, parts)
-    switch(draw, "--match", parts)
+    if switch(draw, "--match", parts) and rules is not None:
+        parts.append(([], not definition(game).endless_match(rules)))   # Mushka: max_deals
     return "play", parts
 
 
@@ -550,10 +551,25 @@ def test_every_argument_list_slow(ws, data):
     (["demo", "--jobs=--"], "argument --jobs: expected a value"),
     (["games", "\n:"], "unrecognized arguments: \\n:"),
     (["run", "a\nb.toml"], "cannot read a\\nb.toml"),
-    (["simulate", "scopa", "--option=--"], "argument --option: expected a value")])
+    (["simulate", "scopa", "--option=--"], "argument --option: expected a value"),
+    (["play", "mushka", "--match", "--option", "num_players=7"], "set max_deals")])
 def test_found_by_fuzzing_fails_in_one_line(ws, argv, needle):
     """Inputs the fuzzing found raising a traceback, or accepted (silently, or for a long run)."""
     code, _, err = run_cli(argv, ws.root)
     last = err.rstrip("\n").split("\n")[-1]
     assert code == 2 and err.count("cardsim: error:") == 1, err
     assert last.startswith("cardsim: error: ") and needle in last, err
+
+
+def test_a_command_that_hangs_fails_the_fuzzing(ws, monkeypatch):
+    """A command still running after ``HANG`` seconds fails the test instead of stalling it (a
+    7-player Mushka match at ``play --match`` once searched forever)."""
+    import time
+
+    from tests.fuzz import outcome
+    monkeypatch.setattr(outcome, "HANG", 1)
+    monkeypatch.setattr(cli, "main", lambda argv: time.sleep(30) or 0)
+    start = time.perf_counter()
+    with pytest.raises(outcome.Hung, match="still running after 1 s"):
+        run_cli(["games"], ws.root)
+    assert time.perf_counter() - start < 10

@@ -82,6 +82,16 @@ def set_records(vec, rules: MushkaRules, records=None, **other) -> None:
         vec[layout.START_RECORD + seat] = r
 
 
+def endless_match(rules: MushkaRules) -> str | None:
+    """Why a Mushka game under ``rules`` may never end: without ``max_deals`` (MU-MATCH-2) it
+    ends only when a record reaches 0 (MU-MATCH-1), and random games of 5 to 7 players can
+    last thousands of deals."""
+    if rules.max_deals is not None:
+        return None
+    return ("a Mushka game without max_deals may never end (random games of 5 to 7 players "
+            "can last thousands of deals): set max_deals")
+
+
 GAME = GameDefinition.of_package(
     __name__, reference="ReferenceMushka", rules_type=MushkaRules, deck=MUSHKA,
     summary="Russian Loo-like game: 3-7 players, exchange or pass, the ace of spades, "
@@ -98,6 +108,7 @@ GAME = GameDefinition.of_package(
         ("stop_probability", 0.5, "stop_mode=declared: chance to stop when offered; play is "
          "otherwise uniform among the legal cards")),
     choose_random=choose_random, return_unit="points written off",
-    categories=("tricks", "ace_bonus", "remise"), deal_setup=set_records)
+    categories=("tricks", "ace_bonus", "remise"), deal_setup=set_records,
+    endless_match=endless_match)
 
 __all__ = ["GAME", "PRESETS", "MushkaRules"]

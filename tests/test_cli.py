@@ -198,6 +198,19 @@ def test_play_s_default_opponent_is_the_strong_level(capsys, monkeypatch):
     assert seen == [["strong"], ["best"]]
 
 
+def test_bench_starts_exact_ismcts_cold_and_warm(tmp_path):
+    """``cardsim bench --startup`` starts a run with an exact-endgame ISMCTS agent (its own
+    compiled copy of the game loop) where the game has the exact solver, and not elsewhere."""
+    import cardsim.app.bench as bench
+    from experiments.spec import load_spec
+    assert "run-exact" in bench.STARTUP_COMMANDS
+    argv = bench.startup_argv("scopa", "run-exact", str(tmp_path), "cold")
+    spec = load_spec(argv[argv.index("run") + 1])
+    assert spec.agents[1] == "ismcts:iterations=50,exact=6"
+    assert argv[argv.index("--out") + 1].endswith("run-exact-cold")
+    assert bench.startup_argv("mushka", "run-exact", str(tmp_path), "cold") is None
+
+
 def test_bench_runner_figures(capsys, monkeypatch):
     import cardsim.app.bench as bench
     monkeypatch.setattr(bench, "runner_figures", lambda: {

@@ -222,8 +222,9 @@ def _timed_run(argv: list[str], env: dict, cwd: str | None = None) -> tuple[floa
     return seconds, usage.ru_maxrss / 1024
 
 
-STARTUP_COMMANDS = ("simulate", "run", "analyze", "solve")
-"""The commands :func:`startup_figures` starts cold and warm (``solve`` where the game has an
+STARTUP_COMMANDS = ("simulate", "run", "run-exact", "analyze", "solve")
+"""The commands :func:`startup_figures` starts cold and warm (``run-exact``: ``run`` with an
+ISMCTS agent that plays exact endgames, ``exact=6``; it and ``solve`` where the game has an
 exact solver)."""
 
 
@@ -236,14 +237,17 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
     cli = [sys.executable, "-m", "cardsim"]
     if command == "simulate":
         return cli + ["simulate", game_name, "--deals", "1000", "--seed", "1", "--quiet"]
-    if command == "run":                # one batch: heuristic against ISMCTS, duplicate deals
+    if command in ("run", "run-exact"):   # one batch: heuristic against ISMCTS, duplicate deals
+        if command == "run-exact" and game.spec.exact is None:
+            return None
         n = game.num_players
-        spec = os.path.join(folder, "startup.toml")
+        agent = "ismcts:iterations=50" + (",exact=6" if command == "run-exact" else "")
+        spec = os.path.join(folder, f"startup-{command}.toml")
         with open(spec, "w", encoding="utf-8") as f:
-            f.write(f'game = "{game_name}"\nagents = ["heuristic", "ismcts:iterations=50"]\n'
+            f.write(f'game = "{game_name}"\nagents = ["heuristic", "{agent}"]\n'
                     f"matchups = [{[s % 2 for s in range(n)]}]\nbatch_size = 2\n"
                     "seed = 1\n[size]\ndeals = 2\n")
-        return cli + ["run", spec, "--out", os.path.join(folder, f"run-{tag}"), "--quiet"]
+        return cli + ["run", spec, "--out", os.path.join(folder, f"{command}-{tag}"), "--quiet"]
     position = os.path.join(folder, "position.json")
     state = game.new_deal(seed=1)
     if command == "solve":

@@ -14,8 +14,35 @@ from typing import Any, Mapping
 from .errors import OptionError
 
 
+@dataclasses.dataclass(frozen=True)
+class Integers:
+    """An allowed value of an option that stands for every integer from ``low`` to ``high``
+    (Mushka's ``max_deals``: any number of deals, not a menu)."""
+
+    low: int
+    high: int
+
+    def admits(self, value: Any) -> bool:
+        return type(value) is int and self.low <= value <= self.high
+
+    def parse(self, text: str) -> int | None:
+        """The integer ``text`` writes (decimal digits only), if this range admits it."""
+        text = text.strip()
+        if not (text.isascii() and text.isdigit()) or len(text) > len(str(self.high)):
+            return None
+        value = int(text)
+        return value if self.admits(value) else None
+
+    def __str__(self) -> str:
+        return f"an integer from {self.low} to {self.high:,}"
+
+    def examples(self) -> list[str]:
+        return [str(self.low), str(self.low + 5), str(self.high)]
+
+
 def option(default: Any, allowed: tuple, rule: str, doc: str) -> Any:
-    """A rules option: a dataclass field with its allowed values, rule ID and description."""
+    """A rules option: a dataclass field with its allowed values (an :class:`Integers` among
+    them stands for a range), rule ID and description."""
     return dataclasses.field(default=default,
                              metadata={"allowed": tuple(allowed), "rule": rule, "doc": doc})
 
@@ -24,14 +51,24 @@ def _show(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) or value is None else str(value)
 
 
+def _admits(allowed: Any, value: Any) -> bool:
+    if isinstance(allowed, Integers):
+        return allowed.admits(value)
+    return type(value) is type(allowed) and value == allowed
+
+
+def _expected(allowed: tuple) -> str:
+    return "expected one of " + ", ".join(_show(a) for a in allowed)
+
+
 def check_options(rules: Any) -> None:
     """Raise :class:`OptionError` unless every field of ``rules`` holds an allowed value."""
     for f in dataclasses.fields(rules):
         value = getattr(rules, f.name)
         allowed = f.metadata["allowed"]
-        if not any(type(value) is type(a) and value == a for a in allowed):
-            raise OptionError(f"option {f.name}={_show(value)!r} is not allowed: expected one of "
-                              + ", ".join(_show(a) for a in allowed))
+        if not any(_admits(a, value) for a in allowed):
+            raise OptionError(f"option {f.name}={_show(value)!r} is not allowed: "
+                              + _expected(allowed))
 
 
 def rules_from_options(cls: type, options: Mapping[str, Any], game: str) -> Any:
@@ -46,10 +83,13 @@ def rules_from_options(cls: type, options: Mapping[str, Any], game: str) -> Any:
     for name, value in options.items():
         allowed = fields[name].metadata["allowed"]
         if isinstance(value, str):
-            match = [a for a in allowed if _show(a) == value.strip().lower()]
+            match = [a for a in allowed if not isinstance(a, Integers)
+                     and _show(a) == value.strip().lower()]
+            match += [v for a in allowed if isinstance(a, Integers)
+                      for v in [a.parse(value)] if v is not None]
             if not match:
-                raise OptionError(f"option {name}={value!r} is not allowed: expected one of "
-                                  + ", ".join(_show(a) for a in allowed))
+                raise OptionError(f"option {name}={value!r} is not allowed: "
+                                  + _expected(allowed))
             value = match[0]
         values[name] = value
     return cls(**values)
@@ -82,8 +122,12 @@ def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
 
 
 def describe(cls: type) -> list[dict]:
-    """One dict per option: name, allowed values, default, rule ID and description."""
+    """One dict per option: name, allowed values (as text; a range as its phrase), examples
+    of values to type (every allowed value, a few of a range), default, rule ID and
+    description."""
     return [{"name": f.name, "allowed": [_show(a) for a in f.metadata["allowed"]],
+             "examples": [v for a in f.metadata["allowed"]
+                          for v in (a.examples() if isinstance(a, Integers) else [_show(a)])],
              "default": _show(f.default), "rule": f.metadata["rule"], "doc": f.metadata["doc"]}
             for f in dataclasses.fields(cls)]
 

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from cardsim.app import cli
 
-
 HANG = 600
 """Seconds after which a command counts as hung (a cold compile of the agent loop takes up to
 a minute or two; every fuzzed command does tiny work once compiled)."""

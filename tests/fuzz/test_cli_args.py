@@ -44,7 +44,7 @@ import solvers.warmup
 from cardsim.app import cli
 from cardsim.errors import CardsimError
 from cardsim.game import definition
-from cardsim.options import describe
+from cardsim.options import Integers, describe
 from tests.fuzz.outcome import counted, run_cli, works_or_one_line
 
 GAMES = cardsim.list_games()
@@ -180,19 +180,34 @@ def option_text(draw, game: str, parts: Parts):
     known = st.sampled_from(sorted(opts))
     name = draw(known if parts.good_only else st.one_of(known, known, known, st.sampled_from(
         ["colour", "rules", "name", "Target_score", "deck size"])))
-    allowed = st.sampled_from(opts[name]["allowed"] if name in opts else ["1"])
+    allowed = st.sampled_from(opts[name]["examples"] if name in opts else ["1"])
     good = st.one_of(allowed, allowed.map(str.upper), allowed.map(lambda a: f" {a} "))
     value = draw(good if parts.good_only else st.one_of(
-        good, good, st.sampled_from(["12", "maybe", "1.0", "-1", "yes", "0", "", " "]),
+        good, good, st.sampled_from(["12", "maybe", "1.0", "-1", "yes", "0", "", " ", "6",
+                                     "1000001", "٣", "+5", "05"]),
         st.text(max_size=5)))
     text = (f"{name}={value}" if parts.good_only
             else draw(st.sampled_from([f"{name}={value}"] * 4 + [name, f"={value}"])))
     key, sep, val = text.partition("=")
     typed = WRONG
-    if sep and key.strip() in opts and val.strip().lower() in opts[key.strip()]["allowed"]:
-        field = {f.name: f for f in dataclasses.fields(definition(game).rules_type)}[key.strip()]
-        typed = field.metadata["allowed"][opts[key.strip()]["allowed"].index(val.strip().lower())]
+    if sep and key.strip() in opts:
+        typed = typed_option(game, key.strip(), val)
     return text, key.strip(), typed
+
+
+def typed_option(game: str, name: str, text: str):
+    """The value ``name=text`` gives the option: one of its allowed values whose text is
+    ``text`` (case and spaces aside), or an integer of its range; :data:`WRONG` otherwise."""
+    field = {f.name: f for f in dataclasses.fields(definition(game).rules_type)}[name]
+    for a in field.metadata["allowed"]:
+        if isinstance(a, Integers):
+            t = text.strip()
+            if t.isascii() and t.isdigit() and a.low <= int(t) <= a.high:
+                return int(t)
+        elif (str(a).lower() if isinstance(a, bool) or a is None else str(a)) \
+                == text.strip().lower():
+            return a
+    return WRONG
 
 
 def rules_of(draw, game: str, parts: Parts, players: str | None = None):

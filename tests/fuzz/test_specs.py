@@ -135,7 +135,7 @@ def option_values(game: str):
 
     def value_for(name: str, pick: int, how: int):
         known = [o for o in opts if o["name"] == name]
-        allowed = known[0]["allowed"] if known else ["1"]
+        allowed = known[0]["examples"] if known else ["1"]
         text = allowed[pick % len(allowed)]
         typed = (True if text == "true" else False if text == "false"
                  else int(text) if re.fullmatch(r"-?\d+", text) else text)
@@ -487,7 +487,7 @@ def small_specs(draw) -> dict:
     rules = {}
     for o in draw(st.lists(st.sampled_from(describe(definition(game).rules_type)), max_size=2,
                            unique_by=lambda o: o["name"])):
-        rules[o["name"]] = draw(st.sampled_from(o["allowed"]))
+        rules[o["name"]] = draw(st.sampled_from(o["examples"]))
     data = {"game": game, "agents": draw(st.lists(st.sampled_from(["random", "heuristic"]),
                                                    min_size=2, max_size=3)),
             "unit": draw(st.sampled_from(["deal", "match"])), "duplicate": draw(st.booleans()),

@@ -53,6 +53,7 @@ from ...options import rules_dict
 from ...order import UNKNOWN
 from ...positions import Fields, check_header, is_int, require_legal, rng_words
 from . import layout as L
+from .rules import MAX_DEALS
 from .validation import (
     STOP_AT_NAMES,
     check_position,
@@ -70,7 +71,7 @@ KEYS = ("game", "rules", "mode", "phase", "dealer", "to_move", "deal_number", "t
         "stopper", "winners", "rng")
 MODE_NAMES = ("deal", "match")
 MAX_RECORD = 1_000_000      # records are uint64 words; a sanity bound for from_dict
-MAX_DEAL_NUMBER = 1_000_000
+MAX_DEAL_NUMBER = MAX_DEALS       # the longest game (max_deals)
 
 
 # --- reading the state -------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import numpy as np
 
 from ...cards import mushka_deck_mask
 from ...errors import OptionError
-from ...options import check_options, option
+from ...options import Integers, check_options, option
 
 # Indices into the int64 params vector that the kernels receive.
 P_NUM_PLAYERS = 0
@@ -28,7 +28,10 @@ P_MAX_DEALS = 14           # 0 = no limit
 N_PARAMS = 15
 
 HAND_SIZE = 5              # MU-DEAL-2
-MAX_DEALS_ALLOWED = (None, 10, 20, 50, 100, 200, 500, 1000)
+MAX_DEALS = 1_000_000
+"""The most deals of a game (``max_deals``), and the largest ``deal_number`` of a position."""
+MAX_DEALS_ALLOWED = (None, Integers(1, MAX_DEALS))
+"""MU-MATCH-2's ``max_deals``: none, or any number of deals up to :data:`MAX_DEALS`."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

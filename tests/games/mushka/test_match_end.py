@@ -75,3 +75,38 @@ def test_load_game_takes_a_mapping_of_options_or_refuses_in_one_line():
     assert cardsim.load_game("mushka", {"num_players": "5"}, max_deals=10).rules.max_deals == 10
     with pytest.raises(CardsimError, match="expected a ScopaRules or a mapping"):
         cardsim.load_game("scopa", 5)
+
+
+@pytest.mark.parametrize("value", [6, "6", " 6 ", 1, 1_000_000])
+def test_mu_match_2_max_deals_takes_any_positive_integer(value):
+    """MU-MATCH-2 (rules/mushka.md §3): ``max_deals`` is none or any positive integer, not a
+    menu of values (6 was once refused)."""
+    assert cardsim.load_game("mushka", max_deals=value).rules.max_deals == int(value)
+
+
+@pytest.mark.parametrize("value", [0, -1, "0", "6.0", 6.0, True, "1e3", "+5", "٣", 1_000_001,
+                                   "x", ""])
+def test_mu_match_2_max_deals_refuses_what_is_not_a_count_of_deals(value):
+    """MU-MATCH-2: anything else is refused in one line naming what is allowed."""
+    with pytest.raises(CardsimError, match=r"max_deals=.*expected one of none, an integer "
+                                           r"from 1 to 1,000,000"):
+        cardsim.load_game("mushka", max_deals=value)
+
+
+def test_mu_match_2_a_game_of_six_deals_ends_after_the_sixth():
+    """MU-MATCH-2: with ``max_deals=6`` a game ends after six deals at the latest (or when a
+    record reaches 0 first, MU-MATCH-1), on the compiled engine and its position round trip."""
+    import random
+    game = cardsim.load_game("mushka", max_deals=6, num_players=7)
+    lengths = []
+    for seed in range(12):
+        state, rnd = game.new_match(seed=seed), random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rnd.choice(state.legal_actions()))
+        d = state.to_dict()
+        assert d["phase"] == "match_over" and 1 <= d["deal_number"] <= 6
+        assert game.from_dict(d).to_dict() == d
+        if min(d["records"]) > 0:
+            assert d["deal_number"] == 6        # no record reached 0: the cap ended it
+        lengths.append(d["deal_number"])
+    assert 6 in lengths

@@ -206,10 +206,11 @@ def _run_batches(spec: ExperimentSpec, config: RunConfig, store: Store) -> None:
     bar = tqdm(total=total, initial=len(done), unit="batch", disable=not config.progress,
                desc=f"{spec.game} experiment")
     started, deals, shown = time.perf_counter(), 0, 0.0
-    first = [store.rows()]           # the first matchup's rows, for the running estimate
+    written = [store.rows()]         # the store read and checked once, then each batch written
+    first = [written[0]]             # the first matchup's rows, for the running estimate
     with _Workers(config) as workers:
         while True:
-            rows = store.rows()
+            rows = _in_order(written)
             wave = []
             for m in range(len(spec.matchups)):
                 last = stop_batch(spec, rows, m)
@@ -222,7 +223,7 @@ def _run_batches(spec: ExperimentSpec, config: RunConfig, store: Store) -> None:
                 break
             for batch_rows in workers.map(spec_dict, wave):
                 m, b = int(batch_rows["matchup"].iloc[0]), int(batch_rows["batch"].iloc[0])
-                store.write_batch(m, b, batch_rows)
+                written.append(store.write_batch(m, b, batch_rows))
                 done.add((m, b))
                 deals += int(batch_rows["deal"].nunique())
                 bar.update(1)
@@ -235,6 +236,17 @@ def _run_batches(spec: ExperimentSpec, config: RunConfig, store: Store) -> None:
             if spec.deals is not None:
                 break
     bar.close()
+
+
+def _in_order(frames: list) -> pd.DataFrame:
+    """The rows of ``frames`` in the store's order (:meth:`Store.rows`: matchup, batch, deal,
+    rotation), without reading the store again (a sequential run decides after every wave)."""
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame()
+    rows = pd.concat(frames, ignore_index=True)
+    return rows.sort_values(["matchup", "batch", "deal", "rotation"],
+                            kind="stable").reset_index(drop=True)
 
 
 def _status(spec: ExperimentSpec, first: list, rate: float) -> str:

@@ -218,14 +218,16 @@ class Store:
         finished batch)."""
         return {k for k, kind in self._files() if kind == "parquet"}
 
-    def write_batch(self, matchup: int, batch: int, rows: pd.DataFrame) -> None:
-        """Write one batch, then its record, each in one step (:func:`write_synced`)."""
+    def write_batch(self, matchup: int, batch: int, rows: pd.DataFrame) -> pd.DataFrame:
+        """Write one batch, then its record, each in one step (:func:`write_synced`); returns
+        the rows as a read of the store gives them back (from the bytes written)."""
         buffer = io.BytesIO()
         rows.to_parquet(buffer, index=False)
         data = buffer.getvalue()
         name = batch_name(matchup, batch)
         write_synced(self.batches / f"{name}.parquet", data)
         self._write_record(name, _record_of(data, rows))
+        return pd.read_parquet(io.BytesIO(data))
 
     def check(self) -> list[Batch]:
         """Every batch (a file or a record), read and checked against its record, in

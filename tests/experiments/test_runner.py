@@ -157,6 +157,23 @@ def test_sequential_stop_is_the_same_on_any_number_of_workers(tmp_path):
     assert half_width(fewer, list(s.agents), 0) > 1.5       # it stopped at the first batch
 
 
+def test_a_sequential_run_reads_its_store_once_not_once_per_wave(tmp_path, monkeypatch):
+    """A sequential run decides after every wave of batches; it keeps the rows it writes
+    instead of reading (and checking) the whole store again each time: the store is read twice
+    in all (the repair's check, then the rows it resumes from), and the result is the same."""
+    s = spec(size={"half_width": 0.6, "max_deals": 200})
+    reads = []
+    real = Store.check
+    monkeypatch.setattr(Store, "check", lambda self: reads.append(1) or real(self))
+    store = run(s, RunConfig(str(tmp_path / "one"), jobs=1, progress=False))
+    assert len(reads) == 2
+    rows = used_rows(s, store.rows())
+    assert rows["batch"].nunique() > 2                     # it took several waves
+    monkeypatch.setattr(Store, "check", real)
+    again = run(s, RunConfig(str(tmp_path / "two"), jobs=1, progress=False))
+    assert seeded(used_rows(s, again.rows())).equals(seeded(rows))
+
+
 def test_cli_run_prints_the_tables(tmp_path, capsys):
     from cardsim.app.cli import main
     spec_file = tmp_path / "study.toml"

@@ -1394,4 +1394,5 @@ def test_option_remise_and_ace_bonus_values():
     with pytest.raises(OptionError):
         cardsim.load_game("mushka", num_players=8)
     with pytest.raises(OptionError):
-        cardsim.load_game("mushka", max_deals=7)
+        cardsim.load_game("mushka", max_deals=0)     # any positive count is allowed (MU-MATCH-2)
+    assert cardsim.load_game("mushka", max_deals=7).rules.max_deals == 7

@@ -32,7 +32,7 @@ from cardsim.errors import CardsimError
 from cardsim.stats import fmt_interval
 
 from .spec import ExperimentSpec, spec_from_dict
-from .store import Store
+from .store import Store, in_order
 
 
 @dataclass(frozen=True)
@@ -210,7 +210,7 @@ def _run_batches(spec: ExperimentSpec, config: RunConfig, store: Store) -> None:
     first = [written[0]]             # the first matchup's rows, for the running estimate
     with _Workers(config) as workers:
         while True:
-            rows = _in_order(written)
+            rows = in_order(written)   # no new read: a sequential run decides after every wave
             wave = []
             for m in range(len(spec.matchups)):
                 last = stop_batch(spec, rows, m)
@@ -236,17 +236,6 @@ def _run_batches(spec: ExperimentSpec, config: RunConfig, store: Store) -> None:
             if spec.deals is not None:
                 break
     bar.close()
-
-
-def _in_order(frames: list) -> pd.DataFrame:
-    """The rows of ``frames`` in the store's order (:meth:`Store.rows`: matchup, batch, deal,
-    rotation), without reading the store again (a sequential run decides after every wave)."""
-    frames = [f for f in frames if len(f)]
-    if not frames:
-        return pd.DataFrame()
-    rows = pd.concat(frames, ignore_index=True)
-    return rows.sort_values(["matchup", "batch", "deal", "rotation"],
-                            kind="stable").reset_index(drop=True)
 
 
 def _status(spec: ExperimentSpec, first: list, rate: float) -> str:

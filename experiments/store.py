@@ -127,6 +127,16 @@ def _record_of(data: bytes, rows: pd.DataFrame) -> dict:
     return {"bytes": len(data), "rows": len(rows), "sha256": hashlib.sha256(data).hexdigest()}
 
 
+def in_order(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """The rows of batch frames in the store's order: (matchup, batch, deal, rotation)."""
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame()
+    rows = pd.concat(frames, ignore_index=True)
+    return rows.sort_values(["matchup", "batch", "deal", "rotation"],
+                            kind="stable").reset_index(drop=True)
+
+
 class Store:
     """An experiment folder (module docstring)."""
 
@@ -250,11 +260,7 @@ class Store:
         damaged = [b for b in batches if b.problem]
         if damaged:
             raise self.damage_error(damaged)
-        if not batches:
-            return pd.DataFrame()
-        rows = pd.concat([b.rows for b in batches], ignore_index=True)
-        return rows.sort_values(["matchup", "batch", "deal", "rotation"],
-                                kind="stable").reset_index(drop=True)
+        return in_order([b.rows for b in batches])
 
     def damage_error(self, damaged: list[Batch]) -> StoreError:
         """The one-line refusal of a store with ``damaged`` batches: the first, how many more,

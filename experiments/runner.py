@@ -124,7 +124,7 @@ def warm_up(spec: ExperimentSpec) -> None:
     so that they find the compiled code in the cache instead of compiling it at once each."""
     from solvers.agents import parse_agent, play, switches
     game = spec.load()
-    kinds = [parse_agent(a) for a in spec.agents]
+    kinds = [parse_agent(a, spec.game) for a in spec.agents]
     quick = ["ismcts:iterations=2" if a.is_search else "pimc:worlds=1" if a.name.startswith(
         "pimc") else a.name for a in kinds]        # the same compiled loop, a tiny budget
     loops = {}                                     # one seating per compiled agent loop

@@ -164,7 +164,7 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
                                                                  for a in agents),
            "agents", agents, "a list of agent spec strings")
     for a in agents:
-        parse_agent(a)
+        parse_agent(a, game)
     n = game.num_players
     matchups = _matchups(data.get("matchups", "round_robin"), len(agents), n)
     unit = data.get("unit", "deal")

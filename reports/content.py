@@ -407,7 +407,8 @@ class _Report:
     # --- budget ------------------------------------------------------------------------------
 
     def budget(self) -> Section | None:
-        data = budget_table(self.rows, self.agents, self.tables["matchups"], self.order)
+        data = budget_table(self.rows, self.agents, self.tables["matchups"], self.order,
+                            self.spec.game)
         if data is None:
             return None
         return Section(
@@ -492,7 +493,7 @@ def _sprt_words(r: pd.Series) -> str:
 
 
 def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
-                 order: dict) -> pd.DataFrame | None:
+                 order: dict, game: str | None = None) -> pd.DataFrame | None:
     """Strength against budget: for each group of searching agents equal but for their budget
     (:func:`solvers.agent_spec.search_budget`), every matchup in which one of them meets the same
     opponents, as one series; None when no series has two budgets or more."""
@@ -502,7 +503,7 @@ def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
         if len(names) != 2:
             continue
         for k in names:
-            b = search_budget(parse_agent(agents[k]))
+            b = search_budget(parse_agent(agents[k], game))
             if b is None:
                 continue
             opp = [j for j in names if j != k]

@@ -36,7 +36,7 @@ chose among two or more (``decisions``), which :func:`play_out` adds to."""
 
 def workspace(spec, agents) -> Workspace:
     """One workspace large enough for every agent of ``agents``."""
-    agents = [parse_agent(a) if isinstance(a, str) else a for a in agents]
+    agents = [parse_agent(a, spec.name) if isinstance(a, str) else a for a in agents]
     nodes = max([a.nodes for a in agents if a.is_search] or [2])
     worlds = max([int(a.params[WORLDS]) for a in agents if a.is_search] or [0])
     solving = any(a.is_exact for a in agents)
@@ -62,19 +62,22 @@ endgame is small, and a table in the processor's cache solves it about twice as 
 full one of PIMC (2**20 entries; measured on Scopa, ``exact=6``)."""
 
 WITH_ISMCTS = True
+WITH_PIMC = True
 WITH_EXACT = True
 """The agent loop's switches (:mod:`cardsim.jit`): whether a compiled loop can run the ISMCTS
-agents, and PIMC and the oracle. A loop is compiled for the kinds it runs
-(:func:`switches`): two random players never compile a search."""
+agents, PIMC and the oracle, and ISMCTS's exact endgames (:data:`solvers.ismcts.WITH_EXACT`).
+A loop is compiled for the kinds it runs (:func:`switches`): two random players never compile
+a search, and an exact-endgame ISMCTS does not compile PIMC's loop."""
 
 
 def switches(agents) -> dict[str, bool]:
     """The switches of a compiled loop among ``agents``: only the kinds they are."""
     return {"WITH_ISMCTS": any(a.is_search for a in agents),
-            "WITH_EXACT": any(a.is_exact for a in agents)}
+            "WITH_PIMC": any(a.kind in (PIMC, ORACLE) for a in agents),
+            "WITH_EXACT": any(a.is_search and a.is_exact for a in agents)}
 
 
-@generic(switches=("WITH_ISMCTS", "WITH_EXACT"), inline="ir")
+@generic(switches=("WITH_ISMCTS", "WITH_PIMC"), inline="ir")
 def choose_action(params, kind, agent_params, state, rng, ws, reward_scale, n, seat):
     """The action of the agent (``kind``, ``agent_params``) for the player to move (``seat``),
     whose ``n`` legal actions are in ``ws.search.actions``; a searching agent's thinking time
@@ -85,7 +88,7 @@ def choose_action(params, kind, agent_params, state, rng, ws, reward_scale, n, s
         return actions[0]
     if kind == HEURISTIC:
         return actions[G.heuristic(state, params, actions, n, rng)]
-    if WITH_EXACT:
+    if WITH_PIMC:
         if kind == PIMC or kind == ORACLE:
             start = clock()
             if kind == PIMC:
@@ -152,7 +155,7 @@ def choose(agent: Agent, state, seed=0, ws: Workspace | None = None) -> int:
 def play(state, agents, seed=0) -> int:
     """Play ``state`` to its end in place, seat ``s`` by ``agents[s]`` (parsed agents or spec
     strings); returns the number of moves."""
-    agents = [a if isinstance(a, Agent) else parse_agent(a) for a in agents]
+    agents = [a if isinstance(a, Agent) else parse_agent(a, state.game) for a in agents]
     spec = state.game.spec
     if len(agents) != spec.n_players:
         raise AgentError(f"expected {spec.n_players} agents, one per seat, got {len(agents)}")

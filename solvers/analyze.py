@@ -67,7 +67,8 @@ def analyze(state, config: AnalysisConfig) -> pd.DataFrame:
                            "the position of the player to move")
     if config.worlds < 2:
         raise CardsimError(f"worlds={config.worlds}: expected at least 2")
-    agent = config.agent if isinstance(config.agent, Agent) else parse_agent(config.agent)
+    agent = (config.agent if isinstance(config.agent, Agent)
+             else parse_agent(config.agent, state.game))
     legal = np.array(state.legal_actions(), dtype=np.int64)
     out = np.zeros((len(legal), config.worlds), dtype=np.float64)
     kinds = np.full(spec.n_players, agent.kind, dtype=np.int64)

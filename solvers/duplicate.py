@@ -49,7 +49,7 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
     """One row per deal and rotation (module docstring). ``deals`` is a count or an iterable
     of deal indices; ``seed`` an int or a tuple of ints (the deal's entropy prefix); with
     ``rotate=False`` each deal is played once, seat s by ``agents[s]``."""
-    agents = [parse_agent(a) if isinstance(a, str) else a for a in agents]
+    agents = [parse_agent(a, game) if isinstance(a, str) else a for a in agents]
     spec = game.spec
     n = spec.n_players
     if len(agents) != n:

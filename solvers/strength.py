@@ -1,20 +1,27 @@
 """Strength figures on duplicate deals: ``python -m solvers.strength --game scopa --deals 200``.
 
-Plays the issue's matchups (heuristic vs random; ISMCTS with 1,000 iterations vs random and vs
-heuristic; ISMCTS with 100, 1,000 and 10,000 iterations vs heuristic) on duplicate deals and
-prints each one's mean return per deal for the first agent with its 95% interval and its
-share of deals won (return > 0, averaged over the seatings), in one process. For larger or
+Plays matchups on duplicate deals in one process and prints, for each, the first agent's
+:func:`gain` per deal over the second with its 95% interval and its share of deals won
+(the gain above zero): by default the matchups of
+:data:`MATCHUPS`, or ``--agent A --vs B`` (agent spec strings, levels too). For larger or
 resumable studies use an experiment spec (``cardsim run``, :mod:`experiments.runner`).
+
+>>> import cardsim
+>>> mean, lo, hi = gain(cardsim.load_game("scopa"), "heuristic", "random", 10, seed=1)
+>>> lo < mean < hi and mean > 0
+True
 """
 from __future__ import annotations
 
 import argparse
 import time
 
-import cardsim
-from cardsim.stats import fmt_interval
+import numpy as np
 
-from .duplicate import agent_returns, margin, play_duplicate
+import cardsim
+from cardsim.stats import fmt_interval, mean_interval
+
+from .duplicate import agent_returns, play_duplicate
 
 MATCHUPS = (
     ("heuristic", "random"),
@@ -25,6 +32,32 @@ MATCHUPS = (
 )
 
 
+def gain(game, agent: str, opponent: str, deals: int, seed: int = 1,
+         partners: bool = False) -> tuple[float, float, float]:
+    """``agent``'s mean gain per deal over ``opponent`` on duplicate deals, with its 95%
+    interval (:func:`gains`)."""
+    return mean_interval(gains(game, agent, opponent, deals, seed, partners))
+
+
+def gains(game, agent: str, opponent: str, deals: int, seed: int = 1,
+          partners: bool = False) -> np.ndarray:
+    """``agent``'s gain over ``opponent`` in each of ``deals`` duplicate deals. Two players:
+    its return, averaged over the seats swapped over the same cards. With ``partners``: a
+    partnership of ``agent`` against one of ``opponent`` (seats alternate). Otherwise one
+    ``agent`` among ``opponent`` players, rotated through the seats, and the gain is over
+    ``opponent`` in the same seat: its return minus the mean return of a seat in the same deal
+    played by ``opponent`` everywhere (the measure for a game that is not zero-sum, such as
+    Mushka)."""
+    n = game.num_players
+    if n == 2 or partners:
+        table = play_duplicate(game, [agent, opponent] * (n // 2), deals, seed=seed)
+        return agent_returns(table, 0).groupby(table["deal"]).mean().to_numpy()
+    table = play_duplicate(game, [agent] + [opponent] * (n - 1), deals, seed=seed)
+    base = play_duplicate(game, [opponent] * n, deals, seed=seed, rotate=False)
+    mine = agent_returns(table, 0).groupby(table["deal"]).mean().to_numpy()
+    return mine - base[[f"return_{s}" for s in range(n)]].mean(axis=1).to_numpy()
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m solvers.strength")
     parser.add_argument("--game", default="scopa")
@@ -32,16 +65,20 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--matchup", type=int, action="append",
                         help="index into MATCHUPS (repeatable; default all)")
+    parser.add_argument("--agent", help="play this agent against --vs instead")
+    parser.add_argument("--vs", default="heuristic", help="--agent's opponent (heuristic)")
+    parser.add_argument("--partners", action="store_true",
+                        help="with four players: a partnership of A against one of B")
     args = parser.parse_args(argv)
     game = cardsim.load_game(args.game)
-    for k in args.matchup or range(len(MATCHUPS)):
-        a, b = MATCHUPS[k]
+    matchups = ([(args.agent, args.vs)] if args.agent
+                else [MATCHUPS[k] for k in args.matchup or range(len(MATCHUPS))])
+    for a, b in matchups:
         start = time.perf_counter()
-        table = play_duplicate(game, [a, b], args.deals, seed=args.seed)
-        mean, lo, hi = margin(table)
-        won = (agent_returns(table, 0).groupby(table["deal"]).mean() > 0).mean()
-        print(f"{args.game}: {a} vs {b}: {args.deals} duplicate deals, mean return "
-              f"{fmt_interval(mean, lo, hi)} per deal, deals won {won:.3f} "
+        per_deal = gains(game, a, b, args.deals, args.seed, args.partners)
+        mean, lo, hi = mean_interval(per_deal)
+        print(f"{args.game}: {a} vs {b}: {args.deals} duplicate deals, gain "
+              f"{fmt_interval(mean, lo, hi)} per deal, deals won {(per_deal > 0).mean():.3f} "
               f"({time.perf_counter() - start:.0f} s)", flush=True)
 
 

@@ -5,7 +5,7 @@ import importlib
 import pytest
 
 MODULES = ["cardsim", "cardsim.cards", "cardsim.game", "cardsim.registry", "cardsim.jit",
-           "cardsim.compiling", "cardsim.clock", "solvers.agent_spec"]
+           "cardsim.compiling", "cardsim.clock", "solvers.agent_spec", "solvers.strength"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -94,10 +94,25 @@ def test_switches_follow_the_callees():
 
 
 def test_agent_loops_switch_on_only_the_kinds_they_run():
-    kinds = [parse_agent(a) for a in ("random", "heuristic", "ismcts:iterations=5", "pimc")]
-    assert switches(kinds[:2]) == {"WITH_ISMCTS": False, "WITH_EXACT": False}
-    assert switches(kinds[:3]) == {"WITH_ISMCTS": True, "WITH_EXACT": False}
-    assert switches([kinds[3], kinds[0]]) == {"WITH_ISMCTS": False, "WITH_EXACT": True}
+    kinds = [parse_agent(a) for a in ("random", "heuristic", "ismcts:iterations=5", "pimc",
+                                      "ismcts:iterations=5,exact=6", "oracle")]
+    off = {"WITH_ISMCTS": False, "WITH_PIMC": False, "WITH_EXACT": False}
+    assert switches(kinds[:2]) == off
+    assert switches(kinds[:3]) == {**off, "WITH_ISMCTS": True}
+    assert switches([kinds[3], kinds[0]]) == {**off, "WITH_PIMC": True}
+    assert switches([kinds[5], kinds[1]]) == {**off, "WITH_PIMC": True}
+    assert switches([kinds[4], kinds[0]]) == {**off, "WITH_ISMCTS": True, "WITH_EXACT": True}
+
+
+def test_exact_endgames_and_pimc_have_separate_switches():
+    """ISMCTS with ``exact`` has its own switch (the search's ``WITH_EXACT``), apart from the
+    game loop's PIMC and oracle branch (``WITH_PIMC``): an exact-endgame ISMCTS loop does not
+    compile PIMC, and a PIMC loop does not compile the search's endgames."""
+    from solvers import agents, ismcts
+    assert agents.choose_action.all_switches() == ("WITH_EXACT", "WITH_ISMCTS", "WITH_PIMC")
+    assert "WITH_PIMC" in agents.choose_action.switches
+    assert "WITH_EXACT" not in agents.choose_action.switches
+    assert ismcts.iterate.all_switches() == ("WITH_EXACT",)
 
 
 def test_generic_functions_are_not_called_directly():

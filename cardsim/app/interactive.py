@@ -52,9 +52,11 @@ def move_seed(seed: int, move: int) -> int:
                .generate_state(1, dtype=np.uint64)[0])
 
 
-def resolve_opponents(n_players: int, human_seat: int, opponents) -> dict[int, Agent]:
+def resolve_opponents(n_players: int, human_seat: int, opponents,
+                      game=None) -> dict[int, Agent]:
     """Seat -> parsed agent for every seat but ``human_seat``: one spec per other seat in seat
-    order, or a single spec for all of them; :class:`AgentError` otherwise."""
+    order, or a single spec for all of them (named levels as ``game`` has them);
+    :class:`AgentError` otherwise."""
     if isinstance(opponents, (str, Agent)):
         opponents = [opponents]
     opponents = list(opponents)
@@ -66,7 +68,8 @@ def resolve_opponents(n_players: int, human_seat: int, opponents) -> dict[int, A
             f"expected {len(seats)} opponent agent{'s' if len(seats) != 1 else ''} (one per "
             f"other seat: {', '.join(map(str, seats))}) or a single one for all, "
             f"got {len(opponents)}")
-    return {p: a if isinstance(a, Agent) else parse_agent(a) for p, a in zip(seats, opponents)}
+    return {p: a if isinstance(a, Agent) else parse_agent(a, game)
+            for p, a in zip(seats, opponents)}
 
 
 def render_observation(obs: dict, human_seat: int, n_players: int) -> list[str]:
@@ -85,7 +88,7 @@ def play_interactive(game, opponents: Sequence[str] | str, human_seat: int = 0, 
     if isinstance(human_seat, bool) or not isinstance(human_seat, (int, np.integer)) \
             or not 0 <= human_seat < n:
         raise CardsimError(f"human_seat={human_seat!r}: expected a seat from 0 to {n - 1}")
-    agents = resolve_opponents(n, int(human_seat), opponents)
+    agents = resolve_opponents(n, int(human_seat), opponents, game)
     endless = game.definition.endless_match(game.rules) if match else None
     if endless:
         raise CardsimError(f"{game.name} --match: {endless} (--option max_deals=N)")

@@ -53,6 +53,38 @@ def test_named_levels_are_agents(level):
 
 
 @pytest.mark.parametrize("name", ["scopa", "bura", "mushka", "minchiate"])
+@pytest.mark.parametrize("level", ["easy", "medium", "strong", "best"])
+def test_named_levels_are_each_games_own(name, level):
+    """A level stands for the game's own agent where :data:`GAME_LEVELS` has one (measured in
+    issue 19's note), else for the default; a game object or its name give the same."""
+    from solvers.agent_spec import GAME_LEVELS, LEVELS
+    game = cardsim.load_game(name)
+    means = GAME_LEVELS.get(name, {}).get(level, LEVELS[level])
+    for g in (name, game):
+        agent = parse_agent(level, g)
+        assert agent.name == level
+        assert agent.params.tolist() == parse_agent(means).params.tolist()
+    if name in ("scopa", "mushka") and level in ("strong", "best"):
+        assert parse_agent(level, name).params[ismcts.MODEL] == 1.0
+
+
+def test_a_level_is_played_as_the_games_own_agent():
+    """Duplicate play, analysis and ``play`` resolve a level for their game: Bura's ``best``
+    (an iteration budget) plays the same deal, move for move, as its spelled-out agent."""
+    from solvers.agent_spec import GAME_LEVELS
+    bura = cardsim.load_game("bura")
+    spelled = GAME_LEVELS["bura"]["best"]
+    a = play_duplicate(bura, ["best", "heuristic"], 2, seed=3)
+    b = play_duplicate(bura, [spelled, "heuristic"], 2, seed=3)
+    same = [c for c in a.columns if not c.startswith(("think_", "seconds"))]
+    assert a[same].equals(b[same])
+    one, other = bura.new_deal(seed=5), bura.new_deal(seed=5)
+    play(one, ["best", "heuristic"], seed=2)
+    play(other, [spelled, "heuristic"], seed=2)
+    assert one.to_dict() == other.to_dict()
+
+
+@pytest.mark.parametrize("name", ["scopa", "bura", "mushka", "minchiate"])
 def test_the_easy_level_plays_a_legal_deal_in_every_game(name):
     """``easy`` and ``medium`` play a whole deal in every game (``strong`` and ``best`` are
     ISMCTS under a time budget, 0.1 s and 1 s a move: too slow for a whole deal here)."""
@@ -100,6 +132,7 @@ def test_a_time_budget_given_alone_is_the_budget():
     ("ismcts:epsilon=2", ["epsilon='2'", "a probability from 0 to 1"]),
     ("ismcts:exact=-1", ["exact='-1'", "an integer >= 0 (at most 97)"]),
     ("ismcts:exact=2.5", ["exact='2.5'"]),
+    ("ismcts:model=1.5", ["model='1.5'", "a probability from 0 to 1"]),
 ])
 def test_parse_agent_errors_name_the_problem(spec, words):
     with pytest.raises(AgentError) as err:
@@ -228,14 +261,16 @@ def _positions(name, opts, every=5):
     return game, out
 
 
+@pytest.mark.parametrize("spec", ["ismcts:iterations=150", "ismcts:iterations=150,model=1"])
 @pytest.mark.parametrize("name,opts", [("scopa", {}), ("bura", {}),
                                        ("bura", {"facedown_discards": "choice"})])
-def test_ismcts_ignores_the_hidden_truth(name, opts):
+def test_ismcts_ignores_the_hidden_truth(name, opts, spec):
     """No leak: for two true states that the player to move cannot tell apart, the search
-    gives the same action and the same root statistics for the same seed."""
+    gives the same action and the same root statistics for the same seed (also with the
+    opponent model, whose heuristic reads only the sampled world)."""
     game, positions = _positions(name, opts)
     rnd = random.Random(5)
-    agent = parse_agent("ismcts:iterations=150")
+    agent = parse_agent(spec)
     compared = 0
     for state in positions:
         player = state.current_player()
@@ -248,6 +283,34 @@ def test_ismcts_ignores_the_hidden_truth(name, opts):
         assert a1 == a2 and c1 == c2
         compared += 1
     assert compared >= 5
+
+
+@pytest.mark.parametrize("model", [0, 1])
+def test_ismcts_opponent_model_plays_the_heuristic_in_the_tree(model):
+    """``model=1``: every opponent reply in the tree is the heuristic's move in one of the
+    search's worlds (five fixed worlds, so the test can list them); with ``model=0`` the tree
+    also tries replies the heuristic never makes."""
+    state = cardsim.load_game("scopa").new_deal(seed=6)
+    agent = parse_agent(f"ismcts:iterations=600,worlds=5,model={model}")
+    _, _, children, ws = _search(state, agent, 2)
+    heuristic = parse_agent("heuristic")
+    others = []                      # (root move, opponent reply not the heuristic's)
+    for key, *_ in children:
+        replies = set()
+        for w in range(5):
+            world = state.game.from_dict(state.to_dict())
+            world.vec[:] = ws.worlds[w]
+            world.apply_action(key)
+            replies |= {choose(heuristic, world, seed=s) for s in range(40)}
+        node = ws.tree[0, ismcts.CHILD]
+        while ws.tree[node, ismcts.KEY] != key:
+            node = ws.tree[node, ismcts.SIBLING]
+        child = ws.tree[node, ismcts.CHILD]
+        while child >= 0:
+            if int(ws.tree[child, ismcts.KEY]) not in replies:
+                others.append((key, int(ws.tree[child, ismcts.KEY])))
+            child = ws.tree[child, ismcts.SIBLING]
+    assert (others == []) == (model == 1), others
 
 
 def test_ismcts_sees_a_face_down_throw_only_as_its_size():

@@ -1,0 +1,69 @@
+"""Issue 19: the strong level beats the heuristic in every game (slow, statistical).
+
+Each game's ``strong`` level (:data:`solvers.agent_spec.GAME_LEVELS`) with its time budget
+replaced by 1,000 iterations, so that the test is deterministic on any machine, plays the
+heuristic on duplicate deals; the lower end of the 95% interval of its gain per deal must be
+above zero. Mushka is not zero-sum (the seats' returns do not cancel), so there the gain is
+over the heuristic in the same seat: the searching seat's return minus the mean return of a
+seat in the same deal played by four heuristics. Minchiate plays partnership against
+partnership. The figures of the closing note of issue 19 come from larger runs.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import cardsim
+from solvers.agent_spec import level
+from solvers.strength import gain
+
+DEALS = {"scopa": 200, "bura": 300, "mushka": 200, "minchiate": 40}
+
+
+def strong_at_1000_iterations(game: str) -> str:
+    return re.sub(r"seconds=[0-9.]+", "iterations=1000", level("strong", game))
+
+
+def gain_over_heuristic(game, agent: str, deals: int, seed: int) -> tuple[float, float, float]:
+    """The agent's gain per deal over the heuristic (module docstring), with its interval."""
+    return gain(game, agent, "heuristic", deals, seed, partners=game.name == "minchiate")
+
+
+def test_the_strong_level_at_1000_iterations_is_what_the_slow_test_plays():
+    """The slow test's agent is the level's, but for its budget."""
+    assert strong_at_1000_iterations("scopa") == \
+        "ismcts:iterations=1000,rollout=heuristic,model=1"
+    assert strong_at_1000_iterations("bura") == level("strong", "bura")
+
+
+def test_gain_over_the_heuristic_is_zero_for_the_heuristic_itself():
+    """The measure can tell: in Mushka the heuristic's gain over itself is no more than its
+    interval (only its tie-breaking draws differ), and random play loses to it."""
+    mushka = cardsim.load_game("mushka")
+    mean, lo, hi = gain_over_heuristic(mushka, "heuristic", 30, seed=1)
+    assert lo <= 0.0 <= hi
+    mean, lo, hi = gain_over_heuristic(mushka, "random", 30, seed=1)
+    assert hi < 0, (mean, lo, hi)
+
+
+MUSHKA_MISS = pytest.mark.xfail(strict=True, reason=(
+    "issue 19, not reached: in 4-player Mushka no search measured beats the heuristic "
+    "(ISMCTS with the opponent model, 1,000 iterations: +0.06 [-0.14, +0.27] record per deal "
+    "on this test's 200 deals, -0.05 [-0.17, +0.08] on 400 others; without the model -0.24 "
+    "and -0.19)"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["scopa", "bura",
+                                  pytest.param("mushka", marks=MUSHKA_MISS), "minchiate"])
+def test_the_strong_level_beats_the_heuristic(name):
+    """Issue 19, "a slow statistical test per game that the best agent beats the heuristic"
+    (at 1,000 iterations a move: module docstring). It fails in Mushka today: a strict xfail,
+    so that it is reported as soon as it passes."""
+    game = cardsim.load_game(name)
+    mean, lo, hi = gain_over_heuristic(game, strong_at_1000_iterations(name), DEALS[name],
+                                       seed=19)
+    assert lo > 0, (name, mean, lo, hi)
+    assert np.isfinite(hi)

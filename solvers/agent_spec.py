@@ -129,6 +129,8 @@ def level(name: str, game=None) -> str | None:
         return None
     game = getattr(game, "name", game)
     return GAME_LEVELS.get(game, {}).get(name, LEVELS[name])
+
+
 _HIGH = {"iterations": MAX_COUNT, "worlds": MAX_FIXED_WORLDS}
 _INTEGER = ("iterations", "worlds", "exact")
 _TOP = {**_HIGH, "epsilon": 1.0, "model": 1.0, "exact": MAX_EXACT}

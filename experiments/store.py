@@ -2,7 +2,9 @@
 one Parquet file in ``batches/`` and its record in ``records/``.
 
 ``manifest.json`` holds the schema version, the package version, the full spec, its sha256
-(``spec_sha256``: a spec edited by hand is refused) and the root seed. A batch ``batches/m<matchup>-b<batch>.parquet`` is written to a temporary file, synced
+(``spec_sha256``: a spec edited by hand is refused), the root seed and what each named level
+among the agents stood for (``levels``, :func:`levels_of`: a run resumed by a cardsim whose
+levels differ is refused, so that one store never mixes two agents under one name). A batch ``batches/m<matchup>-b<batch>.parquet`` is written to a temporary file, synced
 and renamed into place; then its record ``records/m<matchup>-b<batch>.json`` (the file's size
 in bytes, its rows and its sha256) is written the same way (``batches/`` holds Parquet files
 only, so that it reads as one Parquet data set). A run killed at any moment (even by SIGKILL)
@@ -44,6 +46,7 @@ import pyarrow as pa
 from cardsim import __version__
 from cardsim.documents import read_document
 from cardsim.errors import CardsimError
+from solvers.agent_spec import level
 
 SCHEMA_VERSION = 2
 READS = (1, 2)
@@ -118,6 +121,13 @@ def spec_checksum(spec: dict) -> str:
     return hashlib.sha256(json.dumps(spec, sort_keys=True).encode("utf-8")).hexdigest()
 
 
+def levels_of(spec: dict) -> dict[str, str]:
+    """The agent spec string each named level among ``spec``'s agents stands for in its game,
+    in this cardsim (:func:`solvers.agent_spec.level`)."""
+    names = [a.strip() for a in spec.get("agents", []) if isinstance(a, str)]
+    return {a: level(a, spec.get("game")) for a in names if level(a, spec.get("game"))}
+
+
 def batch_name(matchup: int, batch: int) -> str:
     """A batch's file name without its suffix: ``m<matchup>-b<batch>``."""
     return f"m{matchup:03d}-b{batch:06d}"
@@ -163,19 +173,29 @@ class Store:
         :class:`StoreError` says which key differs). Temporary leftovers are removed."""
         store = cls(path)
         if (store.path / "manifest.json").exists():
-            old = store.manifest()["spec"]
+            manifest = store.manifest()
+            old = manifest["spec"]
             if old != spec:
                 keys = sorted(k for k in set(old) | set(spec) if old.get(k) != spec.get(k))
                 raise StoreError(
                     f"{store.path} holds a different experiment ({', '.join(keys)} differ: "
                     f"{keys[0]}={old.get(keys[0])!r} there, {spec.get(keys[0])!r} here); use "
                     "another folder (--out) or the same spec")
+            recorded = manifest.get("levels", {})      # none in a store older than levels
+            for name, now in levels_of(spec).items():
+                if name in recorded and recorded[name] != now:
+                    raise StoreError(
+                        f"{store.path}: agent {name!r} stood for {recorded[name]!r} when this "
+                        f"run began; this cardsim ({__version__}) makes it {now!r}: finish the "
+                        f"run with cardsim {manifest.get('package_version', '?')}, or start "
+                        "it again in another folder (--out)")
         else:
             _refuse_foreign(store.path)
             store.batches.mkdir(parents=True, exist_ok=True)
             store._write_json("manifest.json", {
                 "schema_version": SCHEMA_VERSION, "package_version": __version__,
-                "spec": spec, "spec_sha256": spec_checksum(spec), "root_seed": spec["seed"]})
+                "spec": spec, "spec_sha256": spec_checksum(spec), "root_seed": spec["seed"],
+                "levels": levels_of(spec)})
         for folder in (store.batches, store.records, store.path / QUARANTINE):
             if folder.exists() and not folder.is_dir():
                 raise StoreError(f"{store.path} is damaged: {folder.name} is a file, not a "
@@ -219,6 +239,10 @@ class Store:
             raise StoreError(f"{where} is damaged: its spec does not match its checksum "
                              "(spec_sha256); restore the manifest, or run the experiment again "
                              "in a new folder")
+        levels = manifest.get("levels", {})
+        if not (isinstance(levels, dict) and all(isinstance(v, str) for v in levels.values())):
+            raise StoreError(f"{where} is damaged: its levels are not an object of agent "
+                             "spec strings")
         return manifest
 
     # --- batches -----------------------------------------------------------------------------

@@ -131,6 +131,8 @@ class _Report:
             ("game", s.game),
             ("rules", ", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"),
             ("agents", "; ".join(f"{i}: {a}" for i, a in enumerate(self.agents))),
+            *([("levels", "; ".join(f"{k} = {v}" for k, v in run.manifest["levels"].items()))]
+              if run.manifest.get("levels") else []),
             ("matchups", "; ".join(labels)),
             ("unit", f"{s.unit} ({self.unit})"),
             ("duplicate", "yes: every deal played once per rotation of the seats, same cards"

@@ -221,7 +221,9 @@ def test_found_by_fuzzing_two_batches_swapped_with_their_records_are_damaged(sto
     (lambda m: m["spec"].update(seed=12), "does not match its checksum"),
     (lambda m: m.update(spec=[1]), "its spec is not an object"),
     (lambda m: [m], "a JSON object was expected, not list"),
-    (lambda m: m.update(schema_version=True), "store schema version True")])
+    (lambda m: m.update(schema_version=True), "store schema version True"),
+    (lambda m: m.update(levels=[1]), "its levels are not an object"),
+    (lambda m: m.update(levels={"best": 3}), "its levels are not an object")])
 def test_found_by_fuzzing_an_edited_manifest_is_refused_in_one_line(store, capsys, edit,
                                                                     needle):
     path = store.path / "manifest.json"
@@ -254,3 +256,29 @@ def test_found_by_fuzzing_a_file_where_a_folder_belongs_is_refused_in_one_line(s
     assert main(["run", str(store.path), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{name} is a file, not a folder" in err, err
+
+
+def test_a_run_records_what_its_levels_stood_for_and_refuses_to_resume_with_others(tmp_path,
+                                                                                  capsys,
+                                                                                  monkeypatch):
+    """Issue 19's levels differ per game and may change between versions: the manifest records
+    what each level among the agents stood for (``levels``), the report shows it, and a run
+    resumed by a cardsim whose level means another agent is refused in one line instead of
+    mixing two agents' rows under one name."""
+    from solvers import agent_spec
+    spec = {"game": "bura", "agents": ["best", "heuristic"], "seed": 3, "batch_size": 1,
+            "size": {"deals": 2}}
+    folder = tmp_path / "run"
+    run(parse_spec(spec), RunConfig(str(folder), progress=False))
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["levels"] == {"best": agent_spec.GAME_LEVELS["bura"]["best"]}
+    assert main(["run", str(folder), "--quiet"]) == 0               # the same levels: resumes
+    capsys.readouterr()
+    from reports.content import sections
+    study = {s.key: s for s in sections(load_run(folder))}["study"]
+    assert dict(study.tables[0].data.values)["levels"] == \
+        "best = " + agent_spec.GAME_LEVELS["bura"]["best"]
+    monkeypatch.setitem(agent_spec.GAME_LEVELS, "bura", {"best": "ismcts:iterations=7"})
+    assert main(["run", str(folder), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "agent 'best' stood for" in err and "iterations=7" in err

@@ -410,7 +410,7 @@ class _Report:
 
     def budget(self) -> Section | None:
         data = budget_table(self.rows, self.agents, self.tables["matchups"], self.order,
-                            self.spec.game)
+                            self.spec.game, self.run.manifest.get("levels", {}))
         if data is None:
             return None
         return Section(
@@ -495,17 +495,19 @@ def _sprt_words(r: pd.Series) -> str:
 
 
 def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
-                 order: dict, game: str | None = None) -> pd.DataFrame | None:
+                 order: dict, game: str | None = None,
+                 levels: dict | None = None) -> pd.DataFrame | None:
     """Strength against budget: for each group of searching agents equal but for their budget
     (:func:`solvers.agent_spec.search_budget`), every matchup in which one of them meets the same
-    opponents, as one series; None when no series has two budgets or more."""
+    opponents, as one series; None when no series has two budgets or more. A named level is
+    the agent ``levels`` (the manifest's) says it stood for, else ``game``'s today."""
     out = []
     for m, seating in order.items():
         names = T.distinct_agents(seating)
         if len(names) != 2:
             continue
         for k in names:
-            b = search_budget(parse_agent(agents[k], game))
+            b = search_budget(parse_agent((levels or {}).get(agents[k], agents[k]), game))
             if b is None:
                 continue
             opp = [j for j in names if j != k]

@@ -168,6 +168,25 @@ def test_budget_section_follows_the_search_budget(built):
     assert agents_base("ismcts:iterations=40,c=1") == "ismcts:c=1"
 
 
+def test_budget_table_reads_a_level_as_the_manifest_recorded_it():
+    """A named level in the budget table is the agent the run's manifest says it stood for
+    (``levels``), not today's: recorded as 1,000 iterations, ``best`` joins the 2,000-iteration
+    agent's series, even in a game whose ``best`` is today 1 s a move (Scopa), where without
+    the record it would not."""
+    from reports.content import budget_table
+    agents = ["heuristic", "best", "ismcts:iterations=2000,rollout=heuristic,c=2"]
+    order = {0: (1, 0), 1: (2, 0)}
+    cols = {"games": 10, "mean_return": 0.1, "mean_return_lo": 0.0, "mean_return_hi": 0.2,
+            "win_rate": 0.5, "win_rate_lo": 0.4, "win_rate_hi": 0.6, "ms_per_move": 1.0}
+    matchups = pd.DataFrame([{"matchup": m, "agent": k, **cols}
+                             for m, seating in order.items() for k in set(seating)])
+    recorded = {"best": "ismcts:iterations=1000,rollout=heuristic,c=2"}
+    table = budget_table(None, agents, matchups, order, "bura", recorded)
+    assert list(table["budget"]) == [1000, 2000] and list(table["agent"])[0] == "best"
+    assert budget_table(None, agents, matchups, order, "scopa", recorded) is not None
+    assert budget_table(None, agents, matchups, order, "scopa") is None     # 1 s a move
+
+
 def test_timing_counts_every_game(built):
     run, files = built[SCOPA.name]
     timing = _csv(files, "timing")

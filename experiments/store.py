@@ -124,8 +124,9 @@ def spec_checksum(spec: dict) -> str:
 def levels_of(spec: dict) -> dict[str, str]:
     """The agent spec string each named level among ``spec``'s agents stands for in its game,
     in this cardsim (:func:`solvers.agent_spec.level`)."""
-    names = [a.strip() for a in spec.get("agents", []) if isinstance(a, str)]
-    return {a: level(a, spec.get("game")) for a in names if level(a, spec.get("game"))}
+    stands = {a.strip(): level(a.strip(), spec.get("game"))
+              for a in spec.get("agents", []) if isinstance(a, str)}
+    return {name: agent for name, agent in stands.items() if agent}
 
 
 def batch_name(matchup: int, batch: int) -> str:

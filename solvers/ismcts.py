@@ -39,9 +39,9 @@ lets the opponent's statistics average over worlds that all hold the observer's 
 the opponent in the tree plays as if it saw that hand; the model removes that. Its key is the
 move as the observer sees it, like any other move. Measured (duplicate deals, closing note
 of issue 19): in Scopa it wins against the heuristic (more with 10,000 iterations than with
-1,000), and it draws against plain ISMCTS; in Mushka it lifts ISMCTS from below the heuristic to about its level;
-in Bura it loses strength and in Minchiate it changes nothing measurable, so the levels use
-it per game.
+1,000), and it draws against plain ISMCTS; in Mushka it lifts ISMCTS from below the
+heuristic to about its level; in Bura it loses strength and in Minchiate it changes nothing
+measurable, so the levels use it per game.
 
 The final move is the root child with the most visits (``final=visits``, ties to the higher
 mean), one drawn in proportion to the visits (``final=sample``), or the one with the highest
@@ -223,6 +223,12 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
         for i in range(n):
             keys[i] = G.observed_action(world, params, actions[i], observer)
             seen[i] = False
+        modelled = -1                     # the opponent model's action, if it plays
+        key = -1
+        if model > 0.0 and G.current_player(world, params) != observer and (
+                model >= 1.0 or uniform(rng) < model):
+            modelled = actions[G.heuristic(world, params, actions, n, rng)]
+            key = G.observed_action(world, params, modelled, observer)
         best = -1
         best_score = -np.inf
         child = tree[node, CHILD]
@@ -234,22 +240,16 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
                     present = True
             if present:
                 tree[child, AVAIL] += 1
-                score = ucb(stats, tree, child, c)
-                if score > best_score:
-                    best_score = score
-                    best = child
+                if modelled >= 0:
+                    if tree[child, KEY] == key:
+                        best = child
+                else:
+                    score = ucb(stats, tree, child, c)
+                    if score > best_score:
+                        best_score = score
+                        best = child
             child = tree[child, SIBLING]
-        modelled = -1                     # the opponent model's action, if it plays
-        if model > 0.0 and G.current_player(world, params) != observer and (
-                model >= 1.0 or uniform(rng) < model):
-            modelled = actions[G.heuristic(world, params, actions, n, rng)]
-            key = G.observed_action(world, params, modelled, observer)
-            best = -1
-            child = tree[node, CHILD]
-            while child >= 0 and best < 0:
-                if tree[child, KEY] == key:
-                    best = child
-                child = tree[child, SIBLING]
+        if modelled >= 0:
             new_keys = 1 if best < 0 else 0
         else:
             new_keys = 0                  # distinct keys without a child

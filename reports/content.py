@@ -30,7 +30,7 @@ import pandas as pd
 
 from cardsim.game import definition
 from cardsim.options import non_default
-from cardsim.stats import fmt_interval, mean_interval
+from cardsim.stats import Z95, fmt_interval, mean_interval
 from experiments import tables as T
 from experiments.rows import n_seats
 from solvers.agent_spec import parse_agent, search_budget
@@ -232,13 +232,14 @@ class _Report:
         if not len(data):
             return None
         best = data.iloc[0]
+        text = [f"Every agent on one Elo scale, from the paired scores of its matchups: "
+                f"{best['name']} is rated highest, {best['elo']:+.0f} "
+                f"[{best['elo_lo']:+.0f}, {best['elo_hi']:+.0f}]. "
+                "A difference of 100 Elo is a score of about 0.64 (wins plus half the draws) "
+                "between the two agents."]
+        text += _same_agents(list(data["name"]), self.run.manifest.get("levels", {}))
         return Section(
-            "ratings", "Rating list",
-            [f"Every agent on one Elo scale, from the paired scores of its matchups: "
-             f"{best['name']} is rated highest, {best['elo']:+.0f} "
-             f"[{best['elo_lo']:+.0f}, {best['elo_hi']:+.0f}]. "
-             "A difference of 100 Elo is a score of about 0.64 (wins plus half the draws) "
-             "between the two agents."],
+            "ratings", "Rating list", text,
             [_table("ratings", data, ["name", "elo", "matchups", "deals", "score"],
                     {"name": "agent"}, digits=1)],
             [Plot("ratings", "Elo ratings with 95% bootstrap intervals.",
@@ -413,15 +414,22 @@ class _Report:
                             self.spec.game, self.run.manifest.get("levels", {}))
         if data is None:
             return None
+        text = [f"Searching agents that differ only in their budget, each against the same "
+                f"opponent: mean return ({self.unit}) with paired 95% intervals, by budget."]
+        shown, value, what = ["mean_return"], "mean_return", "Mean return"
+        if "gain" in data:
+            text.append("The game is not zero-sum, so a return alone says little: the gain is "
+                        "the searcher's mean return minus that of a seat when the opponent "
+                        "plays every seat (the field matchup), with the 95% interval of that "
+                        "difference. The plot shows the gain.")
+            shown, value, what = ["mean_return", "gain"], "gain", "Gain over the field"
         return Section(
-            "budget", "Strength against search budget",
-            [f"Searching agents that differ only in their budget, each against the same "
-             f"opponent: mean return ({self.unit}) with paired 95% intervals, by budget."],
+            "budget", "Strength against search budget", text,
             [_table("budget", data, ["series", "agent", "budget", "opponent", "games",
-                                     "mean_return", "win_rate", "ms_per_move"])],
-            [Plot("budget", "Mean return against search budget, 95% intervals.",
-                  plots.budget_curves(data, f"mean return ({self.unit})",
-                                      "Strength against search budget"))])
+                                     *shown, "win_rate", "ms_per_move"])],
+            [Plot("budget", f"{what} against search budget, 95% intervals.",
+                  plots.budget_curves(data, f"{what.lower()} ({self.unit})",
+                                      "Strength against search budget", value))])
 
     # --- timing ------------------------------------------------------------------------------
 
@@ -486,6 +494,17 @@ class _Report:
                 f"decision differ by more than {T.EQUAL_TIME:.0%}.")
 
 
+def _same_agents(names: list[str], levels: dict) -> list[str]:
+    """A sentence for each group of rated names that stand for one agent (two named levels of
+    a game that are the same search, as Bura's ``strong`` and ``best``): their ratings differ
+    only by chance."""
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        groups.setdefault(levels.get(name, name), []).append(name)
+    return [f"{' and '.join(sorted(same))} are the same agent here ({agent}): their ratings "
+            "differ only by chance." for agent, same in groups.items() if len(same) > 1]
+
+
 def _sprt_words(r: pd.Series) -> str:
     hyp = {"H0": f"accepts H0 ({r['kind']} {r['lower']:g})",
            "H1": f"accepts H1 ({r['kind']} {r['upper']:g})"}
@@ -513,7 +532,8 @@ def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
             opp = [j for j in names if j != k]
             r = matchups[(matchups["matchup"] == m) & (matchups["agent"] == k)].iloc[0]
             opponent = ", ".join(agents[j] for j in opp)
-            out.append({"key": (b[2], opponent), "agent": agents[k], "budget_kind": b[0],
+            out.append({"key": (b[2], opponent), "agent": agents[k], "matchup": m,
+                        "agent_index": k, "budget_kind": b[0],
                         "budget": b[1], "opponent": opponent, "games": r["games"],
                         **{c: r[c] for c in ("mean_return", "mean_return_lo", "mean_return_hi",
                                              "win_rate", "win_rate_lo", "win_rate_hi",
@@ -521,6 +541,7 @@ def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
     if not out:
         return None
     data = pd.DataFrame(out)
+    _gain_over_field(data, agents, matchups, order)
     keys = [key for key, part in data.groupby("key", sort=False)
             if part["budget"].nunique() >= 2]
     if not keys:
@@ -530,12 +551,44 @@ def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
         "key", sort=False)}
     data["series"] = [f"{base[k]} vs {opp}" for k, opp in zip(data["key"], data["opponent"])]
     data = data.drop(columns="key").sort_values(["series", "budget"], kind="stable")
+    gain = ["gain", "gain_lo", "gain_hi"] if "gain" in data else []
     data = data[["series", "agent", "budget_kind", "budget", "opponent", "games",
-                 "mean_return", "mean_return_lo", "mean_return_hi", "win_rate",
+                 "mean_return", "mean_return_lo", "mean_return_hi", *gain, "win_rate",
                  "win_rate_lo", "win_rate_hi", "ms_per_move"]].reset_index(drop=True)
     data.attrs["note"] = ("Each searching agent's mean return and win rate against the same "
-                          "opponent by budget (paired 95% intervals; Wilson for win rates).")
+                          "opponent by budget (paired 95% intervals; Wilson for win rates)"
+                          + ("; gain: the mean return minus that of the opponent playing every "
+                             "seat (the field), 95% interval of the difference of the two "
+                             "independent means" if gain else "") + ".")
     return data
+
+
+def _gain_over_field(data: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
+                     order: dict) -> None:
+    """Add ``gain``, ``gain_lo``, ``gain_hi`` to the budget rows when the run has a *field*: a
+    matchup in which one opponent plays every seat. In a game that is not zero-sum (Mushka: a
+    field of heuristics writes records off every deal) a searcher's mean return means little
+    alone; its gain is its mean return minus the field's mean return per seat. The matchups
+    play different deals (each has its own seed), so the two means are independent and the
+    interval is ``gain ± 1.96·sqrt(se² + se_field²)``. Rows without a field get NaN; nothing is
+    added when no row has one."""
+    fields = {}
+    for m, seating in order.items():
+        if len(set(seating)) == 1:
+            r = matchups[matchups["matchup"] == m].iloc[0]
+            fields[agents[seating[0]]] = (r["mean_return"], r["return_se"])
+    if not fields:
+        return
+    own = matchups.set_index(["matchup", "agent"])["return_se"]
+    gain, half = [], []
+    for _, r in data.iterrows():
+        base = fields.get(r["opponent"], (math.nan, math.nan))
+        gain.append(r["mean_return"] - base[0])
+        half.append(Z95 * math.hypot(own[(r["matchup"], r["agent_index"])], base[1]))
+    if not np.isnan(gain).all():
+        data["gain"] = gain
+        data["gain_lo"] = data["gain"] - half
+        data["gain_hi"] = data["gain"] + half
 
 
 def agents_base(agent: str) -> str:

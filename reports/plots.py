@@ -146,12 +146,14 @@ def panels_of_bars(table: pd.DataFrame, panel: str, x: str, series: str, value: 
     return fig
 
 
-def budget_curves(table: pd.DataFrame, ylabel: str, title: str) -> Figure:
-    """Mean return against search budget (log scale), one line per series, 95% intervals."""
+def budget_curves(table: pd.DataFrame, ylabel: str, title: str,
+                  value: str = "mean_return") -> Figure:
+    """``value`` (with its ``_lo``/``_hi`` columns: the mean return, or the gain over the field)
+    against search budget (log scale), one line per series, 95% intervals."""
     fig, (ax,) = _figure(4.0)
     for i, (name, part) in enumerate(table.groupby("series", sort=False)):
-        part = part.sort_values("budget")
-        ax.errorbar(part["budget"], part["mean_return"], yerr=_err(part, "mean_return"),
+        part = part.sort_values("budget").dropna(subset=[value])
+        ax.errorbar(part["budget"], part[value], yerr=_err(part, value),
                     marker=MARKERS[i % len(MARKERS)], linestyle=LINES[i % len(LINES)],
                     color="black", ecolor="black", capsize=4, label=name,
                     markerfacecolor=GREYS[i % len(GREYS)])

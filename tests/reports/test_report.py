@@ -187,6 +187,37 @@ def test_budget_table_reads_a_level_as_the_manifest_recorded_it():
     assert budget_table(None, agents, matchups, order, "scopa") is None     # 1 s a move
 
 
+def test_budget_gain_is_over_the_field_when_the_game_is_not_zero_sum():
+    """A run with a *field* matchup (the heuristic in every seat, as Mushka's strength study
+    has) gives each searcher's gain: its mean return minus the field's, with the interval of
+    two independent means (the matchups play different deals); without a field there is no
+    gain column, and a searcher against another opponent gets NaN."""
+    from reports.content import budget_table
+    agents = ["heuristic", "ismcts:iterations=10", "ismcts:iterations=40", "random"]
+    order = {0: (0, 0, 0, 0), 1: (1, 0, 0, 0), 2: (2, 0, 0, 0), 3: (1, 3, 3, 3),
+             4: (2, 3, 3, 3)}
+    mean = {(0, 0): 1.3, (1, 1): 1.5, (2, 2): 2.1, (3, 1): 4.0, (4, 2): 4.5}
+    se = {(0, 0): 0.2, (1, 1): 0.1, (2, 2): 0.15, (3, 1): 0.3, (4, 2): 0.3}
+    rows = []
+    for m, seating in order.items():
+        for k in sorted(set(seating)):
+            mr = mean.get((m, k), 0.0)
+            rows.append({"matchup": m, "agent": k, "games": 40, "mean_return": mr,
+                         "mean_return_lo": mr - 0.5, "mean_return_hi": mr + 0.5,
+                         "return_se": se.get((m, k), 0.1), "win_rate": 0.5,
+                         "win_rate_lo": 0.4, "win_rate_hi": 0.6, "ms_per_move": 1.0})
+    matchups = pd.DataFrame(rows)
+    table = budget_table(None, agents, matchups, order, "mushka")
+    field = table[table["opponent"] == "heuristic"].set_index("budget")
+    assert field.loc[10, "gain"] == pytest.approx(0.2)
+    assert field.loc[40, "gain"] == pytest.approx(0.8)
+    half = 1.959963984540054 * (0.15 ** 2 + 0.2 ** 2) ** 0.5
+    assert field.loc[40, "gain_hi"] - field.loc[40, "gain"] == pytest.approx(half)
+    assert table[table["opponent"] == "random"]["gain"].isna().all()
+    no_field = {m: t for m, t in order.items() if m != 0}
+    assert "gain" not in budget_table(None, agents, matchups, no_field, "mushka")
+
+
 def test_timing_counts_every_game(built):
     run, files = built[SCOPA.name]
     timing = _csv(files, "timing")
@@ -446,3 +477,16 @@ def test_the_rating_list_puts_every_agent_of_the_budget_run_on_one_scale(parts):
     run = load_run(SCOPA)
     assert data.reset_index(drop=True).equals(rating_table(run.rows, run.agents))
     assert section.plots and "rated highest" in section.text[0]
+
+
+def test_the_rating_list_says_when_two_levels_are_one_agent():
+    """Bura's ``strong`` and ``best`` are one search: the rating list says their ratings differ
+    only by chance, read from the levels the manifest recorded; distinct agents get no such
+    sentence."""
+    from reports.content import _same_agents
+    same = "ismcts:iterations=1000,rollout=heuristic,c=2"
+    levels = {"strong": same, "best": same, "medium": "heuristic"}
+    (line,) = _same_agents(["best", "strong", "medium", "random"], levels)
+    assert line.startswith("best and strong are the same agent here (") and same in line
+    assert _same_agents(["best", "strong", "medium"], {"strong": "a", "best": "b"}) == []
+    assert len(_same_agents(["medium", "heuristic"], levels)) == 1

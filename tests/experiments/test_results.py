@@ -1,0 +1,43 @@
+"""The published studies in ``experiments/results/<spec>/`` (a report's ``report.md``, its plots
+and tables, and the run's ``manifest.json``) are today's: each is a whole run of the shipped spec
+of the same name, by agents that are still what its named levels stand for, and its report
+refers only to files that are there. A change to a spec or to a level that a published study
+used fails here until the study is run again."""
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from experiments.spec import load_spec
+from experiments.store import levels_of
+
+ROOT = Path(__file__).resolve().parents[2] / "experiments"
+PUBLISHED = sorted(p for p in (ROOT / "results").iterdir() if p.is_dir())
+
+
+def test_studies_are_published():
+    assert PUBLISHED
+
+
+@pytest.mark.parametrize("folder", PUBLISHED, ids=lambda p: p.name)
+def test_a_published_study_is_a_whole_run_of_its_shipped_spec(folder):
+    manifest = json.loads((folder / "manifest.json").read_text())
+    spec = load_spec(ROOT / "specs" / f"{folder.name}.toml")
+    assert manifest["spec"] == spec.to_dict()
+    assert manifest["levels"] == levels_of(spec.to_dict())
+    matchups = pd.read_csv(folder / "tables" / "matchups.csv")
+    rotations = spec.load().num_players if spec.duplicate else 1
+    assert matchups.groupby("matchup")["games"].max().to_dict() == {
+        m: spec.deals * rotations for m in range(len(spec.matchups))}
+
+
+@pytest.mark.parametrize("folder", PUBLISHED, ids=lambda p: p.name)
+def test_a_published_report_refers_only_to_files_it_has(folder):
+    text = (folder / "report.md").read_text()
+    linked = re.findall(r"\]\(((?:plots|tables)/[^)]+)\)", text)
+    linked += re.findall(r"`(tables/[^`]+\.csv)`", text)
+    assert linked
+    for name in linked:
+        assert (folder / name).is_file(), name

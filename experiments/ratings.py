@@ -6,9 +6,13 @@ odds): agent ``i`` scores against agent ``j`` with probability
 Hunter's MM iteration (Hunter 2004, "MM algorithms for generalized Bradley–Terry models") to the
 paired scores of every 2-agent matchup of the rows:
 
-- a matchup's result for its first agent is the sum over deals of its per-deal score (win 1,
-  draw 1/2, loss 0, averaged over the deal's rotations, so that the luck of the cards cancels;
-  :meth:`experiments.rows.Games.first_agent_deals`), the second agent scoring the rest;
+- a matchup's result for its first agent is the sum over deals of its per-deal score against
+  the second in the same games (win 1 when its return, the mean over its seats, is above the
+  other's, draw 1/2, loss 0; averaged over the deal's rotations, so that the luck of the cards
+  cancels; :meth:`experiments.rows.Games.first_agent_deals` ``"head"``), the second agent
+  scoring the rest. In a zero-sum game of two sides this is the sign of its return; in a game
+  that is not (Mushka, one agent against a field of the other) it is who wrote off more at
+  the same table, not whether a record went down;
 - one virtual draw is added to every pair that played (half a point each way), so that an agent
   that won or lost every deal still has a finite rating (a weak prior toward equality, negligible
   beside hundreds of deals);
@@ -91,7 +95,7 @@ def rating_table(rows: pd.DataFrame, agents: Sequence[str], anchor: int | None =
     for m, t in g.order.items():
         two = distinct_agents(t)
         if len(two) == 2:
-            scores = g.first_agent_deals(m, "score")
+            scores = g.first_agent_deals(m, "head")
             if len(scores):
                 pairs.append((two[0], two[1], scores))
     if not pairs:

@@ -125,14 +125,25 @@ class Games:
         return uniq // a, uniq % a, first % n, seats, mean
 
     def first_agent_deals(self, matchup: int, column: str) -> np.ndarray:
-        """The first agent of ``matchup``: its paired per-deal ``column`` (``"return"`` or
-        ``"score"``), in deal order; empty when the matchup has no rows."""
+        """The first agent of ``matchup``: its paired per-deal ``column``, in deal order; empty
+        when the matchup has no rows. ``"return"``; ``"score"`` (its return above 0: win 1,
+        draw 1/2, loss 0); or, in a 2-agent matchup, ``"head"``: the score of its return
+        against the other agent's in the same game (each the mean over its seats) — in a
+        zero-sum game of two sides the same as ``"score"``, and in a game that is not (Mushka)
+        who wrote off more at the same table."""
         if int(matchup) not in self.order:
             return np.zeros(0)
         first = self.order[int(matchup)][0]
         row, agent, _, _, ret = self.per_agent()
-        mine = (agent == first) & (self.matchup[row] == matchup)
-        values = score_of(ret[mine]) if column == "score" else ret[mine]
+        here = self.matchup[row] == matchup
+        mine = (agent == first) & here
+        if column == "head":
+            other = (agent != first) & here
+            if len(distinct_agents(self.order[int(matchup)])) != 2:
+                raise TableError(f"matchup {matchup}: a head-to-head score needs 2 agents")
+            values = score_of(ret[mine] - ret[other])   # one game each, in the same order
+        else:
+            values = score_of(ret[mine]) if column == "score" else ret[mine]
         deals, inv = np.unique(self.deal[row[mine]], return_inverse=True)
         inv = inv.ravel()
         return (np.bincount(inv, weights=values, minlength=len(deals))

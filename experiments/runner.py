@@ -1,6 +1,7 @@
 """The experiment runner: seeded batches on joblib, appended to the store, resumable.
 
-Deal ``i`` of matchup ``m`` is dealt from ``SeedSequence([root, m, i])`` and its agents draw
+Deal ``i`` of matchup ``m`` is dealt from ``SeedSequence([root, m, i])`` (with the spec's
+``same_deals``, ``SeedSequence([root, 0, i])`` in every matchup: the first matchup's deals) and its agents draw
 from streams spawned from it (:func:`solvers.duplicate.play_duplicate`), so a deal's rows do
 not depend on the batch size, the number of workers or the order in which batches finish:
 results are bit-identical whatever the parallelism. Batch ``b`` of a matchup holds deals
@@ -101,6 +102,12 @@ def n_batches(spec: ExperimentSpec) -> int:
     return -(-spec.limit // spec.batch_size)
 
 
+def deal_seed(spec: ExperimentSpec, matchup: int) -> tuple[int, ...]:
+    """The entropy prefix of a matchup's deals: its own, ``(seed, matchup)``, or with
+    ``same_deals`` the first matchup's, ``(seed, 0)``, so that every matchup plays its cards."""
+    return (spec.seed, 0 if spec.same_deals else matchup)
+
+
 def run_batch(spec_dict: dict, matchup: int, batch: int) -> pd.DataFrame:
     """Play one batch (in any process); rows as the store keeps them."""
     from solvers.duplicate import play_duplicate
@@ -110,7 +117,7 @@ def run_batch(spec_dict: dict, matchup: int, batch: int) -> pd.DataFrame:
     first = batch * spec.batch_size
     deals = range(first, min(first + spec.batch_size, spec.limit))
     rows = play_duplicate(game, [spec.agents[k] for k in seating], deals,
-                          seed=(spec.seed, matchup), match=spec.unit == "match",
+                          seed=deal_seed(spec, matchup), match=spec.unit == "match",
                           rotate=spec.duplicate)
     for s in range(game.num_players):
         rows[f"seat_{s}"] = [seating[k] for k in rows[f"seat_{s}"]]

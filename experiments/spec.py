@@ -8,6 +8,8 @@ matchups = "round_robin"     # or [[0, 1], [0, 2]] (pairs of agent indices), or
                              # {field = 0} (agent 0 against each other agent)
 unit = "deal"                # or "match"
 duplicate = true             # every deal once per rotation of the seats, same cards
+same_deals = false           # true: every matchup plays the same deals (a field or budget
+                             # curve compared deal by deal); false: each matchup its own
 seed = 1                     # the root seed
 batch_size = 500             # deals per batch (a batch is the unit of work and of resumption)
 
@@ -47,8 +49,8 @@ class SpecError(CardsimError):
     """A bad experiment spec: the message names the key and what is allowed."""
 
 
-_TOP = {"question", "game", "rules", "agents", "matchups", "unit", "duplicate", "seed",
-        "batch_size", "size"}
+_TOP = {"question", "game", "rules", "agents", "matchups", "unit", "duplicate", "same_deals",
+        "seed", "batch_size", "size"}
 _SIZE = {"deals", "half_width", "max_deals", "sprt"}
 _SPRT = {"kind", "lower", "upper", "alpha", "beta"}
 
@@ -64,6 +66,7 @@ class ExperimentSpec:
     rules: Mapping[str, Any] = field(default_factory=dict)
     unit: str = "deal"
     duplicate: bool = True
+    same_deals: bool = False
     seed: int = 0
     batch_size: int = 500
     deals: int | None = None
@@ -77,6 +80,8 @@ class ExperimentSpec:
         d["matchups"] = [list(m) for m in self.matchups]
         d["rules"] = dict(self.rules)
         d["sprt"] = None if self.sprt is None else dict(self.sprt)
+        if not self.same_deals:
+            del d["same_deals"]      # as a cardsim without the key wrote it: old stores resume
         return d
 
     @property
@@ -174,6 +179,8 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
         raise SpecError(f"unit = \"match\": {endless} (max_deals = N in [rules])")
     duplicate = data.get("duplicate", True)
     _check(isinstance(duplicate, bool), "duplicate", duplicate, "true or false")
+    same_deals = data.get("same_deals", False)
+    _check(isinstance(same_deals, bool), "same_deals", same_deals, "true or false")
     question = data.get("question", "")
     _check(isinstance(question, str), "question", question, "a string")
     size = data.get("size", {"deals": 1000})
@@ -201,7 +208,7 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
         raise SpecError("size.max_deals goes with half_width or sprt, not with deals")
     return ExperimentSpec(
         game=game_name, agents=tuple(agents), matchups=matchups, question=question,
-        rules=dict(rules), unit=unit, duplicate=duplicate,
+        rules=dict(rules), unit=unit, duplicate=duplicate, same_deals=same_deals,
         seed=_int(data, "seed", 0, 0), batch_size=_int(data, "batch_size", 500, 1,
                                                        high=MAX_DEALS),
         deals=deals, half_width=None if half_width is None else float(half_width),

@@ -137,6 +137,8 @@ class _Report:
             ("unit", f"{s.unit} ({self.unit})"),
             ("duplicate", "yes: every deal played once per rotation of the seats, same cards"
              if s.duplicate else "no: every deal played once"),
+            *([("same deals", "yes: every matchup played the same deals")]
+              if s.same_deals else []),
             ("size", size),
             ("batch size", f"{s.batch_size:,} deals"),
             ("seed", str(s.seed)),
@@ -411,7 +413,8 @@ class _Report:
 
     def budget(self) -> Section | None:
         data = budget_table(self.rows, self.agents, self.tables["matchups"], self.order,
-                            self.spec.game, self.run.manifest.get("levels", {}))
+                            self.spec.game, self.run.manifest.get("levels", {}),
+                            self.spec.same_deals)
         if data is None:
             return None
         text = [f"Searching agents that differ only in their budget, each against the same "
@@ -421,7 +424,11 @@ class _Report:
             text.append("The game is not zero-sum, so a return alone says little: the gain is "
                         "the searcher's mean return minus that of a seat when the opponent "
                         "plays every seat (the field matchup), with the 95% interval of that "
-                        "difference. The plot shows the gain.")
+                        "difference — " + ("paired deal by deal, since every matchup played "
+                                           "the same deals (same_deals)." if self.spec.same_deals
+                                           else "of two independent means, since each "
+                                           "matchup played its own deals.")
+                        + " The plot shows the gain.")
             shown, value, what = ["mean_return", "gain"], "gain", "Gain over the field"
         return Section(
             "budget", "Strength against search budget", text,
@@ -514,12 +521,14 @@ def _sprt_words(r: pd.Series) -> str:
 
 
 def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
-                 order: dict, game: str | None = None,
-                 levels: dict | None = None) -> pd.DataFrame | None:
+                 order: dict, game: str | None = None, levels: dict | None = None,
+                 same_deals: bool = False) -> pd.DataFrame | None:
     """Strength against budget: for each group of searching agents equal but for their budget
     (:func:`solvers.agent_spec.search_budget`), every matchup in which one of them meets the same
     opponents, as one series; None when no series has two budgets or more. A named level is
-    the agent ``levels`` (the manifest's) says it stood for, else ``game``'s today."""
+    the agent ``levels`` (the manifest's) says it stood for, else ``game``'s today. With a
+    field matchup, the gain over it (:func:`_gain_over_field`; paired by deal when the run
+    played the ``same_deals`` in every matchup)."""
     out = []
     for m, seating in order.items():
         names = T.distinct_agents(seating)
@@ -541,7 +550,7 @@ def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
     if not out:
         return None
     data = pd.DataFrame(out)
-    _gain_over_field(data, agents, matchups, order)
+    _gain_over_field(data, agents, matchups, order, rows if same_deals else None)
     keys = [key for key, part in data.groupby("key", sort=False)
             if part["budget"].nunique() >= 2]
     if not keys:
@@ -564,31 +573,43 @@ def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
 
 
 def _gain_over_field(data: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
-                     order: dict) -> None:
+                     order: dict, rows: pd.DataFrame | None = None) -> None:
     """Add ``gain``, ``gain_lo``, ``gain_hi`` to the budget rows when the run has a *field*: a
     matchup in which one opponent plays every seat. In a game that is not zero-sum (Mushka: a
     field of heuristics writes records off every deal) a searcher's mean return means little
-    alone; its gain is its mean return minus the field's mean return per seat. The matchups
-    play different deals (each has its own seed), so the two means are independent and the
-    interval is ``gain ± 1.96·sqrt(se² + se_field²)``. Rows without a field get NaN; nothing is
-    added when no row has one."""
+    alone; its gain is its mean return minus the field's mean return per seat. Given ``rows``
+    of a run whose matchups played the same deals, the interval is paired: that of the
+    per-deal differences. Otherwise the two means are independent and the interval is
+    ``gain ± 1.96·sqrt(se² + se_field²)``. Rows without a field get NaN; nothing is added when
+    no row has one."""
     fields = {}
     for m, seating in order.items():
         if len(set(seating)) == 1:
             r = matchups[matchups["matchup"] == m].iloc[0]
-            fields[agents[seating[0]]] = (r["mean_return"], r["return_se"])
+            fields[agents[seating[0]]] = (m, r["mean_return"], r["return_se"])
     if not fields:
         return
     own = matchups.set_index(["matchup", "agent"])["return_se"]
-    gain, half = [], []
+    means = None
+    if rows is not None:
+        means = T.deal_means(T.agent_results(rows, agents)).set_index(
+            ["matchup", "agent", "deal"])["return"]
+    out = []
     for _, r in data.iterrows():
-        base = fields.get(r["opponent"], (math.nan, math.nan))
-        gain.append(r["mean_return"] - base[0])
-        half.append(Z95 * math.hypot(own[(r["matchup"], r["agent_index"])], base[1]))
-    if not np.isnan(gain).all():
-        data["gain"] = gain
-        data["gain_lo"] = data["gain"] - half
-        data["gain_hi"] = data["gain"] + half
+        base = fields.get(r["opponent"])
+        if base is None:
+            out.append((math.nan,) * 3)
+        elif means is not None:
+            mine = means.loc[(r["matchup"], r["agent_index"])]
+            field_deals = means.loc[(base[0], order[base[0]][0])]
+            diff = (mine - field_deals.reindex(mine.index)).dropna().to_numpy()
+            out.append(mean_interval(diff))
+        else:
+            g = r["mean_return"] - base[1]
+            half = Z95 * math.hypot(own[(r["matchup"], r["agent_index"])], base[2])
+            out.append((g, g - half, g + half))
+    if not all(math.isnan(g) for g, _, _ in out):
+        data["gain"], data["gain_lo"], data["gain_hi"] = (list(c) for c in zip(*out))
 
 
 def agents_base(agent: str) -> str:

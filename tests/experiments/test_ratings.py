@@ -89,3 +89,25 @@ def test_the_medium_level_anchors_the_list_as_the_heuristic_does():
     rows = pd.DataFrame(pair_rows(0, 0, 1, wins=30, losses=10) + pair_rows(1, 1, 2, 20, 20))
     table = rating_table(rows, ["easy", "medium", "random"], bootstrap=20).set_index("name")
     assert table.loc["medium", "elo"] == 0 and table.loc["easy", "elo"] > 0
+
+
+def test_in_a_game_that_is_not_zero_sum_the_score_is_head_to_head():
+    """Mushka-like rows (4 seats, one agent against a field of the other, every record written
+    down a little): the searcher's return is above 0 in every game but below the field's in
+    3 deals of 4, so it scores 1/4 against the heuristic, not 1 — the rating list compares
+    the two agents at the same table, not each with 0."""
+    rows = []
+    for deal in range(400):
+        beaten = deal % 4 != 0
+        for rot in range(4):
+            row = {"matchup": 0, "deal": deal, "rotation": rot}
+            for s in range(4):
+                k = (0, 1, 1, 1)[(s + rot) % 4]
+                row[f"seat_{s}"] = k
+                row[f"return_{s}"] = (1.0 if beaten else 3.0) if k == 0 else 2.0
+            rows.append(row)
+    table = rating_table(pd.DataFrame(rows), ["ismcts", "heuristic"],
+                         bootstrap=20).set_index("name")
+    assert table.loc["ismcts", "score"] == pytest.approx(0.25)
+    assert table.loc["ismcts", "elo"] == pytest.approx(400 * math.log10(100.5 / 300.5),
+                                                       abs=1e-6)

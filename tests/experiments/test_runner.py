@@ -94,6 +94,27 @@ def test_results_are_identical_whatever_the_workers_and_batch_size(tmp_path):
     assert _rows(wide)[cols].equals(_rows(one)[cols])
 
 
+def test_same_deals_deals_every_matchup_the_same_cards(tmp_path):
+    """``same_deals = true``: every matchup plays deal i from the same seed (so a field or a
+    budget curve compares deal by deal): two equal matchups then give equal rows, where by
+    default each matchup has its own deals. Without the key the stored spec is as before (an
+    older store resumes), and a non-boolean value is refused in one line."""
+    results = {}
+    for same in (False, True):
+        store = run(spec(matchups=[[0, 1], [0, 1]], same_deals=same, size={"deals": 10}),
+                    RunConfig(str(tmp_path / str(same)), progress=False))
+        rows = seeded(store.rows()).drop(columns=["matchup"])
+        results[same] = [rows[store.rows()["matchup"] == m].reset_index(drop=True)
+                         for m in (0, 1)]
+        assert ("same_deals" in store.manifest()["spec"]) is same
+    assert results[True][0].equals(results[True][1])
+    assert not results[False][0].equals(results[False][1])
+    assert results[False][0].equals(results[True][0])      # the first matchup's deals
+    assert "same_deals" not in spec().to_dict()
+    with pytest.raises(SpecError, match="same_deals=1.*true or false"):
+        spec(same_deals=1)
+
+
 def test_manifest_and_changed_spec_refused(tmp_path):
     store = run(spec(), RunConfig(str(tmp_path / "r"), progress=False))
     manifest = store.manifest()

@@ -218,6 +218,35 @@ def test_budget_gain_is_over_the_field_when_the_game_is_not_zero_sum():
     assert "gain" not in budget_table(None, agents, matchups, no_field, "mushka")
 
 
+def test_budget_gain_is_paired_by_deal_when_the_matchups_played_the_same_deals():
+    """With ``same_deals`` the gain over the field is the mean of the per-deal differences and
+    its interval theirs: a searcher exactly 0.5 above the field in every deal gets 0.5 with a
+    zero-width interval, where the unpaired interval of the same rows is wide."""
+    from experiments.tables import matchup_table
+    from reports.content import budget_table
+    agents = ["heuristic", "ismcts:iterations=10", "ismcts:iterations=40"]
+    order = {0: (0, 0, 0, 0), 1: (1, 0, 0, 0), 2: (2, 0, 0, 0)}
+    rows = []
+    for m, seating in order.items():
+        for deal in range(30):
+            luck = float(deal % 7)                    # the deal's cards: the same in each
+            for rot in range(4):
+                row = {"matchup": m, "deal": deal, "rotation": rot, "seed": deal}
+                for s in range(4):
+                    k = seating[(s + rot) % 4]
+                    row[f"seat_{s}"] = k
+                    row[f"return_{s}"] = luck + (0.5 * m if k else 0.0)
+                rows.append(row)
+    rows = pd.DataFrame(rows)
+    matchups = matchup_table(rows, agents)
+    paired = budget_table(rows, agents, matchups, order, "mushka", same_deals=True)
+    assert paired["gain"].tolist() == pytest.approx([0.5, 1.0])
+    assert (paired["gain_hi"] - paired["gain_lo"]).tolist() == pytest.approx([0.0, 0.0])
+    unpaired = budget_table(rows, agents, matchups, order, "mushka")
+    assert unpaired["gain"].tolist() == pytest.approx([0.5, 1.0])
+    assert ((unpaired["gain_hi"] - unpaired["gain_lo"]) > 1.0).all()
+
+
 def test_timing_counts_every_game(built):
     run, files = built[SCOPA.name]
     timing = _csv(files, "timing")

@@ -161,6 +161,9 @@ class GameDefinition:
     seed)``), the tests' oracle and ``cardsim bench``'s yardstick."""
     return_unit: str = "points"
     """What a deal's return counts (Scopa's points, Bura's stakes), for tables and plots."""
+    zero_sum: bool = True
+    """A deal's returns add up to 0 (False for Mushka, where every seat can write off): a
+    report then says who is better by the difference of two agents' returns at one table."""
     categories: tuple = ()
     """The scoring categories of ``score_breakdown`` that reports show, in order."""
     endless_match: Callable[[Any], str | None] = lambda rules: None

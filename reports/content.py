@@ -103,6 +103,8 @@ class _Report:
         self.per = per
         m = self.tables["matchups"]
         self.first = m.drop_duplicates("matchup", keep="first").reset_index(drop=True)
+        for end in ("", "_lo", "_hi"):      # the first agent's return minus the other's
+            self.first[f"lead{end}"] = 2.0 * self.first[f"margin{end}"]
         self.contests = self.first[[len(set(self.order[k])) > 1 for k in self.first["matchup"]]]
 
     def sections(self) -> list[Section]:
@@ -155,6 +157,14 @@ class _Report:
 
     def summary(self) -> Section:
         text, rows = [], []
+        value, column = "mean_return", "mean return"
+        if not self.definition.zero_sum:
+            text.append(f"A deal's returns in {self.spec.game} do not add up to 0: every seat "
+                        "can gain at once, so a return alone does not say who is better. Two "
+                        "agents are compared by the difference of their returns in the same "
+                        "games: the first agent's mean return minus the other's (each the mean "
+                        "over its seats), paired over duplicate deals.")
+            value, column = "lead", "return minus the other's"
         sprt = self.tables.get("sprt")
         for _, r in self.first.iterrows():
             m, names = int(r["matchup"]), T.distinct_agents(self.order[int(r["matchup"])])
@@ -163,8 +173,10 @@ class _Report:
                             "and dealer advantage).")
                 continue
             other = ", ".join(self.agents[k] for k in names[1:])
-            est, lo, hi = r["mean_return"], r["mean_return_lo"], r["mean_return_hi"]
+            est, lo, hi = (r[f"{value}{end}"] for end in ("", "_lo", "_hi"))
             interval = fmt_interval(est, lo, hi)
+            what = ("mean return" if value == "mean_return"
+                    else f"return minus {other}'s (a seat, at the same table)")
             if lo > 0:
                 verdict = "better"
                 line = (f"{r['name']} beats {other} by {interval} {self.unit}")
@@ -175,12 +187,12 @@ class _Report:
             else:
                 verdict = "no clear difference"
                 line = (f"No clear difference between {r['name']} and {other}: "
-                        f"{r['name']}'s mean return is {interval} {self.unit}, an interval "
+                        f"{r['name']}'s {what} is {interval} {self.unit}, an interval "
                         "that includes 0")
             count = "matches" if self.per == "match" else "deals"
             line += f" (95% interval over {int(r['deals']):,} {count})."
             row = {"matchup": r["label"], "first agent": r["name"],
-                   "mean return": interval, "deals": int(r["deals"]), "verdict": verdict}
+                   column: interval, "deals": int(r["deals"]), "verdict": verdict}
             if sprt is not None:
                 t = sprt[sprt["matchup"] == m]
                 if len(t):
@@ -192,14 +204,14 @@ class _Report:
         if rows:
             data = pd.DataFrame(rows)
             section.tables.append(Table(
-                "summary", "Each matchup's first agent: its mean return with the 95% "
+                "summary", f"Each matchup's first agent: its {column} with the 95% "
                 "interval paired over duplicate deals, and the verdict at 95%.", data, data))
             section.plots.append(Plot(
-                "mean_return", "The first agent's mean return per matchup, 95% intervals; "
+                "mean_return", f"The first agent's {column} per matchup, 95% intervals; "
                 "right of the dashed line it wins.",
-                plots.forest(self.contests, "label", "mean_return",
-                             f"first agent's mean return ({self.unit})",
-                             "Mean return of the first agent of each matchup")))
+                plots.forest(self.contests, "label", value,
+                             f"first agent's {column} ({self.unit})",
+                             f"{column.capitalize()} of the first agent of each matchup")))
         if sprt is not None and len(sprt):
             section.tables.append(_table(
                 "sprt", sprt, ["label", "name", "kind", "lower", "upper", "n", "estimate",

@@ -115,6 +115,45 @@ def test_summary_says_who_is_better_with_the_interval_and_the_sprt_verdict(built
     assert bura.startswith("heuristic beats random by ") and "stakes per deal" in bura
 
 
+def test_summary_of_a_game_that_is_not_zero_sum_compares_returns_at_one_table(monkeypatch):
+    """Where a deal's returns need not add up to 0 (Mushka), who is better is the first
+    agent's return minus the other's in the same games (twice the matchups table's margin),
+    not the sign of its own return; the text says so. Scopa's store stands in for such a game
+    here, its definition marked not zero-sum."""
+    import dataclasses
+
+    import reports.content as content
+    from cardsim.game import definition
+    scopa = dataclasses.replace(definition("scopa"), zero_sum=False)
+    monkeypatch.setattr(content, "definition", lambda name: scopa)
+    run = load_run(SCOPA)
+    summary = {s.key: s for s in sections(run)}["summary"]
+    assert "do not add up to 0" in summary.text[0]
+    first = report_tables(run.rows, run.agents)["matchups"].drop_duplicates("matchup")
+    lines = summary.text[1:]
+    assert len(lines) == len(first) == 3
+    for line, (_, r) in zip(lines, first.iterrows()):
+        est, lo, hi = 2 * r["margin"], 2 * r["margin_lo"], 2 * r["margin_hi"]
+        assert est == pytest.approx(2 * r["mean_return"])     # Scopa is zero-sum after all
+        if hi < 0:
+            assert f"beats {r['name']} by {fmt_interval(-est, -hi, -lo)}" in line
+        else:
+            assert f"{r['name']}'s return minus" in line and fmt_interval(est, lo, hi) in line
+    assert list(summary.tables[0].data.columns)[2] == "return minus the other's"
+
+
+@pytest.mark.parametrize("game", ["scopa", "bura", "mushka", "minchiate"])
+def test_a_games_zero_sum_flag_is_its_conformance_suites(game):
+    """The definition's ``zero_sum`` (what reports read) agrees with the conformance adapter's
+    ``DEAL_ZERO_SUM`` (what the suite checks on played deals); only Mushka is not zero-sum."""
+    import importlib
+
+    from cardsim.game import definition
+    d = definition(game)
+    adapter = importlib.import_module(d.conformance)
+    assert d.zero_sum == getattr(adapter, "DEAL_ZERO_SUM", True) == (game != "mushka")
+
+
 def test_distributions_are_the_first_agents_games_and_paired_deals(built):
     run, files = built[SCOPA.name]
     table = _csv(files, "distributions")

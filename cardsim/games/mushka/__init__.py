@@ -107,7 +107,7 @@ GAME = GameDefinition.of_package(
          "uniformly chosen allowed set of cards (stands when none is allowed)"),
         ("stop_probability", 0.5, "stop_mode=declared: chance to stop when offered; play is "
          "otherwise uniform among the legal cards")),
-    choose_random=choose_random, return_unit="points written off",
+    choose_random=choose_random, return_unit="points written off", zero_sum=False,
     categories=("tricks", "ace_bonus", "remise"), deal_setup=set_records,
     endless_match=endless_match)
 

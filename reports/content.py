@@ -426,7 +426,7 @@ class _Report:
     def budget(self) -> Section | None:
         data = budget_table(self.rows, self.agents, self.tables["matchups"], self.order,
                             self.spec.game, self.run.manifest.get("levels", {}),
-                            self.spec.same_deals)
+                            self.spec.same_deals, self.tables["thinking"])
         if data is None:
             return None
         text = [f"Searching agents that differ only in their budget, each against the same "
@@ -445,7 +445,9 @@ class _Report:
         return Section(
             "budget", "Strength against search budget", text,
             [_table("budget", data, ["series", "agent", "budget", "opponent", "games",
-                                     *shown, "win_rate", "ms_per_move"])],
+                                     *shown, "win_rate",
+                                     "ms_per_decision" if "ms_per_decision" in data
+                                     else "ms_per_move"])],
             [Plot("budget", f"{what} against search budget, 95% intervals.",
                   plots.budget_curves(data, f"{what.lower()} ({self.unit})",
                                       "Strength against search budget", value))])
@@ -492,25 +494,46 @@ class _Report:
             [Plot("move_times", "Milliseconds per move in each game: median, quartiles and "
                   "5th-95th percentiles.", plots.move_times(values, "Time per move"))])
 
-    @staticmethod
-    def _equal_time(thinking: pd.DataFrame) -> str:
-        """Whether the searching agents of each matchup thought for equal time per decision
-        (:data:`experiments.tables.EQUAL_TIME`)."""
-        uneven, pairs = [], 0
-        for label, group in thinking.groupby("label", sort=False):
-            ratios = group["time_ratio"].dropna()
-            pairs += len(ratios) > 1
-            if len(ratios) > 1 and (abs(ratios - 1) > T.EQUAL_TIME).any():
-                worst = ratios.iloc[int(np.argmax(abs(ratios.to_numpy() - 1)))]
-                uneven.append(f"{label} (time ratio {worst:.2f})")
-        if not pairs:
-            return ("Thinking time per decision of each searching agent (no matchup has two "
-                    "searching agents to compare).")
-        if not uneven:
-            return ("Equal time per move: in every matchup of two or more searching agents "
-                    f"their thinking times per decision agree within {T.EQUAL_TIME:.0%}.")
-        return (f"Not equal time per move: {'; '.join(uneven)} — their thinking times per "
-                f"decision differ by more than {T.EQUAL_TIME:.0%}.")
+    def _equal_time(self, thinking: pd.DataFrame) -> str:
+        levels = self.run.manifest.get("levels", {})
+
+        def asked(name: str):
+            b = search_budget(parse_agent(levels.get(name, name), self.spec.game))
+            return None if b is None else b[:2]
+        return equal_time(thinking, asked)
+
+
+def equal_time(thinking: pd.DataFrame, asked) -> str:
+    """Whether the searching agents of each matchup of the ``thinking`` table thought for equal
+    time per decision (:data:`experiments.tables.EQUAL_TIME`). ``asked(name)`` is an agent's
+    budget (kind and amount; None for an agent without one): two agents given different budgets
+    (a study of strength against budget) think for different times by design, and are named
+    apart, not as a failure of equal time."""
+    uneven, by_design, pairs = [], [], 0
+    for label, group in thinking.groupby("label", sort=False):
+        timed = group.dropna(subset=["time_ratio"])
+        ratios = timed["time_ratio"]
+        pairs += len(ratios) > 1
+        if len(ratios) > 1 and (abs(ratios - 1) > T.EQUAL_TIME).any():
+            worst = ratios.iloc[int(np.argmax(abs(ratios.to_numpy() - 1)))]
+            budgets = [asked(name) for name in timed["name"]]
+            differ = None not in budgets and len(set(budgets)) == len(budgets)
+            (by_design if differ else uneven).append(f"{label} (time ratio {worst:.2f})")
+    if not pairs:
+        return ("Thinking time per decision of each searching agent (no matchup has two "
+                "searching agents to compare).")
+    design = ("" if not by_design else
+              " Agents given different budgets think for different times by design: "
+              + "; ".join(by_design) + ".")
+    if not uneven and len(by_design) == pairs:
+        return "No matchup pits two searching agents of the same budget." + design
+    if not uneven:
+        return ("Equal time per move: in every matchup of two or more searching agents "
+                + ("with the same budget " if by_design else "")
+                + f"their thinking times per decision agree within {T.EQUAL_TIME:.0%}."
+                + design)
+    return (f"Not equal time per move: {'; '.join(uneven)} — their thinking times per "
+            f"decision differ by more than {T.EQUAL_TIME:.0%}." + design)
 
 
 def _same_agents(names: list[str], levels: dict) -> list[str]:
@@ -534,13 +557,16 @@ def _sprt_words(r: pd.Series) -> str:
 
 def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
                  order: dict, game: str | None = None, levels: dict | None = None,
-                 same_deals: bool = False) -> pd.DataFrame | None:
+                 same_deals: bool = False,
+                 thinking: pd.DataFrame | None = None) -> pd.DataFrame | None:
     """Strength against budget: for each group of searching agents equal but for their budget
     (:func:`solvers.agent_spec.search_budget`), every matchup in which one of them meets the same
     opponents, as one series; None when no series has two budgets or more. A named level is
     the agent ``levels`` (the manifest's) says it stood for, else ``game``'s today. With a
     field matchup, the gain over it (:func:`_gain_over_field`; paired by deal when the run
-    played the ``same_deals`` in every matchup)."""
+    played the ``same_deals`` in every matchup). Given the run's ``thinking`` table (store
+    schema 2), each row also has the searcher's own ``ms_per_decision``: its budget as spent,
+    where ``ms_per_move`` is the matchup's, every player's moves together."""
     out = []
     for m, seating in order.items():
         names = T.distinct_agents(seating)
@@ -573,14 +599,26 @@ def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
     data["series"] = [f"{base[k]} vs {opp}" for k, opp in zip(data["key"], data["opponent"])]
     data = data.drop(columns="key").sort_values(["series", "budget"], kind="stable")
     gain = ["gain", "gain_lo", "gain_hi"] if "gain" in data else []
+    own = []
+    if thinking is not None and len(thinking) and thinking["ms_per_decision"].notna().any():
+        spent = thinking.set_index(["matchup", "agent"])["ms_per_decision"]
+        data["ms_per_decision"] = [spent.get((m, k), math.nan) for m, k in
+                                   zip(data["matchup"], data["agent_index"])]
+        own = ["ms_per_decision"]
     data = data[["series", "agent", "budget_kind", "budget", "opponent", "games",
                  "mean_return", "mean_return_lo", "mean_return_hi", *gain, "win_rate",
-                 "win_rate_lo", "win_rate_hi", "ms_per_move"]].reset_index(drop=True)
+                 "win_rate_lo", "win_rate_hi", "ms_per_move", *own]].reset_index(drop=True)
+    paired = "the per-deal differences, every matchup having played the same deals"
     data.attrs["note"] = ("Each searching agent's mean return and win rate against the same "
                           "opponent by budget (paired 95% intervals; Wilson for win rates)"
                           + ("; gain: the mean return minus that of the opponent playing every "
-                             "seat (the field), 95% interval of the difference of the two "
-                             "independent means" if gain else "") + ".")
+                             "seat (the field), 95% interval of "
+                             + (paired if same_deals and rows is not None else
+                                "the difference of the two independent means")
+                             if gain else "")
+                          + ("; ms_per_decision: the searcher's own thinking time per "
+                             "decision (ms_per_move: the matchup's, all players together)"
+                             if own else "") + ".")
     return data
 
 

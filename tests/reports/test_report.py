@@ -281,9 +281,38 @@ def test_budget_gain_is_paired_by_deal_when_the_matchups_played_the_same_deals()
     paired = budget_table(rows, agents, matchups, order, "mushka", same_deals=True)
     assert paired["gain"].tolist() == pytest.approx([0.5, 1.0])
     assert (paired["gain_hi"] - paired["gain_lo"]).tolist() == pytest.approx([0.0, 0.0])
+    assert "per-deal differences" in paired.attrs["note"]
     unpaired = budget_table(rows, agents, matchups, order, "mushka")
     assert unpaired["gain"].tolist() == pytest.approx([0.5, 1.0])
     assert ((unpaired["gain_hi"] - unpaired["gain_lo"]) > 1.0).all()
+    assert "independent means" in unpaired.attrs["note"]
+
+
+def test_budget_table_gives_each_searchers_own_time_per_decision():
+    """Given the run's thinking table, a budget row carries the searcher's own milliseconds
+    per decision (the budget as spent), not the matchup's time per move, which mixes in the
+    opponent's fast moves: a searcher thinking 4 ms a decision against a heuristic is 4."""
+    from experiments.tables import matchup_table, thinking_table
+    from reports.content import budget_table
+    agents = ["heuristic", "ismcts:iterations=10", "ismcts:iterations=40"]
+    order = {0: (1, 0), 1: (2, 0)}
+    rows = []
+    for m, seating in order.items():
+        for deal in range(6):
+            for rot in range(2):
+                row = {"matchup": m, "deal": deal, "rotation": rot, "seed": deal}
+                for s in range(2):
+                    k = seating[(s + rot) % 2]
+                    row |= {f"seat_{s}": k, f"return_{s}": float(k - 1),
+                            f"decisions_{s}": 5, f"think_{s}": 0.004 * 5 * (m + 1) if k else 0.0}
+                rows.append(row)
+    rows = pd.DataFrame(rows)
+    table = budget_table(rows, agents, matchup_table(rows, agents), order, "bura",
+                         thinking=thinking_table(rows, agents))
+    assert table["ms_per_decision"].tolist() == pytest.approx([4.0, 8.0])
+    assert "own thinking time" in table.attrs["note"]
+    assert "ms_per_decision" not in budget_table(rows, agents, matchup_table(rows, agents),
+                                                 order, "bura")
 
 
 def test_timing_counts_every_game(built):
@@ -529,6 +558,29 @@ def test_the_report_says_whether_agents_thought_for_equal_time():
     line = next(t for t in uneven.text if t.startswith("Not equal time per move"))
     assert "ismcts:iterations=40 vs heuristic (time ratio 0.50)" in line, line
     assert "ismcts:iterations=10" not in line
+
+
+def test_agents_given_different_budgets_think_for_different_times_by_design():
+    """In a study of strength against budget, 1 s against 0.1 s a move is a time ratio of 0.1
+    by design: the sentence names it apart and does not call the run unequal; the same ratio
+    between two agents of one budget (or against an agent without a budget) is unequal time."""
+    from reports.content import equal_time
+    budgets = {"a": ("seconds", 1.0), "b": ("seconds", 0.1), "c": ("seconds", 1.0),
+               "h": None}
+    thinking = pd.DataFrame([
+        {"label": "a vs b", "name": "a", "time_ratio": 1.0},
+        {"label": "a vs b", "name": "b", "time_ratio": 0.1},
+        {"label": "a vs c", "name": "a", "time_ratio": 1.0},
+        {"label": "a vs c", "name": "c", "time_ratio": 1.05}])
+    line = equal_time(thinking, budgets.get)
+    assert line.startswith("Equal time per move") and "with the same budget" in line, line
+    assert "by design: a vs b (time ratio 0.10)" in line
+    only = equal_time(thinking[thinking["label"] == "a vs b"], budgets.get)
+    assert only.startswith("No matchup pits two searching agents of the same budget"), only
+    unequal = thinking.replace({"name": {"c": "h"}}).assign(time_ratio=[1.0, 0.1, 1.0, 0.5])
+    line = equal_time(unequal, budgets.get)
+    assert line.startswith("Not equal time per move: a vs c (time ratio 0.50)"), line
+    assert "by design: a vs b" in line
 
 
 def test_the_rating_list_puts_every_agent_of_the_budget_run_on_one_scale(parts):

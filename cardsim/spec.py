@@ -98,7 +98,10 @@ class ExactHooks:
     threshold), ``deal_return(value)`` (side 0's return of a deal of exact value ``value``,
     float64); and how its
     values read: ``unit`` (a phrase), ``columns(value) -> dict`` (the value's parts as table
-    columns, or ``{}``) and ``refuses(rules) -> reason | None`` for rules it does not cover."""
+    columns, or ``{}``) and ``refuses(rules) -> reason | None`` for rules it does not cover;
+    ``max_cards``, when not 0: the solver covers endgames only, positions with at most this
+    many ``cards_left`` (a whole deal is beyond it: no PIMC, no oracle, ``exact=K`` at most
+    this)."""
 
     single_deal: Callable
     side: Callable
@@ -111,6 +114,7 @@ class ExactHooks:
     unit: str
     columns: Callable[[int], dict] = lambda value: {}
     refuses: Callable[[Any], str | None] = lambda rules: None
+    max_cards: int = 0
 
 
 @dataclass(frozen=True)

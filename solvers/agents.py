@@ -18,7 +18,7 @@ from cardsim.jit import G, generic
 from cardsim.rng import rng_below, rng_from_seed
 
 from . import exact, ismcts
-from .agent_spec import HEURISTIC, ISMCTS, ORACLE, PIMC, WORLDS, Agent, parse_agent, search_budget
+from .agent_spec import EXACT, HEURISTIC, ISMCTS, ORACLE, PIMC, WORLDS, Agent, parse_agent, search_budget
 from .ismcts import search as ismcts_search
 from .pimc import oracle as pimc_oracle
 from .pimc import search as pimc_search
@@ -43,6 +43,8 @@ def workspace(spec, agents) -> Workspace:
     if solving and spec.exact is None:
         names = ", ".join(a.name for a in agents if a.is_exact)
         raise AgentError(f"{names}: {spec.no_exact}")
+    if solving:
+        endgames_only(spec, agents)
     solver = (exact.workspace(spec) if any(a.is_exact and not a.is_search for a in agents)
               else exact.workspace(spec, table_bits=ENDGAME_TABLE_BITS) if solving
               else exact.workspace(spec, table_bits=1, plies=2))
@@ -54,6 +56,25 @@ def workspace(spec, agents) -> Workspace:
         values=np.zeros(spec.max_actions, dtype=np.int64),
         think=np.zeros(spec.n_players, dtype=np.float64),
         decisions=np.zeros(spec.n_players, dtype=np.int64))
+
+
+def endgames_only(spec, agents) -> None:
+    """:class:`AgentError` for an agent that asks more of an endgame solver (a game's
+    ``max_cards``: Minchiate) than endgames: PIMC and the oracle, which solve whole deals, and
+    ISMCTS with ``exact`` above the limit."""
+    limit = spec.exact.max_cards
+    if not limit:
+        return
+    whole = [a.name for a in agents if a.is_exact and not a.is_search]
+    if whole:
+        raise AgentError(f"{', '.join(whole)}: the exact solver covers {spec.name} endgames "
+                         f"only (at most {limit} cards left), not the whole deals PIMC and "
+                         f"the oracle solve; ismcts:exact=K (K at most {limit}) plays the "
+                         "last tricks exactly")
+    deep = [a.name for a in agents if a.is_search and a.params[EXACT] > limit]
+    if deep:
+        raise AgentError(f"{', '.join(deep)}: exact is at most {limit} in {spec.name} (the "
+                         f"exact solver covers endgames of at most {limit} cards left)")
 
 
 ENDGAME_TABLE_BITS = 12

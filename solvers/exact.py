@@ -325,11 +325,25 @@ def _features(state, params, out):
     return G.exact_features(state, params, out)
 
 
-def _spec(state):
-    """The state's GameSpec; :class:`UnsupportedError` when the solver does not cover it."""
+@generic(nrt=False)
+def _cards_left(state, params):
+    return G.exact_cards_left(state, params)
+
+
+def _spec(state, search: bool = True):
+    """The state's GameSpec; :class:`UnsupportedError` when the solver does not cover it: not
+    the game, or (to be searched) not a position with more cards left than the game's
+    ``max_cards`` (an endgame solver: Minchiate)."""
     spec = state.game.spec
     if spec.exact is None:
         raise UnsupportedError(spec.no_exact)
+    limit = spec.exact.max_cards
+    if search and limit:
+        n = cards_left(state)
+        if n > limit:
+            raise UnsupportedError(
+                f"the exact solver covers {spec.name} endgames: at most {limit} cards left in "
+                f"the hands; this position has {n}")
     return spec
 
 
@@ -354,22 +368,29 @@ def solve_actions(state, ws: Workspace | None = None,
     return actions, values
 
 
+def cards_left(state) -> int:
+    """The cards still to be played in the state's deal (the game's ``cards_left`` hook: an
+    endgame solver's ``max_cards`` is counted in them)."""
+    spec = _spec(state, search=False)
+    return int(_cards_left[spec](state.vec, spec.params))
+
+
 def side_to_move(state) -> int:
     """The side (0 or 1) of the player to move."""
-    spec = _spec(state)
+    spec = _spec(state, search=False)
     return int(_side[spec](state.vec, spec.params, state.current_player()))
 
 
 def bounds(state) -> tuple[int, int]:
     """The game's cheap bounds (low, high) on the position's exact value for side 0."""
-    spec = _spec(state)
+    spec = _spec(state, search=False)
     lo, hi = _bounds[spec](state.vec, spec.params)
     return int(lo), int(hi)
 
 
 def features(state) -> np.ndarray:
     """The words that identify the position for the transposition table (module docstring)."""
-    spec = _spec(state)
+    spec = _spec(state, search=False)
     out = np.zeros(MAX_FEATURES, dtype=np.uint64)
     n = _features[spec](state.vec, spec.params, out)
     return out[:n]

@@ -7,7 +7,8 @@ the state API; the agent loops for random and heuristic players, with ISMCTS, an
 game has an exact solver — with PIMC and the oracle, alone and beside ISMCTS; one move of each
 agent (``choose``, the terminal game); ISMCTS and PIMC searches on their own (``cardsim
 bench``); position analysis with each kind of agent (``cardsim analyze``); and the exact
-solver's entry points (``cardsim solve``). Parts can be chosen (:data:`PARTS`).
+solver's entry points (``cardsim solve``) — for an endgame solver (Minchiate) with ISMCTS's
+exact endgames instead of PIMC and the oracle. Parts can be chosen (:data:`PARTS`).
 
 ``python -m solvers.warmup GAME [PART ...]`` prints one JSON line: the game, the seconds spent,
 the seconds spent compiling and what was compiled.
@@ -63,7 +64,7 @@ def _analyze(game) -> None:
     from solvers.analyze import AnalysisConfig, analyze
     state = game.new_deal(seed=3)
     agents = ["heuristic", "ismcts:iterations=2"]
-    if game.spec.exact is not None:
+    if game.spec.exact is not None and not game.spec.exact.max_cards:
         agents.append("pimc:worlds=1")
     for agent in agents:
         analyze(state, AnalysisConfig(player=state.current_player(), agent=agent, worlds=2))
@@ -100,6 +101,9 @@ def _exact(game) -> None:
     exact.features(state)
     exact.side_to_move(state)
     n = game.num_players
+    if spec.exact.max_cards:          # an endgame solver: ISMCTS's exact endgames, no PIMC
+        play(_late(game, 5, 8), (["ismcts:iterations=2,exact=4", "heuristic"] * n)[:n], seed=1)
+        return
     solver = parse_agent("pimc:worlds=1")
     for agents in ([solver, "oracle"], [solver, "ismcts:iterations=2"]):
         play(_late(game, 5, 4), (agents * n)[:n], seed=1)

@@ -211,6 +211,24 @@ def test_bench_starts_exact_ismcts_cold_and_warm(tmp_path):
     assert bench.startup_argv("mushka", "run-exact", str(tmp_path), "cold") is None
 
 
+def test_bench_solves_minchiate_endgames_only(tmp_path):
+    """Minchiate's solver covers endgames (``max_cards``): the bench solves endgames of at most
+    that many cards (no PIMC figure), and its cold and warm ``solve`` start from one."""
+    import json
+
+    import cardsim
+    import cardsim.app.bench as bench
+    from solvers import exact
+    limit = cardsim.load_game("minchiate").spec.exact.max_cards
+    f = bench.solver_figures("minchiate", positions=2)
+    assert f["cards_left"] == limit and f["pimc_decisions"] == 0 and f["nodes_per_s"] > 0
+    argv = bench.startup_argv("minchiate", "solve", str(tmp_path), "cold")
+    game = cardsim.load_game("minchiate")
+    state = game.from_dict(json.loads(open(argv[-1]).read()))
+    assert 0 < exact.cards_left(state) <= limit
+    assert bench.startup_argv("minchiate", "run-exact", str(tmp_path), "cold") is not None
+
+
 def test_bench_runner_figures(capsys, monkeypatch):
     import cardsim.app.bench as bench
     monkeypatch.setattr(bench, "runner_figures", lambda: {

@@ -158,7 +158,7 @@ def test_an_unknown_game_is_a_clear_error():
             cardsim.load_game(bad)
 
 
-@pytest.mark.parametrize("name", ["mushka", "minchiate"])
+@pytest.mark.parametrize("name", ["mushka"])
 def test_pimc_and_the_solver_refuse_a_game_without_exact_hooks(name):
     game = cardsim.load_game(name)
     state = game.new_deal(seed=1)

@@ -106,13 +106,29 @@ SOLVER_POSITIONS = 40
 """Seeded deals whose first position the solver benchmark solves (deals 0..39)."""
 
 
+def endgame(game, seed: int, limit: int):
+    """Seeded deal ``seed``: its first position, or for an endgame solver (``limit`` =
+    ``max_cards``) the first position of a random line of play with at most ``limit`` cards
+    left in the hands."""
+    import random
+    state = game.new_deal(seed=seed)
+    if not limit:
+        return state
+    from solvers import exact
+    rnd = random.Random(seed)
+    while exact.cards_left(state) > limit:
+        state.apply_action(rnd.choice(state.legal_actions()))
+    return state
+
+
 def solver_figures(game_name: str, positions: int = SOLVER_POSITIONS, pimc_deals: int = 2,
                    pimc_worlds: int = 50) -> dict:
     """The exact solver on ``positions`` seeded deals, each from its first move to the deal's
-    end with an empty table: median and 99th-percentile seconds, nodes per second over all;
-    and PIMC with ``pimc_worlds`` worlds: its mean seconds per decision over ``pimc_deals``
-    whole deals (every decision of seat 0 with a choice, against the heuristic). Empty when
-    the solver does not cover the game."""
+    end with an empty table (an endgame solver, Minchiate: from the endgame of at most
+    ``max_cards`` cards left, :func:`endgame`): median and 99th-percentile seconds, nodes per
+    second over all; and PIMC with ``pimc_worlds`` worlds: its mean seconds per decision over
+    ``pimc_deals`` whole deals (every decision of seat 0 with a choice, against the
+    heuristic; not for an endgame solver). Empty when the solver does not cover the game."""
     from solvers import exact, pimc
     from solvers.agents import choose, parse_agent, workspace
     game = load_game(game_name)
@@ -120,10 +136,11 @@ def solver_figures(game_name: str, positions: int = SOLVER_POSITIONS, pimc_deals
     if spec.exact is None:
         return {}
     ws = exact.workspace(spec)
-    exact.solve(game.new_deal(seed=10_000), ws)                      # compile / load
+    limit = spec.exact.max_cards
+    exact.solve(endgame(game, 10_000, limit), ws)                     # compile / load
     times, nodes = [], 0
     for seed in range(positions):
-        state = game.new_deal(seed=seed)
+        state = endgame(game, seed, limit)
         exact.clear(ws)
         t = time.perf_counter()
         exact.solve(state, ws)
@@ -131,7 +148,10 @@ def solver_figures(game_name: str, positions: int = SOLVER_POSITIONS, pimc_deals
         nodes += int(ws.stats[exact.NODES])
     out = {"median": float(np.median(times)), "p99": float(np.quantile(times, 0.99)),
            "nodes_per_s": nodes / sum(times), "positions": positions,
-           "pimc_worlds": pimc_worlds}
+           "pimc_worlds": pimc_worlds, "cards_left": limit or None}
+    if limit:                        # an endgame solver: no PIMC (solvers.agents.endgames_only)
+        out.update(pimc_decision=float("nan"), pimc_decisions=0)
+        return out
     agent = parse_agent(f"pimc:worlds={pimc_worlds}")
     heuristic = parse_agent("heuristic")
     aws = workspace(spec, [agent])
@@ -262,6 +282,8 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
                 state.apply_action(rnd.choice(actions or state.legal_actions()))
         if state.is_terminal():
             state = game.new_deal(seed=1)
+        if game.spec.exact.max_cards:   # an endgame solver: an endgame
+            state = endgame(game, 1, game.spec.exact.max_cards)
     with open(position, "w", encoding="utf-8") as f:
         json.dump(state.to_dict(), f)
     if command == "solve":
@@ -337,13 +359,15 @@ def bench(config: BenchConfig) -> list[tuple[str, str]]:
     if config.solver:
         f = solver_figures(config.game)
         if f:
-            rows += [(f"exact solver, a deal from its first move, median of {f['positions']} "
-                      "(ms, 1 core)", f"{1000 * f['median']:,.1f}"),
+            start = (f"an endgame of {f['cards_left']} cards left" if f["cards_left"]
+                     else "a deal from its first move")
+            rows += [(f"exact solver, {start}, median of {f['positions']} (ms, 1 core)",
+                      f"{1000 * f['median']:,.1f}"),
                      ("exact solver, 99th percentile (ms)", f"{1000 * f['p99']:,.1f}"),
-                     ("exact solver (nodes/s)", f"{f['nodes_per_s']:,.0f}"),
-                     (f"PIMC {f['pimc_worlds']} worlds, mean decision over "
-                      f"{f['pimc_decisions']} decisions (s)",
-                      f"{f['pimc_decision']:.3f}")]
+                     ("exact solver (nodes/s)", f"{f['nodes_per_s']:,.0f}")]
+            if f["pimc_decisions"]:
+                rows.append((f"PIMC {f['pimc_worlds']} worlds, mean decision over "
+                             f"{f['pimc_decisions']} decisions (s)", f"{f['pimc_decision']:.3f}"))
     if config.runner:
         r = runner_figures()
         rows += [(f"runner, 1 worker (deals/s; random Scopa, batches of {r['batch_size']})",

@@ -10,6 +10,8 @@ solver's hooks (``cardsim/games/<game>/exact.py``).
   reference's ``returns()`` and the card points of the cards of its piles (those its
   ``to_dict()`` lists, face up and face down) by the rules' table (``rules/bura.md`` §1: A=11,
   T=10, K=4, Q=3, J=2, 9/8/7/6=0), written out again here.
+- Minchiate: the finished deal's net resti of team A (MI-RESTO-3/4), the reference's return of
+  seat 0; seat ``p`` plays for team ``p % 2`` (rules/minchiate.md §1.4).
 
 No pruning, no table: every line of play is walked to the deal's end.
 """
@@ -19,6 +21,7 @@ import random
 
 from cardsim.cards import BURA
 from cardsim.games.bura.reference import CLAIM, KIND_SHIFT, ReferenceBura
+from cardsim.games.minchiate.reference import ReferenceGame as ReferenceMinchiate
 from cardsim.games.scopa.reference import ReferenceScopa
 
 OUTCOME = 256
@@ -52,6 +55,8 @@ def reference_of(state):
     d = state.to_dict()
     if state.game.name == "scopa":
         return ReferenceScopa.from_dict(state.game.rules, d)
+    if state.game.name == "minchiate":
+        return ReferenceMinchiate.from_dict(state.game.rules, d)
     return ReferenceBura.from_dict(state.game.rules, d)
 
 
@@ -74,6 +79,10 @@ def finished_value(ref) -> int:
     if isinstance(ref, ReferenceScopa):
         points = ref.deal_points()                       # SC-SCORE-6
         return points[0] - points[1]
+    if isinstance(ref, ReferenceMinchiate):
+        net = ref.returns()[0]                           # MI-RESTO-3/4: team A's net resti
+        assert net == int(net)
+        return int(net)
     ret = ref.returns()[0]                               # BU-END-3: +-multiplier, 0 void
     assert ret == int(ret)
     return (OUTCOME * int(ret) + bura_reference_pile_points(ref, 0)
@@ -81,8 +90,9 @@ def finished_value(ref) -> int:
 
 
 def side_of(ref, seat: int) -> int:
-    """The side of a seat: Scopa ``p % 2`` (SC-TEAM-2/3), Bura (2 players) the seat."""
-    return seat % 2 if isinstance(ref, ReferenceScopa) else seat
+    """The side of a seat: Scopa ``p % 2`` (SC-TEAM-2/3), Minchiate ``p % 2`` (team A is
+    seats 0 and 2), Bura (2 players) the seat."""
+    return seat % 2 if isinstance(ref, (ReferenceScopa, ReferenceMinchiate)) else seat
 
 
 class Oracle:

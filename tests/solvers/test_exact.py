@@ -17,7 +17,8 @@ oracle never calls them.
 3. The bounds hook contains the exact value all along random deals.
 4. Positions with equal features (piles that differ only in cards that score the same) have
    equal brute-force values, and the solver gives both that value from one shared table.
-5. 3- and 4-player Bura are refused with an UnsupportedError.
+5. 3- and 4-player Bura are refused with an UnsupportedError; Minchiate's endgame solver
+   (its brute-force endgames, its features, its refusal of more than ``max_cards``).
 6. A match position is solved to the end of its current deal.
 
 Normal suite: 1,500 Scopa 2-player, 300 Scopa 2x2 and 1,500 Bura endgames (brute force), plus
@@ -643,6 +644,139 @@ def test_multiplayer_bura_is_refused(players):
         assert "2-player Bura" in str(err.value)
         assert str(players) in str(err.value)
     exact.solve(load("bura").new_deal(seed=1))                      # 2 players: solved
+
+
+# --- 5b. Minchiate: an endgame solver ---------------------------------------------------------
+
+MINCHIATE_SETS = {
+    "default": {},
+    # MI-DECL-1 after one's first card, MI-RESTO-4 capot, MI-COMB-2 two triples, MI-COMB-4.
+    "variant": {"declaration_timing": "after_own_first_card", "capot": "it_rules",
+                "decine_four": "two_triples", "matto_bonus_on_matto_combo": True},
+}
+MINCHIATE_CARDS = (4, 5, 6, 7, 8, 9, 10)     # cards left in the four hands: 1 to 3 tricks
+MINCHIATE_POSITIONS = 120                     # per option set
+
+
+def minchiate_endgame(game, seed: int, cards_left: int):
+    """A Minchiate deal from ``seed`` played at random (discards, declarations, cards) until
+    at most ``cards_left`` cards remain in the hands."""
+    state = game.new_deal(seed=seed)
+    chooser = random.Random(seed)
+    while exact.cards_left(state) > cards_left:
+        state.apply_action(chooser.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("name", list(MINCHIATE_SETS))
+def test_minchiate_exact_equals_brute_force(name):
+    """MI-PLAY-2..5, MI-KING-1, MI-MATTO-1..3, MI-END-1..4, MI-RESTO-2..4: on 120 endgames per
+    option set (4 to 10 cards left in the hands, inside a trick or between tricks), ``solve``
+    and ``solve_actions`` equal the brute-force net resti of team A (seats 0 and 2 one side);
+    the bounds contain them; cleared, kept and tiny tables agree."""
+    game = load("minchiate", **MINCHIATE_SETS[name])
+    checker = Checker(game)
+    base = 70_000 + 10_000 * list(MINCHIATE_SETS).index(name)
+    checker.run([minchiate_endgame(game, base + i, MINCHIATE_CARDS[i % len(MINCHIATE_CARDS)])
+                 for i in range(MINCHIATE_POSITIONS)])
+    assert checker.oracle.nodes > 20 * MINCHIATE_POSITIONS
+
+
+def test_minchiate_features_tell_the_piles_apart():
+    """MI-END-1..3 score the piles' cards and combinations at the deal's end: an endgame and
+    the same position with one counting card moved from team A's pile to team B's have
+    different features (else the table could share their entries), and the solver gives
+    each its own brute-force value; in some of them the values differ."""
+    from cardsim.games.minchiate import layout as ML
+    game = load("minchiate")
+    oracle = Oracle()
+    differ = 0
+    for i in range(12):
+        state = minchiate_endgame(game, 78_000 + i, 4 + i % 4)
+        pile = [int(state.vec[ML.PILE + w]) & int(ML.COUNTING[w]) for w in range(2)]
+        w = 0 if pile[0] else 1
+        bit = pile[w] & -pile[w]
+        moved = state.clone()
+        moved.vec[ML.PILE + w] ^= np.uint64(bit)
+        moved.vec[ML.PILE + 2 + w] |= np.uint64(bit)
+        assert not np.array_equal(exact.features(state), exact.features(moved))
+        values = []
+        for s in (state, moved):
+            v = oracle.value(reference_of(s))
+            assert exact.solve(s) == v, describe(s)
+            values.append(v)
+        differ += values[0] != values[1]
+    assert differ >= 3, differ
+
+
+def test_minchiate_principal_line_achieves_the_value():
+    """MI-RESTO-4: from endgames of the solver's limit (``max_cards`` = 20 cards left, five
+    tricks), the principal line played out ends the deal with the engine's net resti of team
+    A equal to ``solve``'s value, and every step of it keeps that value."""
+    game = load("minchiate")
+    limit = game.spec.exact.max_cards
+    for seed in range(3):
+        state = minchiate_endgame(game, 75_000 + seed, limit)
+        v = exact.solve(state)
+        s = state.clone()
+        ws = exact.workspace(game.spec)
+        for k, action in enumerate(exact.principal_line(state)):
+            actions, values = exact.solve_actions(s, ws, same_deal=k > 0)
+            assert values[[int(a) for a in actions].index(action)] == v, (seed, k)
+            s.apply_action(action)
+        assert s.is_terminal() and s.returns()[0] == v, (seed, s.returns(), v)
+
+
+def test_minchiate_solver_refuses_more_than_an_endgame():
+    """A whole Minchiate deal is beyond the solver: ``solve``, ``solve_actions`` and
+    ``principal_line`` of a position with more than ``max_cards`` cards left raise an
+    UnsupportedError naming the limit and the position's count; the bounds, features and side
+    to move are still read; at the limit it solves."""
+    game = load("minchiate")
+    limit = game.spec.exact.max_cards
+    state = minchiate_endgame(game, 5, limit + 1)
+    over = exact.cards_left(state)
+    assert over > limit
+    for call in (exact.solve, exact.solve_actions, exact.principal_line):
+        with pytest.raises(UnsupportedError, match=f"at most {limit} cards left in the hands; "
+                                                   f"this position has {over}"):
+            call(state)
+    assert exact.side_to_move(state) == state.current_player() % 2
+    assert len(exact.features(state)) == 15 and exact.bounds(state)[0] < 0
+    exact.solve(minchiate_endgame(game, 5, limit))
+
+
+def test_solve_on_the_command_line_refuses_a_whole_minchiate_deal_in_one_line(tmp_path):
+    import json
+    position = tmp_path / "p.json"
+    position.write_text(json.dumps(load("minchiate").new_deal(seed=1).to_dict()))
+    run = subprocess.run([sys.executable, "-m", "cardsim", "solve", "minchiate", str(position)],
+                         capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr.startswith("cardsim: error: the exact solver covers minchiate endgames: "
+                                 "at most 20 cards left") and run.stderr.count("\n") == 1
+
+
+def test_minchiate_agents_that_solve_whole_deals_are_refused():
+    """PIMC and the oracle solve whole deals: refused in Minchiate in one line, as is an
+    ISMCTS exact endgame above the limit; ``ismcts:exact=8`` plays a whole deal, the same
+    moves for the same seed."""
+    from cardsim.errors import AgentError
+    from solvers.agents import play
+    game = load("minchiate")
+    limit = game.spec.exact.max_cards
+    for agent, words in (("pimc:worlds=2", "not the whole deals PIMC and the oracle solve"),
+                         ("oracle", "not the whole deals"),
+                         (f"ismcts:exact={limit + 1}", f"exact is at most {limit}")):
+        with pytest.raises(AgentError, match=words):
+            play(game.new_deal(seed=1), [agent, "heuristic"] * 2, seed=1)
+    lines = []
+    for _ in range(2):
+        state = game.new_deal(seed=2)
+        play(state, ["ismcts:iterations=30,exact=8", "heuristic"] * 2, seed=3)
+        assert state.is_terminal()
+        lines.append(state.to_dict())
+    assert lines[0] == lines[1]
 
 
 # --- 6. match positions ----------------------------------------------------------------------

@@ -10,7 +10,8 @@ tables, the combination catalogue, action encoding), :mod:`.kernels` (compiled p
 :mod:`.scoring` (compiled scoring: combinations, resti, the end of the deal),
 :mod:`.worlds` (hidden information: sampled worlds, observed actions), :mod:`.notation`
 (positions and actions as dicts and text), :mod:`.reference` (plain-Python oracle for the
-tests), :mod:`.heuristic`, :mod:`.summary` (the tables of ``cardsim simulate minchiate``).
+tests), :mod:`.heuristic`, :mod:`.summary` (the tables of ``cardsim simulate minchiate``),
+:mod:`.exact` (the exact solver's hooks, for endgames).
 
 Returns: the net resti of team A (seats 0 and 2) for seats 0 and 2 and the opposite for seats
 1 and 3 (zero-sum between the teams); ``new_match`` plays ``deals`` deals and adds them up.
@@ -38,8 +39,8 @@ Decisions where the rules are silent (each also in the kernel that implements it
 from __future__ import annotations
 
 from ...cards import MINCHIATE
-from ...spec import GameDefinition
-from . import layout, scoring
+from ...spec import ExactHooks, GameDefinition
+from . import exact, layout, scoring
 from .rules import PRESETS, MinchiateRules
 from .summary import summarize
 
@@ -65,9 +66,11 @@ GAME = GameDefinition.of_package(
     summary="Florentine tarot: 97 cards, 2 x 2 partnerships, robbing, versicole, resti",
     summarize=summarize, record_columns=scoring.RECORD_COLUMNS,
     reward_scale=2.0, n_players=lambda rules: 4,
-    no_exact="the exact solver has no Minchiate hooks yet: a double-dummy search of 21 "
-             "four-card tricks needs its own move ordering and bounds "
-             "(cardsim/games/<game>/exact.py)",
+    exact=ExactHooks(
+        single_deal=exact.single_deal, side=exact.side_of, value=exact.deal_value,
+        features=exact.features, bounds=exact.bounds, order=exact.move_order,
+        cards_left=exact.cards_left, deal_return=exact.deal_return,
+        unit="net resti of team A, seats 0 and 2", max_cards=exact.MAX_CARDS),
     random_player=(
         ("declare_probability", 1.0, "in a declaration: chance to declare each combination "
          "(and to claim the Matto bonus); play and discards are uniform"),),

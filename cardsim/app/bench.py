@@ -274,16 +274,17 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
         if game.spec.exact is None:
             return None
         import random
-        rnd = random.Random(1)
-        for _ in range(12):             # a position some moves into the deal
-            if not state.is_terminal() and len(state.legal_actions()) > 0:
-                actions = [a for a in state.legal_actions() if state.action_to_string(a)
-                           != "claim"]
-                state.apply_action(rnd.choice(actions or state.legal_actions()))
-        if state.is_terminal():
-            state = game.new_deal(seed=1)
         if game.spec.exact.max_cards:   # an endgame solver: an endgame
             state = endgame(game, 1, game.spec.exact.max_cards)
+        else:
+            rnd = random.Random(1)
+            for _ in range(12):         # a position some moves into the deal
+                if not state.is_terminal() and len(state.legal_actions()) > 0:
+                    actions = [a for a in state.legal_actions() if state.action_to_string(a)
+                               != "claim"]
+                    state.apply_action(rnd.choice(actions or state.legal_actions()))
+            if state.is_terminal():
+                state = game.new_deal(seed=1)
     with open(position, "w", encoding="utf-8") as f:
         json.dump(state.to_dict(), f)
     if command == "solve":

@@ -2,8 +2,8 @@
 (:class:`cardsim.spec.GameDefinition`), which everything else reads.
 
 >>> from cardsim.registry import definition
->>> definition("scopa").exact is not None, definition("mushka").exact is None
-(True, True)
+>>> definition("scopa").exact.max_cards, definition("mushka").exact.max_cards
+(0, 25)
 >>> definition("skat")
 Traceback (most recent call last):
 ...

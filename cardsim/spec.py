@@ -88,8 +88,8 @@ class Kernels:
 @dataclass(frozen=True)
 class ExactHooks:
     """What the exact solver (:mod:`solvers.exact`) needs of a game, in compiled code:
-    ``single_deal(state, params)`` (play only to the deal's end), ``side(state, params, seat)``
-    (0 or 1), ``value(state, params)`` of a finished deal for side 0 (int64),
+    ``single_deal(state, params)`` (play only to the deal's end), ``side(state, params, seat,
+    root)`` (0 or 1), ``value(state, params, root)`` of a finished deal for side 0 (int64),
     ``features(state, params, out) -> n`` (the words that identify a position up to
     equivalence), ``bounds(state, params) -> (lo, hi)`` on the value and
     ``order(state, params, actions, n, scores)`` (a guess of each move's worth),
@@ -101,7 +101,9 @@ class ExactHooks:
     columns, or ``{}``) and ``refuses(rules) -> reason | None`` for rules it does not cover;
     ``max_cards``, when not 0: the solver covers endgames only, positions with at most this
     many ``cards_left`` (a whole deal is beyond it: no PIMC, no oracle, ``exact=K`` at most
-    this)."""
+    this). ``root`` is the seat the search is for: a two-sided game ignores it; a game of
+    more sides than two (Mushka) is searched **paranoid** — side 0 is the root alone, side 1
+    every other seat, playing against it — and its value is the root's own."""
 
     single_deal: Callable
     side: Callable

@@ -6,7 +6,11 @@ the deal's end. One search for every game, through the GameSpec hooks of
 
 **Values** are integers from side 0's point of view (Scopa: the deal's point difference; Bura:
 the result weighted above the card-point margin). Side 0 maximizes, side 1 minimizes; in a 2x2
-game partners share a side.
+game partners share a side. A game of more sides (Mushka, each player for himself) is searched
+**paranoid** (Sturtevant & Korf 2000, "On pruning techniques for multi-player games"): the
+*root* — the seat the search is for, by default the player to move — is side 0 and every other
+seat one coalition against it, and the value is the root's own result. The root is a
+search argument; the table's entries belong to one root.
 
 **The search** (as in DDS and open-hand Skat solvers, adapted to these games):
 
@@ -41,7 +45,7 @@ from cardsim.errors import UnsupportedError
 from cardsim.jit import G, generic, helper, kernel
 
 INF = np.int64(1 << 40)
-NODES, HITS, CUTS, AGE = range(4)
+NODES, HITS, CUTS, AGE, ROOT = range(5)
 # Columns of the search's ply stack ``frame``: the window as given (narrowed by the bounds),
 # the current window, the node's bounds and key, its moves (count, next), side, best so far.
 A0, B0, A, B, LO, HI, KEY, N, K, MAXIMIZE, BEST, MOVE = range(12)
@@ -53,8 +57,8 @@ Workspace = namedtuple("Workspace", "keys lower upper best depth age zobrist fea
 """The solver's preallocated arrays: the transposition table (``keys``, ``lower``, ``upper``,
 ``best`` move, ``depth`` = ply of the stored position, ``age`` = the deal it belongs to), the
 Zobrist table, a features buffer, the state, legal-action, score, order and frame stacks (one
-row per ply) and the counters ``stats[NODES, HITS, CUTS, AGE]`` (nodes searched, table hits,
-cut-offs by bounds, the current deal's age)."""
+row per ply) and the counters ``stats[NODES, HITS, CUTS, AGE, ROOT]`` (nodes searched, table
+hits, cut-offs by bounds, the current deal's age, the seat searched for)."""
 
 
 def workspace(spec, table_bits: int = DEFAULT_TABLE_BITS, plies: int | None = None) -> Workspace:
@@ -76,7 +80,7 @@ def workspace(spec, table_bits: int = DEFAULT_TABLE_BITS, plies: int | None = No
         scores=np.zeros((plies, spec.max_actions), dtype=np.int64),
         order=np.zeros((plies, spec.max_actions), dtype=np.int64),
         frame=np.zeros((plies, 12), dtype=np.int64),
-        stats=np.zeros(4, dtype=np.int64))
+        stats=np.zeros(5, dtype=np.int64))
 
 
 @kernel(nrt=True)
@@ -92,6 +96,15 @@ def new_deal(ws):
     """Forget the table's entries at once (they belong to another deal): the features leave
     out what is fixed within one deal, such as the order of the stock."""
     ws.stats[AGE] += 1
+
+
+@helper
+def begin(ws, same_deal, root):
+    """Start a search for seat ``root``: a new deal, or another root (whose values differ in a
+    paranoid search), ages the table."""
+    if not same_deal or ws.stats[ROOT] != root:
+        new_deal(ws)
+    ws.stats[ROOT] = root
 
 
 @generic(inline=True)
@@ -148,7 +161,7 @@ def enter(params, ply, ws):
     f = ws.frame[ply]
     ws.stats[NODES] += 1
     if G.is_terminal(state, params):
-        return True, G.exact_value(state, params)
+        return True, G.exact_value(state, params, ws.stats[ROOT])
     lo, hi = G.exact_bounds(state, params)
     key = position_key(state, params, ws)
     slot = probe(ws, key)
@@ -186,8 +199,8 @@ def enter(params, ply, ws):
         order[j] = i
     f[N] = n
     f[K] = 0
-    f[MAXIMIZE] = 1 if G.exact_side(state, params,
-                                    G.current_player(state, params)) == 0 else 0
+    f[MAXIMIZE] = 1 if G.exact_side(state, params, G.current_player(state, params),
+                                    ws.stats[ROOT]) == 0 else 0
     f[BEST] = -INF if f[MAXIMIZE] else INF
     f[MOVE] = actions[order[0]]
     return False, np.int64(0)
@@ -260,7 +273,7 @@ def mtdf(params, ply, ws, guess):
     from ``guess`` (or the table's bounds when they are narrower)."""
     state = ws.states[ply]
     if G.is_terminal(state, params):
-        return G.exact_value(state, params)
+        return G.exact_value(state, params, ws.stats[ROOT])
     lower, upper = G.exact_bounds(state, params)
     slot = probe(ws, position_key(state, params, ws))
     if slot >= 0:
@@ -278,22 +291,21 @@ def mtdf(params, ply, ws, guess):
 
 
 @generic
-def solve_root(params, state, ws, same_deal):
-    """The exact value of ``state`` (copied into the workspace's root); ``same_deal`` keeps
-    the table's entries of the previous call (a position of the same deal)."""
-    if not same_deal:
-        new_deal(ws)
+def solve_root(params, state, ws, same_deal, root):
+    """The exact value of ``state`` (copied into the workspace's root) searched for seat
+    ``root``; ``same_deal`` keeps the table's entries of the previous call (a position of the
+    same deal, the same root)."""
+    begin(ws, same_deal, root)
     copy_words(ws.states[0], state)
     G.exact_single_deal(ws.states[0], params)
     return mtdf(params, np.int64(0), ws, np.int64(0))
 
 
 @generic
-def solve_children(params, state, ws, actions, n, out, same_deal):
-    """The exact value of each of ``actions[:n]`` played in ``state`` (into ``out``); each
-    search starts from the value of the one before."""
-    if not same_deal:
-        new_deal(ws)
+def solve_children(params, state, ws, actions, n, out, same_deal, root):
+    """The exact value for seat ``root`` of each of ``actions[:n]`` played in ``state`` (into
+    ``out``); each search starts from the value of the one before."""
+    begin(ws, same_deal, root)
     guess = np.int64(0)
     for i in range(n):
         copy_words(ws.states[0], state)
@@ -306,8 +318,8 @@ def solve_children(params, state, ws, actions, n, out, same_deal):
 # --- Python API ----------------------------------------------------------------------------
 
 @generic(nrt=False)
-def _side(state, params, seat):
-    return G.exact_side(state, params, seat)
+def _side(state, params, seat, root):
+    return G.exact_side(state, params, seat, root)
 
 
 @generic(nrt=False)
@@ -342,29 +354,38 @@ def _spec(state, search: bool = True):
         n = cards_left(state)
         if n > limit:
             raise UnsupportedError(
-                f"the exact solver covers {spec.name} endgames: at most {limit} cards left in "
-                f"the hands; this position has {n}")
+                f"the exact solver covers {spec.name} endgames: at most {limit} cards left to "
+                f"play; this position has {n}")
     return spec
 
 
-def solve(state, ws: Workspace | None = None) -> int:
-    """The exact value of ``state`` (a :class:`cardsim.State`) for side 0, to the deal's end."""
+def root_of(state, root: int | None) -> int:
+    """The seat searched for: ``root``, or the player to move (a finished deal: seat 0)."""
+    if root is not None:
+        return int(root)
+    return 0 if state.is_terminal() else int(state.current_player())
+
+
+def solve(state, ws: Workspace | None = None, root: int | None = None) -> int:
+    """The exact value of ``state`` (a :class:`cardsim.State`) for side 0, to the deal's end;
+    ``root`` is the seat searched for (module docstring; default the player to move)."""
     spec = _spec(state)
     ws = workspace(spec) if ws is None else ws
-    return int(solve_root[spec](spec.params, state.vec, ws, False))
+    return int(solve_root[spec](spec.params, state.vec, ws, False, root_of(state, root)))
 
 
-def solve_actions(state, ws: Workspace | None = None,
-                  same_deal: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def solve_actions(state, ws: Workspace | None = None, same_deal: bool = False,
+                  root: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Every legal action of ``state`` and its exact value for side 0 (the deal's end);
-    ``same_deal`` keeps what the table learnt from an earlier position of the same deal."""
+    ``same_deal`` keeps what the table learnt from an earlier position of the same deal (for
+    the same ``root``, default the player to move)."""
     spec = _spec(state)
     ws = workspace(spec) if ws is None else ws
     actions = np.array(state.legal_actions(), dtype=np.int64)
     values = np.zeros(len(actions), dtype=np.int64)
     if len(actions):
         solve_children[spec](spec.params, state.vec, ws, actions, len(actions), values,
-                             same_deal)
+                             same_deal, root_of(state, root))
     return actions, values
 
 
@@ -375,10 +396,11 @@ def cards_left(state) -> int:
     return int(_cards_left[spec](state.vec, spec.params))
 
 
-def side_to_move(state) -> int:
-    """The side (0 or 1) of the player to move."""
+def side_to_move(state, root: int | None = None) -> int:
+    """The side (0 or 1) of the player to move, in a search for ``root`` (default: him)."""
     spec = _spec(state, search=False)
-    return int(_side[spec](state.vec, spec.params, state.current_player()))
+    return int(_side[spec](state.vec, spec.params, state.current_player(),
+                           root_of(state, root)))
 
 
 def bounds(state) -> tuple[int, int]:
@@ -396,17 +418,19 @@ def features(state) -> np.ndarray:
     return out[:n]
 
 
-def principal_line(state, ws: Workspace | None = None) -> list[int]:
+def principal_line(state, ws: Workspace | None = None, root: int | None = None) -> list[int]:
     """A line of best play from ``state`` to the deal's end: at each step the first action
-    (in canonical order) of best exact value for the side to move."""
+    (in canonical order) of best exact value for the side to move, in a search for ``root``
+    (default the player to move at ``state``) all along."""
     spec = _spec(state)
     ws = workspace(spec) if ws is None else ws
+    root = root_of(state, root)
     s = state.clone()
     _single_deal[spec](s.vec, spec.params)
     line = []
     while not s.is_terminal():
-        actions, values = solve_actions(s, ws, same_deal=bool(line))
-        pick = int(np.argmax(values) if side_to_move(s) == 0 else np.argmin(values))
+        actions, values = solve_actions(s, ws, same_deal=bool(line), root=root)
+        pick = int(np.argmax(values) if side_to_move(s, root) == 0 else np.argmin(values))
         line.append(int(actions[pick]))
         s.apply_action(int(actions[pick]))
     return line

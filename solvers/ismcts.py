@@ -164,8 +164,9 @@ def ucb(stats, tree, child, c):
 
 
 @generic(inline="ir")
-def exact_endgame(params, world, ws):
-    """Play ``world`` to the end of its deal with a best move for the mover at every turn
+def exact_endgame(params, world, ws, root):
+    """Play ``world`` to the end of its deal with a best move for the mover at every turn, in
+    a search for seat ``root`` (the searcher: a paranoid game's others play against him)
     (:func:`solvers.exact.solve_children` on the world: every card of a sampled world is
     known, and the table serves each move of the same world). Returns the moves played (0 when
     the deal is over)."""
@@ -179,8 +180,8 @@ def exact_endgame(params, world, ws):
         n = G.legal_actions(world, params, actions)
         best = 0
         if n > 1:
-            solve_children(params, world, ws.exact, actions, n, values, moves > 0)
-            best = first_best(values, mover_sign(world, params), n)
+            solve_children(params, world, ws.exact, actions, n, values, moves > 0, root)
+            best = first_best(values, mover_sign(world, params, root), n)
         G.apply_action(world, params, actions[best])
         moves += 1
 
@@ -198,12 +199,14 @@ def lone_deal(params, world, scratch):
 
 
 @generic(inline="ir")
-def exact_returns(params, world, ws):
+def exact_returns(params, world, ws, root):
     """``ws.rets``: every seat's return of the lone deal ``world`` under best play by both sides
-    (one exact solve; the deal's value as a return by the game's ``deal_return`` hook)."""
-    r = G.exact_deal_return(solve_root(params, world, ws.exact, False))
+    of a search for seat ``root`` (one exact solve; the deal's value as a return by the game's
+    ``deal_return`` hook; in a paranoid game the others' return is the root's, negated: what
+    they play for)."""
+    r = G.exact_deal_return(solve_root(params, world, ws.exact, False, root))
     for p in range(ws.rets.shape[0]):
-        ws.rets[p] = r if G.exact_side(world, params, p) == 0 else -r
+        ws.rets[p] = r if G.exact_side(world, params, p, root) == 0 else -r
 
 
 @generic(switches=("WITH_EXACT",), inline="ir")
@@ -296,10 +299,10 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
         if WITH_EXACT:
             if endgame > 0 and G.exact_cards_left(world, params) <= endgame:
                 if lone_deal(params, world, ws.scratch):
-                    exact_returns(params, world, ws)  # the deal's end is the game's end
+                    exact_returns(params, world, ws, observer)  # the deal's end: the game's
                     solved = True
                     break
-                if exact_endgame(params, world, ws) > 0:
+                if exact_endgame(params, world, ws, observer) > 0:
                     continue                  # a match goes on with the rollout player
         n = G.legal_actions(world, params, actions)
         G.apply_action(world, params,

@@ -26,10 +26,11 @@ from .exact import solve_children
 
 
 @generic(inline=True, nrt=False)
-def mover_sign(state, params):
-    """+1 when the player to move is on side 0 (values are side 0's), else -1."""
+def mover_sign(state, params, root):
+    """+1 when the player to move is on side 0 of a search for seat ``root`` (values are side
+    0's), else -1."""
     player = G.current_player(state, params)
-    return 1 if G.exact_side(state, params, player) == 0 else -1
+    return 1 if G.exact_side(state, params, player, root) == 0 else -1
 
 
 @helper
@@ -48,7 +49,7 @@ def search(params, state, agent_params, rng, actions, n, world, totals, values, 
     ``totals[:n]`` gets each action's summed value for the mover's side. Returns
     ``(index, worlds solved)``."""
     player = G.current_player(state, params)
-    sign = mover_sign(state, params)
+    sign = mover_sign(state, params, player)
     max_worlds = np.int64(agent_params[WORLDS])
     seconds = agent_params[SECONDS]
     start = clock() if seconds > 0 else 0.0
@@ -60,7 +61,7 @@ def search(params, state, agent_params, rng, actions, n, world, totals, values, 
         if seconds > 0 and solved > 0 and clock() - start >= seconds:
             break
         G.determinize(state, params, player, rng, world)
-        solve_children(params, world, ws, actions, n, values, False)
+        solve_children(params, world, ws, actions, n, values, False, player)
         for i in range(n):
             totals[i] += sign * values[i]
         solved += 1
@@ -71,5 +72,6 @@ def search(params, state, agent_params, rng, actions, n, world, totals, values, 
 def oracle(params, state, actions, n, values, ws):
     """The index of an action of best exact value on the true ``state`` for the mover's side
     (the ``oracle`` agent, which sees every card; the first in canonical order on a tie)."""
-    solve_children(params, state, ws, actions, n, values, False)
-    return first_best(values, mover_sign(state, params), n)
+    player = G.current_player(state, params)
+    solve_children(params, state, ws, actions, n, values, False, player)
+    return first_best(values, mover_sign(state, params, player), n)

@@ -200,7 +200,8 @@ def test_play_s_default_opponent_is_the_strong_level(capsys, monkeypatch):
 
 def test_bench_starts_exact_ismcts_cold_and_warm(tmp_path):
     """``cardsim bench --startup`` starts a run with an exact-endgame ISMCTS agent (its own
-    compiled copy of the game loop) where the game has the exact solver, and not elsewhere."""
+    compiled copy of the game loop) where the game has the exact solver: every game's default
+    rules now (Mushka's is paranoid)."""
     import cardsim.app.bench as bench
     from experiments.spec import load_spec
     assert "run-exact" in bench.STARTUP_COMMANDS
@@ -208,7 +209,8 @@ def test_bench_starts_exact_ismcts_cold_and_warm(tmp_path):
     spec = load_spec(argv[argv.index("run") + 1])
     assert spec.agents[1] == "ismcts:iterations=50,exact=6"
     assert argv[argv.index("--out") + 1].endswith("run-exact-cold")
-    assert bench.startup_argv("mushka", "run-exact", str(tmp_path), "cold") is None
+    mushka = bench.startup_argv("mushka", "run-exact", str(tmp_path), "cold")   # paranoid
+    assert load_spec(mushka[mushka.index("run") + 1]).agents[1] == "ismcts:iterations=50,exact=6"
 
 
 def test_bench_solves_minchiate_endgames_only(tmp_path):

@@ -68,14 +68,17 @@ def test_copies_of_different_games_are_different_functions():
 
 
 def test_a_switched_off_branch_is_never_typed():
-    """Mushka has no exact hooks: typing ``G.exact_bounds`` fails for it, so the copy without
-    the switch compiles only because numba pruned that branch before typing."""
+    """A game without exact hooks (Mushka's record with its hooks taken away): typing
+    ``G.exact_bounds`` fails for it, so the copy without the switch compiles only because
+    numba pruned that branch before typing."""
     mushka = cardsim.load_game("mushka")
+    bare = dataclasses.replace(definition("mushka"), name="mushka_without_exact", exact=None,
+                               no_exact="no hooks (a test)")
     state = mushka.new_deal(seed=1)
-    off = low_bound[mushka, {"WITH_BOUNDS": False}]
+    off = low_bound[bare, {"WITH_BOUNDS": False}]
     assert off(state.vec, mushka.spec.params) == -1
     with pytest.raises((TypingError, AttributeError), match="exact_bounds"):
-        low_bound[mushka, {"WITH_BOUNDS": True}](state.vec, mushka.spec.params)
+        low_bound[bare, {"WITH_BOUNDS": True}](state.vec, mushka.spec.params)
     scopa = cardsim.load_game("scopa")
     deal = scopa.new_deal(seed=1)
     on = low_bound[scopa, {"WITH_BOUNDS": True}]
@@ -158,11 +161,12 @@ def test_an_unknown_game_is_a_clear_error():
             cardsim.load_game(bad)
 
 
-@pytest.mark.parametrize("name", ["mushka"])
-def test_pimc_and_the_solver_refuse_a_game_without_exact_hooks(name):
-    game = cardsim.load_game(name)
+def test_pimc_and_the_solver_refuse_rules_the_exact_solver_does_not_cover():
+    """3-player Bura has no two sides (every game has exact hooks; these rules are refused)."""
+    game = cardsim.load_game("bura", num_players=3)
     state = game.new_deal(seed=1)
-    reason = definition(name).no_exact
+    reason = game.spec.no_exact
+    assert reason.startswith("the exact solver covers 2-player Bura")
     n = game.num_players
     with pytest.raises(AgentError, match="pimc:worlds=2: " + reason[:30]):
         play(state, ["pimc:worlds=2"] + ["heuristic"] * (n - 1))
@@ -175,13 +179,13 @@ def test_pimc_and_the_solver_refuse_a_game_without_exact_hooks(name):
 
 def test_solve_on_the_command_line_refuses_in_one_line(tmp_path):
     import json
-    game = cardsim.load_game("mushka")
+    game = cardsim.load_game("bura", num_players=3)
     position = tmp_path / "p.json"
     position.write_text(json.dumps(game.new_deal(seed=1).to_dict()))
-    run = subprocess.run([sys.executable, "-m", "cardsim", "solve", "mushka", str(position)],
+    run = subprocess.run([sys.executable, "-m", "cardsim", "solve", "bura", str(position)],
                          capture_output=True, text=True)
     assert run.returncode == 2
-    assert run.stderr.strip() == f"cardsim: error: {definition('mushka').no_exact}"
+    assert run.stderr.strip() == f"cardsim: error: {game.spec.no_exact}"
 
 
 def test_generic_is_the_decorated_object():

@@ -109,16 +109,19 @@ SOLVER_POSITIONS = 40
 def endgame(game, seed: int, limit: int):
     """Seeded deal ``seed``: its first position, or for an endgame solver (``limit`` =
     ``max_cards``) the first position of a random line of play with at most ``limit`` cards
-    left in the hands."""
+    left to play (the next seed's, when the line ends the deal first)."""
     import random
-    state = game.new_deal(seed=seed)
     if not limit:
-        return state
+        return game.new_deal(seed=seed)
     from solvers import exact
-    rnd = random.Random(seed)
-    while exact.cards_left(state) > limit:
-        state.apply_action(rnd.choice(state.legal_actions()))
-    return state
+    while True:
+        state = game.new_deal(seed=seed)
+        rnd = random.Random(seed)
+        while exact.cards_left(state) > limit:
+            state.apply_action(rnd.choice(state.legal_actions()))
+        if not state.is_terminal():
+            return state
+        seed += 1
 
 
 def solver_figures(game_name: str, positions: int = SOLVER_POSITIONS, pimc_deals: int = 2,

@@ -207,7 +207,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise CardsimError(spec.no_exact)
     ws = exact.workspace(spec)
     none = np.zeros(1, dtype=np.int64)           # load the compiled solver before timing it
-    exact.solve_children[spec](spec.params, state.vec, ws, none, 0, none, False)
+    exact.solve_children[spec](spec.params, state.vec, ws, none, 0, none, False, 0)
     start = time.perf_counter()
     actions, values = exact.solve_actions(state, ws)
     seconds = time.perf_counter() - start

@@ -60,7 +60,7 @@ BAD_AGENTS = ["bogus", "ismcts:iters=1", "ismcts:iterations=0", "ismcts:iteratio
               "ismcts:iterations=2,iterations=3", "random:x=1", "", "ismcts:nodes=1",
               "pimc:worlds=-1", "ismcts:worlds=10000000"]
 EXACT = {"scopa", "bura"}                     # games with the exact solver (PIMC, solve)
-SOLVED = EXACT | {"minchiate"}                # and an endgame solver: solve (a near-end position)
+SOLVED = EXACT | {"minchiate", "mushka"}      # and the endgame solvers: solve (a near-end position)
 BAD_FILES = ["missing.json", "empty", "bin.json", "bad.json", "list.json", "deep.json",
              "long.json", "rules_list.json", "rules_name.json", "afile", ""]
 BAD_FOLDERS = ["afile", "afile/x", ""]

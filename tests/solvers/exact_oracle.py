@@ -12,6 +12,9 @@ solver's hooks (``cardsim/games/<game>/exact.py``).
   T=10, K=4, Q=3, J=2, 9/8/7/6=0), written out again here.
 - Minchiate: the finished deal's net resti of team A (MI-RESTO-3/4), the reference's return of
   seat 0; seat ``p`` plays for team ``p % 2`` (rules/minchiate.md §1.4).
+- Mushka, paranoid for a *root* seat: the record the root wrote off in the finished deal
+  (MU-SCORE-1..5, MU-STOP-1..3), the reference's return of the root; the root is side 0 and
+  every other seat side 1, playing against it.
 
 No pruning, no table: every line of play is walked to the deal's end.
 """
@@ -22,6 +25,7 @@ import random
 from cardsim.cards import BURA
 from cardsim.games.bura.reference import CLAIM, KIND_SHIFT, ReferenceBura
 from cardsim.games.minchiate.reference import ReferenceGame as ReferenceMinchiate
+from cardsim.games.mushka.reference import ReferenceMushka
 from cardsim.games.scopa.reference import ReferenceScopa
 
 OUTCOME = 256
@@ -57,6 +61,8 @@ def reference_of(state):
         return ReferenceScopa.from_dict(state.game.rules, d)
     if state.game.name == "minchiate":
         return ReferenceMinchiate.from_dict(state.game.rules, d)
+    if state.game.name == "mushka":
+        return ReferenceMushka.from_dict(state.game.rules, d)
     return ReferenceBura.from_dict(state.game.rules, d)
 
 
@@ -73,9 +79,14 @@ def as_lone_deal(ref):
     return ref
 
 
-def finished_value(ref) -> int:
-    """The value for side 0 of a FINISHED lone deal of the reference engine."""
+def finished_value(ref, root: int = 0) -> int:
+    """The value for side 0 of a FINISHED lone deal of the reference engine (Mushka: for the
+    seat ``root``)."""
     assert ref.is_terminal() and ref.mode == "deal"
+    if isinstance(ref, ReferenceMushka):
+        written_off = ref.returns()[root]                # start_record - record
+        assert written_off == int(written_off)
+        return int(written_off)
     if isinstance(ref, ReferenceScopa):
         points = ref.deal_points()                       # SC-SCORE-6
         return points[0] - points[1]
@@ -89,9 +100,11 @@ def finished_value(ref) -> int:
             - bura_reference_pile_points(ref, 1))
 
 
-def side_of(ref, seat: int) -> int:
+def side_of(ref, seat: int, root: int = 0) -> int:
     """The side of a seat: Scopa ``p % 2`` (SC-TEAM-2/3), Minchiate ``p % 2`` (team A is
-    seats 0 and 2), Bura (2 players) the seat."""
+    seats 0 and 2), Bura (2 players) the seat; Mushka 0 for the root, 1 for every other."""
+    if isinstance(ref, ReferenceMushka):
+        return 0 if seat == root else 1
     return seat % 2 if isinstance(ref, (ReferenceScopa, ReferenceMinchiate)) else seat
 
 
@@ -101,42 +114,43 @@ class Oracle:
     def __init__(self) -> None:
         self.nodes = 0
 
-    def value(self, ref) -> int:
-        """The exact value for side 0 of a reference position (solved to its deal's end)."""
-        return self._minimax(as_lone_deal(ref))
+    def value(self, ref, root: int = 0) -> int:
+        """The exact value for side 0 of a reference position (solved to its deal's end;
+        Mushka: for the seat ``root``)."""
+        return self._minimax(as_lone_deal(ref), root)
 
-    def child_values(self, ref) -> dict[int, int]:
+    def child_values(self, ref, root: int = 0) -> dict[int, int]:
         """Each legal action of ``ref`` -> the exact value of the position it leads to."""
         ref = as_lone_deal(ref)
         out = {}
         for action in ref.legal_actions():
             child = ref.clone()
             child.apply_action(action)
-            out[action] = self._minimax(child)
+            out[action] = self._minimax(child, root)
         return out
 
-    def _minimax(self, ref) -> int:
+    def _minimax(self, ref, root: int) -> int:
         self.nodes += 1
         if ref.is_terminal():
-            return finished_value(ref)
+            return finished_value(ref, root)
         actions = ref.legal_actions()
         assert actions, "a live position without a legal action"
         values = []
         for action in actions:
             child = ref.clone()
             child.apply_action(action)
-            values.append(self._minimax(child))
-        return max(values) if side_of(ref, ref.current_player()) == 0 else min(values)
+            values.append(self._minimax(child, root))
+        return max(values) if side_of(ref, ref.current_player(), root) == 0 else min(values)
 
 
-def play_line(ref, actions) -> int:
+def play_line(ref, actions, root: int = 0) -> int:
     """Play ``actions`` on a copy of a reference position (as a lone deal) and return the
-    finished deal's value; the line must end the deal."""
+    finished deal's value (Mushka: for ``root``); the line must end the deal."""
     ref = as_lone_deal(ref)
     for action in actions:
         assert action in ref.legal_actions(), f"action {action} is not legal"
         ref.apply_action(action)
-    return finished_value(ref)
+    return finished_value(ref, root)
 
 
 def random_prefix(state, plies: int, chooser: random.Random, avoid_claims: bool = False) -> bool:

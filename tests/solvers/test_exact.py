@@ -197,17 +197,19 @@ class Checker:
         self.failures.append(f"#{i} {what}: expected {expected}, got {got}\n"
                              f"    position: {describe(state)}")
 
-    def check(self, i: int, state) -> None:
-        """All the comparisons for one live position."""
+    def check(self, i: int, state, root: int | None = None) -> None:
+        """All the comparisons for one live position, searched for seat ``root`` (a paranoid
+        game's; None: the solver's default, the player to move)."""
         self.checked += 1
         before = state.vec.copy()
         ref = reference_of(state)
-        children = self.oracle.child_values(ref)           # action -> brute-force value
-        side = side_of(ref, ref.current_player())
+        seat = ref.current_player() if root is None else root
+        children = self.oracle.child_values(ref, seat)     # action -> brute-force value
+        side = side_of(ref, ref.current_player(), seat)
         expected = max(children.values()) if side == 0 else min(children.values())
 
-        if exact.side_to_move(state) != side:
-            self.fail(i, state, "side_to_move", side, exact.side_to_move(state))
+        if exact.side_to_move(state, root) != side:
+            self.fail(i, state, "side_to_move", side, exact.side_to_move(state, root))
         lo, hi = exact.bounds(state)
         if not lo <= expected <= hi:
             self.fail(i, state, "bounds contain the value", expected, (int(lo), int(hi)))
@@ -216,11 +218,11 @@ class Checker:
         for label, ws in (("solve (cleared table)", self.cleared),
                           ("solve (table kept)", self.kept),
                           ("solve (tiny table)", self.tiny)):
-            got = exact.solve(state, ws)
+            got = exact.solve(state, ws, root)
             if got != expected:
                 self.fail(i, state, label, expected, got)
         if i % 100 == 0:                                   # the default workspace, sometimes
-            got = exact.solve(state)
+            got = exact.solve(state, root=root)
             if got != expected:
                 self.fail(i, state, "solve (own workspace)", expected, got)
 
@@ -229,16 +231,16 @@ class Checker:
         for label, ws, same in (("solve_actions (cleared table)", self.cleared, False),
                                 ("solve_actions (table kept, same deal)", self.kept, True),
                                 ("solve_actions (tiny table)", self.tiny, False)):
-            actions, values = exact.solve_actions(state, ws, same_deal=same)
+            actions, values = exact.solve_actions(state, ws, same_deal=same, root=root)
             got = ([int(a) for a in actions], [int(v) for v in values])
             if got != wanted:
                 self.fail(i, state, label, wanted, got)
         if not np.array_equal(state.vec, before):
             self.fail(i, state, "the solved state is left unchanged", before, state.vec)
 
-    def run(self, states) -> None:
+    def run(self, states, roots=None) -> None:
         for i, state in enumerate(states):
-            self.check(i, state)
+            self.check(i, state, None if roots is None else roots[i])
         assert self.checked == len(states)
         assert not self.failures, (f"{len(self.failures)} disagreements with the brute force "
                                    f"in {self.checked} positions:\n"
@@ -410,12 +412,14 @@ BOUNDS_GAMES = [     # (game, options, deals, random moves before the first posi
     ("scopa", {}, 8, 0), ("scopa", SCOPA_2P["variant"], 6, 0),
     ("scopa", {"num_players": 4}, 2, 14), ("scopa", SCOPA_4P["2x2-variant"], 2, 18),
     ("bura", {}, 8, 4), ("bura", BURA_SETS["variant"], 8, 4), ("bura", BURA_SETS["stops"], 4, 6),
+    # the exchange's decisions first (a whole exchange is beyond the endgame solver)
+    ("mushka", {}, 8, 4), ("mushka", {"num_players": 5, "must_overtrump": True}, 4, 5),
 ]
 
 
 @pytest.mark.parametrize("name,options,deals,skip", BOUNDS_GAMES,
                          ids=["scopa", "scopa-variant", "scopa-2x2", "scopa-2x2-variant",
-                              "bura", "bura-variant", "bura-stops"])
+                              "bura", "bura-variant", "bura-stops", "mushka", "mushka-5"])
 def test_bounds_contain_the_exact_value(name, options, deals, skip):
     """``bounds`` of the game's exact hooks (through ``solvers.exact.bounds``) holds
     the exact value of every live position met along random deals, and of each position one
@@ -738,7 +742,7 @@ def test_minchiate_solver_refuses_more_than_an_endgame():
     over = exact.cards_left(state)
     assert over > limit
     for call in (exact.solve, exact.solve_actions, exact.principal_line):
-        with pytest.raises(UnsupportedError, match=f"at most {limit} cards left in the hands; "
+        with pytest.raises(UnsupportedError, match=f"at most {limit} cards left to play; "
                                                    f"this position has {over}"):
             call(state)
     assert exact.side_to_move(state) == state.current_player() % 2
@@ -774,6 +778,179 @@ def test_minchiate_agents_that_solve_whole_deals_are_refused():
     for _ in range(2):
         state = game.new_deal(seed=2)
         play(state, ["ismcts:iterations=30,exact=8", "heuristic"] * 2, seed=3)
+        assert state.is_terminal()
+        lines.append(state.to_dict())
+    assert lines[0] == lines[1]
+
+
+# --- 5c. Mushka: a paranoid endgame solver ----------------------------------------------------
+
+MUSHKA_SETS = {       # (options, the records the deals start from: low ones reach 0 mid-deal)
+    "default": ({}, None),
+    # MU-STOP-1/2: records of 1 to 3 stop the deal at 0, the ace bonus clamped.
+    "stops": ({}, [2, 1, 3, 1]),
+    # MU-PLAY-4/5 must_head_trick and must_overtrump, MU-SCORE-3 the bonus at the deal's end,
+    # the dealer takes the turned card, 3 players.
+    "variant": ({"num_players": 3, "must_head_trick": True, "must_overtrump": True,
+                 "ace_bonus_timing": "end_of_deal", "dealer_takes_trump_card": True},
+                [3, 1, 2]),
+    # MU-STOP-3/4: a player at 0 is offered the stop and may play on; 5 players, 52 cards.
+    "declared": ({"num_players": 5, "stop_mode": "declared", "overshoot_reset": "start"},
+                 [1, 0, 2, 1, 3]),
+}
+MUSHKA_CARDS = (4, 6, 8, 10, 12)     # cards left in the active hands: one to three tricks
+MUSHKA_POSITIONS = 120                # per option set
+
+
+def mushka_endgame(game, seed: int, cards_left: int, records=None):
+    """A Mushka deal from ``seed`` (from ``records``) played at random until at most
+    ``cards_left`` cards are left to play; None when the deal ended first."""
+    state = game.new_deal(seed=seed, records=records)
+    chooser = random.Random(seed)
+    while not state.is_terminal() and exact.cards_left(state) > cards_left:
+        state.apply_action(chooser.choice(state.legal_actions()))
+    return None if state.is_terminal() else state
+
+
+def mushka_positions(name: str, count: int, base: int):
+    """``count`` live endgames of the option set, each with a root: the player to move
+    (None, the solver's default) or, every other position, another active seat."""
+    options, records = MUSHKA_SETS[name]
+    game = load("mushka", **options)
+    states, roots = [], []
+    for i in itertools.count(base):
+        if len(states) == count:
+            return game, states, roots
+        state = mushka_endgame(game, i, MUSHKA_CARDS[i % len(MUSHKA_CARDS)], records)
+        if state is None:
+            continue
+        others = [s for s in range(game.rules.num_players)
+                  if s != state.current_player() and state.vec[ML_ACTIVE] >> s & 1]
+        roots.append(random.Random(i).choice(others) if others and i % 2 else None)
+        states.append(state)
+
+
+ML_ACTIVE = 77        # cardsim/games/mushka/layout.py ACTIVE: the mask of the seats in play
+
+
+@pytest.mark.parametrize("name", list(MUSHKA_SETS))
+def test_mushka_paranoid_exact_equals_brute_force(name):
+    """MU-PLAY-1..6, MU-ACE-1..4, MU-SCORE-1..5, MU-STOP-1..4: on 120 endgames per option set
+    (4 to 12 cards left, inside a trick or between tricks; low records, so that tricks and the
+    ace bonus stop the deal at 0), ``solve`` and ``solve_actions`` equal the brute-force
+    paranoid value — the record the root writes off when every other seat plays against it —
+    for the player to move and for another seat as the root; cleared, kept and tiny tables
+    agree; the bounds contain the value."""
+    game, states, roots = mushka_positions(name, MUSHKA_POSITIONS,
+                                           90_000 + 10_000 * list(MUSHKA_SETS).index(name))
+    checker = Checker(game)
+    checker.run(states, roots)
+    assert sum(r is not None for r in roots) > MUSHKA_POSITIONS // 4
+    assert checker.oracle.nodes > 20 * MUSHKA_POSITIONS
+
+
+def test_mushka_last_exchange_decision_equals_brute_force():
+    """MU-EXCH-2..5, MU-PASS-2/3, MU-SCORE-3: the dealer decides last after every other seat
+    passed — standing or exchanging makes him the lone player credited with five tricks (and
+    the ace bonus when he holds the ace of spades), passing voids the deal; with
+    ``lone_player=redeal`` every choice voids it. ``solve_actions`` of each choice (up to 33)
+    equals the brute force, for him and for a seat that passed."""
+    from tests.solvers.exact_oracle import side_of as oracle_side
+    checked = 0
+    for options in ({}, {"lone_player": "redeal"}, {"num_players": 3}):
+        game = load("mushka", **options)
+        oracle = Oracle()
+        for seed in range(40):
+            state = game.new_deal(seed=200 + seed)
+            for _ in range(game.rules.num_players - 1):        # everyone before the dealer
+                passes = [a for a in state.legal_actions() if state.action_to_string(a) == "pass"]
+                if not passes:
+                    break
+                state.apply_action(passes[0])
+            else:
+                dealer = state.current_player()
+                for root in (dealer, (dealer + 1) % game.rules.num_players):
+                    children = oracle.child_values(reference_of(state), root)
+                    actions, values = exact.solve_actions(state, root=root)
+                    assert dict(zip(map(int, actions), map(int, values))) == children
+                    side = oracle_side(reference_of(state), dealer, root)
+                    want = max(children.values()) if side == 0 else min(children.values())
+                    assert exact.solve(state, root=root) == want
+                checked += 1
+    assert checked >= 30
+
+
+def test_mushka_principal_line_achieves_the_value():
+    """MU-SCORE-1..5: from the start of the play (every position of a 4-player play is within
+    the solver's limit), the root's principal line played out ends the deal with the engine's
+    own record written off by the root equal to ``solve``'s value, and every step keeps it."""
+    game = load("mushka")
+    for seed in range(4):
+        state = mushka_endgame(game, 61_000 + seed, 20)
+        root = state.current_player()
+        v = exact.solve(state, root=root)
+        s = state.clone()
+        ws = exact.workspace(game.spec)
+        for k, action in enumerate(exact.principal_line(state, root=root)):
+            actions, values = exact.solve_actions(s, ws, same_deal=k > 0, root=root)
+            assert values[[int(a) for a in actions].index(action)] == v, (seed, k)
+            s.apply_action(action)
+        assert s.is_terminal() and s.returns()[root] == v, (seed, s.returns(), v)
+
+
+def test_mushka_features_tell_records_apart():
+    """MU-STOP-1: a trick that brings a record to 0 ends the deal, so the records are part of
+    a position: the same endgame with one seat's record changed has other features, and the
+    solver, sharing one table for both, gives each its brute-force value (which differ in
+    some of them)."""
+    game = load("mushka")
+    oracle = Oracle()
+    ws = exact.workspace(game.spec)
+    differ = 0
+    live = 0
+    for i in range(80):
+        state = mushka_endgame(game, 52_000 + i, 8 + i % 5, [2, 3, 2, 3])
+        if state is None:
+            continue
+        live += 1
+        seat = state.current_player()
+        changed = state.clone()
+        changed.vec[28 + seat] = np.uint64(9)                 # layout RECORD + seat
+        changed.vec[35 + seat] = np.uint64(9)                 # layout START_RECORD + seat
+        assert not np.array_equal(exact.features(state), exact.features(changed))
+        values = []
+        for s in (state, changed):
+            v = oracle.value(reference_of(s), seat)
+            assert exact.solve_actions(s, ws, same_deal=True, root=seat)[1].max() == v
+            values.append(v)
+        differ += values[0] != values[1]
+    assert live >= 20 and differ >= 3, (live, differ)
+
+
+def test_mushka_solver_is_an_endgame_solver():
+    """The exchange of a whole deal is beyond the solver: ``solve`` of a new deal's first
+    position (hands and stock: 31 cards) raises an UnsupportedError naming the limit; PIMC
+    and the oracle are refused in one line, as is an ISMCTS exact endgame above the limit;
+    ``ismcts:exact=8`` plays a whole deal, the same moves for the same seed."""
+    from cardsim.errors import AgentError
+    from solvers.agents import play
+    game = load("mushka")
+    limit = game.spec.exact.max_cards
+    state = game.new_deal(seed=5)
+    assert exact.cards_left(state) == 31
+    for call in (exact.solve, exact.solve_actions, exact.principal_line):
+        with pytest.raises(UnsupportedError, match=f"at most {limit} cards left to play; "
+                                                   "this position has 31"):
+            call(state)
+    for agent, words in (("pimc:worlds=2", "not the whole deals PIMC and the oracle solve"),
+                         ("oracle", "not the whole deals"),
+                         (f"ismcts:exact={limit + 1}", f"exact is at most {limit}")):
+        with pytest.raises(AgentError, match=words):
+            play(game.new_deal(seed=1), [agent] + ["heuristic"] * 3, seed=1)
+    lines = []
+    for _ in range(2):
+        state = game.new_deal(seed=2)
+        play(state, ["ismcts:iterations=30,exact=8"] + ["heuristic"] * 3, seed=3)
         assert state.is_terminal()
         lines.append(state.to_dict())
     assert lines[0] == lines[1]

@@ -42,13 +42,13 @@ def single_deal(state, params):
 
 
 @helper
-def side_of(state, params, seat):
+def side_of(state, params, seat, root):
     """Two players, each for himself."""
     return seat
 
 
 @helper
-def deal_value(state, params):
+def deal_value(state, params, root):
     """BU-END-1..4: seat 0's result (``OUTCOME`` times its return) plus the card-point margin."""
     margin = np.int64(pile_points(state, 0) - pile_points(state, 1))
     if state[L.RESULT] == L.RESULT_VOID:

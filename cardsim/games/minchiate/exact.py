@@ -33,13 +33,13 @@ def single_deal(state, params):
 
 
 @helper
-def side_of(state, params, seat):
+def side_of(state, params, seat, root):
     """Rules §1.4: seats 0 and 2 are team A (side 0), seats 1 and 3 team B."""
     return seat & 1
 
 
 @helper
-def deal_value(state, params):
+def deal_value(state, params, root):
     """MI-RESTO-3/4: the finished deal's net resti of team A (``capot`` included)."""
     return np.int64(state[L.NET]) - _BIAS
 

@@ -7,7 +7,8 @@ encoding), :mod:`.kernels` (compiled play), :mod:`.scoring` (compiled scoring an
 0), :mod:`.worlds` (hidden information: ``determinize``, ``observed_action``), :mod:`.heuristic`,
 :mod:`.notation` (positions and actions as dicts and text), :mod:`.validation` (the checks that
 a position is possible), :mod:`.reference` and :mod:`.reference_scoring` (plain-Python oracle for
-the tests), :mod:`.summary` (the tables of ``cardsim simulate mushka``).
+the tests), :mod:`.summary` (the tables of ``cardsim simulate mushka``) and :mod:`.exact` (the
+exact solver's hooks: a paranoid search of endgames).
 
 Returns: for a deal, each player's record written off (``start_record - record``: +1 per
 trick, +5 or +10 for the ace bonus, -5 or -10 for a remise; not zero-sum); for a game
@@ -34,8 +35,8 @@ from __future__ import annotations
 
 from ...cards import MUSHKA
 from ...errors import CardsimError
-from ...spec import GameDefinition
-from . import layout, scoring
+from ...spec import ExactHooks, GameDefinition
+from . import exact, layout, scoring
 from .rules import PRESETS, MushkaRules
 from .summary import summarize
 
@@ -98,8 +99,12 @@ GAME = GameDefinition.of_package(
             "count-down from 25",
     summarize=summarize, record_columns=scoring.RECORD_COLUMNS,
     reward_scale=5.0,
-    no_exact="the exact solver covers two-sided games (Scopa, 2-player Bura); Mushka has 3 to "
-             "7 players each for himself and scores that are not zero-sum",
+    exact=ExactHooks(
+        single_deal=exact.single_deal, side=exact.side_of, value=exact.deal_value,
+        features=exact.features, bounds=exact.bounds, order=exact.move_order,
+        cards_left=exact.cards_left, deal_return=exact.deal_return,
+        unit="points written off by the seat searched for, every other seat playing against "
+             "it (paranoid)", max_cards=exact.MAX_CARDS),
     random_player=(
         ("pass_probability", 0.25, "in the exchange: chance to pass (stands instead while "
          "holding the ace of spades)"),

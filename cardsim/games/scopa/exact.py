@@ -27,13 +27,13 @@ def single_deal(state, params):
 
 
 @helper
-def side_of(state, params, seat):
+def side_of(state, params, seat, root):
     """SC-TEAM-1: seat ``p`` plays for side ``p & 1`` (2 players: the seat itself)."""
     return seat & 1
 
 
 @helper
-def deal_value(state, params):
+def deal_value(state, params, root):
     """SC-SCORE-6: the finished deal's point difference, side 0 minus side 1."""
     p = deal_points(state, params)
     return np.int64(p[0] - p[1])

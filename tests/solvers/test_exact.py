@@ -39,6 +39,7 @@ import cardsim
 from cardsim.errors import CardsimError, UnsupportedError
 from cardsim.games.bura.layout import HAND as BURA_HAND
 from cardsim.games.bura.layout import STOCK as BURA_STOCK
+from cardsim.games.mushka import layout as MUSHKA_LAYOUT
 from solvers import exact
 from tests.solvers.exact_oracle import (
     OUTCOME,
@@ -825,12 +826,10 @@ def mushka_positions(name: str, count: int, base: int):
         if state is None:
             continue
         others = [s for s in range(game.rules.num_players)
-                  if s != state.current_player() and state.vec[ML_ACTIVE] >> s & 1]
+                  if s != state.current_player() and state.vec[MUSHKA_LAYOUT.ACTIVE] >> s & 1]
         roots.append(random.Random(i).choice(others) if others and i % 2 else None)
         states.append(state)
 
-
-ML_ACTIVE = 77        # cardsim/games/mushka/layout.py ACTIVE: the mask of the seats in play
 
 
 @pytest.mark.parametrize("name", list(MUSHKA_SETS))
@@ -855,7 +854,6 @@ def test_mushka_last_exchange_decision_equals_brute_force():
     the ace bonus when he holds the ace of spades), passing voids the deal; with
     ``lone_player=redeal`` every choice voids it. ``solve_actions`` of each choice (up to 33)
     equals the brute force, for him and for a seat that passed."""
-    from tests.solvers.exact_oracle import side_of as oracle_side
     checked = 0
     for options in ({}, {"lone_player": "redeal"}, {"num_players": 3}):
         game = load("mushka", **options)
@@ -873,7 +871,7 @@ def test_mushka_last_exchange_decision_equals_brute_force():
                     children = oracle.child_values(reference_of(state), root)
                     actions, values = exact.solve_actions(state, root=root)
                     assert dict(zip(map(int, actions), map(int, values))) == children
-                    side = oracle_side(reference_of(state), dealer, root)
+                    side = side_of(reference_of(state), dealer, root)
                     want = max(children.values()) if side == 0 else min(children.values())
                     assert exact.solve(state, root=root) == want
                 checked += 1
@@ -915,8 +913,8 @@ def test_mushka_features_tell_records_apart():
         live += 1
         seat = state.current_player()
         changed = state.clone()
-        changed.vec[28 + seat] = np.uint64(9)                 # layout RECORD + seat
-        changed.vec[35 + seat] = np.uint64(9)                 # layout START_RECORD + seat
+        changed.vec[MUSHKA_LAYOUT.RECORD + seat] = np.uint64(9)
+        changed.vec[MUSHKA_LAYOUT.START_RECORD + seat] = np.uint64(9)
         assert not np.array_equal(exact.features(state), exact.features(changed))
         values = []
         for s in (state, changed):

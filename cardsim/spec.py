@@ -177,6 +177,9 @@ class GameDefinition:
     roll out to a match's end, and a run of whole matches must finish), or None when every
     match ends. Matches are then refused where cardsim would play one to its end: ``play
     --match``, ``unit = "match"`` experiments, and analysis of a match position."""
+    match: Callable[[Any], Any] | None = None
+    """``(rules) -> MatchModel``: the game's match as states and deal outcomes, for match-equity
+    tables (:mod:`cardsim.match`); None when there is none yet."""
     deal_setup: Callable[..., None] | None = None
     """``(vec, rules, **setup)``: what ``Game.new_deal(seed, **setup)`` may set besides the
     cards (Mushka: ``records``); None when a deal takes nothing but its seed."""

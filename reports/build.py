@@ -34,6 +34,7 @@ from experiments.store import folder_lock
 
 from . import plots
 from .content import sections
+from .equity import equity_contents, is_equity_folder
 from .run import ReportError, Run, load_run
 
 FORMATS = ("html", "md", "both")
@@ -81,18 +82,23 @@ def build_report(run, out=None, fmt: str = "both") -> ReportFiles:
     ``out`` (default ``<run>/report``) in format ``"html"``, ``"md"`` or ``"both"``."""
     if fmt not in FORMATS:
         raise ReportError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    run = run if isinstance(run, Run) else load_run(run)
-    out = Path(out) if out is not None else run.path / "report"
+    if not isinstance(run, Run) and is_equity_folder(run):
+        contents = equity_contents(run)
+        out = Path(out) if out is not None else Path(run) / "report"
+    else:
+        run = run if isinstance(run, Run) else load_run(run)
+        contents = None
+        out = Path(out) if out is not None else run.path / "report"
     _check_out(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with folder_lock(out.parent, f".{out.name}.lock", f"a `cardsim report` writing {out}"):
-        parts = sections(run)
+        parts, context = contents or (sections(run), _context(run))
         for leftover in out.parent.glob(f".{out.name}-new-*"):    # of a killed build
             shutil.rmtree(leftover, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
         tmp.chmod(0o755)
         try:
-            _write(run, parts, tmp, fmt)
+            _write(context, parts, tmp, fmt)
             _swap_in(tmp, out)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)       # the old report, after the swap
@@ -133,15 +139,19 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(code, os.strerror(code), str(b))
 
 
-def _write(run: Run, parts, folder: Path, fmt: str) -> None:
+def _context(run: Run) -> dict:
+    """What the templates say of an experiment's run."""
+    return {"title": f"{run.spec.game.capitalize()} experiment {run.name}",
+            "run_name": run.name, "game": run.spec.game, "games": f"{len(run.rows):,}"}
+
+
+def _write(context: dict, parts, folder: Path, fmt: str) -> None:
     (folder / "tables").mkdir()
     for s in parts:
         for t in s.tables:
             t.data.to_csv(folder / "tables" / f"{t.name}.csv", index=False)
     images = {p.name: plots.png(p.figure) for s in parts for p in s.plots}
-    context = {"title": f"{run.spec.game.capitalize()} experiment {run.name}",
-               "run_name": run.name, "game": run.spec.game, "games": f"{len(run.rows):,}",
-               "version": __version__, "sections": parts}
+    context = {**context, "version": __version__, "sections": parts}
     if fmt in ("md", "both"):
         (folder / "plots").mkdir()
         for name, data in images.items():

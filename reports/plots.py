@@ -197,3 +197,35 @@ def _wrap(text: str, width: int = 28) -> str:
         return text.replace(" vs ", "\nvs ")
     cut = text.rfind(" ", 0, width)
     return text if cut < 0 else text[:cut] + "\n" + text[cut + 1:]
+
+
+def heatmaps(grids: dict[str, tuple[pd.DataFrame, pd.DataFrame]], xlabel: str, ylabel: str,
+             title: str) -> Figure:
+    """One grey-level heat map per ``name -> (values, half_widths)`` (rows up the y axis,
+    columns along x; values from 0 to 1), each cell written as its value in percent over its
+    interval's half-width ("62" over "±0.5") where the grid is small enough to read."""
+    fig, axes = _figure(WIDTH / max(1, len(grids)) + 0.8, 1, len(grids))
+    image = None
+    for ax, (name, (values, half)) in zip(axes, grids.items()):
+        ax.grid(False)
+        data = values.to_numpy(float)
+        image = ax.imshow(data, origin="lower", cmap="Greys", vmin=0.0, vmax=1.0,
+                          aspect="auto", interpolation="nearest")
+        n_rows, n_cols = data.shape
+        ax.set_xticks(range(n_cols), [str(c) for c in values.columns], fontsize=6)
+        ax.set_yticks(range(n_rows), [str(r) for r in values.index], fontsize=6)
+        if n_rows * n_cols <= 400:
+            h = half.to_numpy(float)
+            for i in range(n_rows):
+                for j in range(n_cols):
+                    if not np.isnan(data[i, j]):
+                        ax.text(j, i, f"{100 * data[i, j]:.0f}\n±{100 * h[i, j]:.1f}",
+                                ha="center", va="center", fontsize=4.5,
+                                color="white" if data[i, j] > 0.55 else "black")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(name, fontsize=9)
+    if image is not None:
+        fig.colorbar(image, ax=list(axes), shrink=0.8, label="chance that side a wins")
+    fig.suptitle(title, fontsize=10)
+    return fig

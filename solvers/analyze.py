@@ -8,6 +8,16 @@ The same worlds and the same random stream serve every action (common random num
 differences between actions are measured more precisely than each value alone. A deal's
 return is the game's: Scopa's point difference, Bura's stakes; *win* means a return above 0.
 Intervals: 95% normal interval of the mean return, Wilson interval of the win rate.
+
+**For the match** (issue 20; ``equity`` given: a match-equity table of the game, as
+:mod:`experiments.equity` computes it): each play-out stops at the end of the position's deal,
+and its final points move the position's match state (its scores and dealer, seen by the
+player: :class:`cardsim.match.MatchModel`) to the next state or to the match's result; the
+action's *match-winning chance* is the mean over the worlds of the table's chance at that
+state (1 for a won match, 0 for a lost one, 1/2 for a drawn one), with its 95% interval over
+the worlds (GNU Backgammon's analysis in match-winning chance, "MWC"). The move that maximises
+it can differ from the one that maximises expected points: at 10-10 to 11 the deal's winner
+matters, not its margin.
 """
 from __future__ import annotations
 
@@ -38,8 +48,9 @@ class AnalysisConfig:
 
 @generic
 def _evaluate(params, root, player, actions, n_actions, n_worlds, kinds, agent_params,
-              rng, ws, reward_scale, world, state, out):
-    """``out[i, w]`` = the player's return after action ``i`` in world ``w``."""
+              rng, ws, reward_scale, world, state, out, finals):
+    """``out[i, w]`` = the player's return after action ``i`` in world ``w``; with ``finals``
+    of a row per action and world (else none), the final state there too."""
     seeds = np.empty(4, dtype=np.uint64)
     line = np.zeros(0, dtype=np.int64)
     for w in range(n_worlds):
@@ -53,11 +64,17 @@ def _evaluate(params, root, player, actions, n_actions, n_worlds, kinds, agent_p
             play_out(params, state, kinds, agent_params, rng, ws, reward_scale, 0, line)
             G.returns(state, params, ws.search.rets)
             out[i, w] = ws.search.rets[player]
+            if finals.shape[0] > 0:
+                copy_words(finals[i * n_worlds + w], state)
 
 
-def analyze(state, config: AnalysisConfig) -> pd.DataFrame:
+def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.DataFrame:
     """One row per legal action of ``state`` (a :class:`cardsim.State`): mean return with its
-    95% interval, win rate with its Wilson interval, sorted best first."""
+    95% interval, win rate with its Wilson interval, sorted best first; with ``equity`` (match
+    state -> side a's chance, side a the player's: module docstring) also the chance of
+    winning the match (``match_win``, ``match_low``, ``match_high``), and the table's
+    ``attrs["match"]`` says whether the move that maximises it differs from the one that
+    maximises the expected points."""
     spec = state.game.spec
     if state.is_terminal():
         raise CardsimError("the position is over: nothing to analyze")
@@ -67,17 +84,24 @@ def analyze(state, config: AnalysisConfig) -> pd.DataFrame:
                            "the position of the player to move")
     if config.worlds < 2:
         raise CardsimError(f"worlds={config.worlds}: expected at least 2")
+    model = start = None
+    if equity is not None:
+        model, start, state = _for_the_match(state, config.player)
     agent = (config.agent if isinstance(config.agent, Agent)
              else parse_agent(config.agent, state.game))
     legal = np.array(state.legal_actions(), dtype=np.int64)
     out = np.zeros((len(legal), config.worlds), dtype=np.float64)
+    finals = np.zeros((len(legal) * config.worlds if model else 0, spec.state_len),
+                      dtype=np.uint64)
     kinds = np.full(spec.n_players, agent.kind, dtype=np.int64)
     params = np.stack([agent.params] * spec.n_players)
     evaluate = _evaluate[spec, switches([agent])]
     evaluate(spec.params, state.vec, config.player, legal, len(legal), config.worlds, kinds,
              params, rng_from_seed(config.seed), workspace(spec, [agent]), spec.reward_scale,
              np.zeros(spec.state_len, dtype=np.uint64),
-             np.zeros(spec.state_len, dtype=np.uint64), out)
+             np.zeros(spec.state_len, dtype=np.uint64), out, finals)
+    match = (_match_values(state, finals, config.player, model, start, equity)
+             .reshape(len(legal), config.worlds) if model else None)
     rows = []
     for i, a in enumerate(legal):
         mean, lo, hi = mean_interval(out[i])
@@ -86,10 +110,74 @@ def analyze(state, config: AnalysisConfig) -> pd.DataFrame:
         rows.append({"action": state.action_to_string(int(a)), "mean_return": mean,
                      "return_low": lo, "return_high": hi,
                      "win_rate": wins / config.worlds, "win_low": wlo, "win_high": whi})
+        if match is not None:
+            rows[-1].update(zip(("match_win", "match_low", "match_high"),
+                                mean_interval(match[i])))
     table = pd.DataFrame(rows).sort_values("mean_return", ascending=False, kind="stable")
     table.attrs["note"] = (f"{config.worlds} sampled worlds for player {config.player}, played "
                            f"out by {agent.name}; 95% intervals")
-    return table.reset_index(drop=True)
+    table = table.reset_index(drop=True)
+    if match is not None:
+        by_action = {state.action_to_string(int(a)): match[i] for i, a in enumerate(legal)}
+        table.attrs["match"] = _match_line(table, by_action, start, model)
+    return table
+
+
+def _for_the_match(state, player: int):
+    """The game's match model, the position's match state seen by ``player``, and the
+    position as a lone deal (its play-outs end with the deal)."""
+    game = state.game
+    model = game.definition.match(game.rules) if game.definition.match else None
+    if model is None or model.position is None:
+        raise CardsimError(f"{game.name}: no match analysis yet (its positions do not give a "
+                           "match state)")
+    d = state.to_dict()
+    start = model.position(d, player)
+    if d.get("mode") == "match":
+        d["mode"] = "deal"
+        state = game.from_dict(d)
+    return model, start, state
+
+
+def _match_values(state, finals, player: int, model, start, equity: dict) -> np.ndarray:
+    """Each final state's match-winning chance for ``player`` (module docstring)."""
+    from cardsim.game import State
+
+    from .duplicate import categories
+    n = state.game.num_players
+    d = state.to_dict()
+    rows = pd.DataFrame([{**categories(State(state.game, vec), n), "dealer": d["dealer"]}
+                         for vec in finals])
+    side = np.array([[(s - player) % 2 for s in range(n)]] * len(rows))
+    _, outcomes = model.outcomes(rows, side)
+    worth = {"a": 1.0, "b": 0.0, "draw": 0.5}
+    values = np.empty(len(rows))
+    for k, o in enumerate(outcomes):
+        nxt = model.step(start, tuple(int(v) for v in o))
+        values[k] = worth[nxt] if isinstance(nxt, str) else equity[nxt]
+    return values
+
+
+def _match_line(table: pd.DataFrame, values: dict, start, model) -> str:
+    """Whether playing for the match changes the move (``analyze``'s docstring): the move of
+    the highest match-winning chance against the move of the most expected points, by their
+    difference over the same worlds with its 95% interval; a change is called only when the
+    interval excludes 0."""
+    points = table.iloc[0]
+    match = table.loc[table["match_win"].idxmax()]
+    where = ", ".join(f"{c} {v}" for c, v in zip(model.columns, start))
+    if match["action"] == points["action"]:
+        return (f"at {where}: {points['action']} is best both for the points and for the "
+                f"match ({match['match_win']:.3f})")
+    diff, lo, hi = mean_interval(values[match["action"]] - values[points["action"]])
+    gain = (f"{match['action']} (match {match['match_win']:.3f}, points "
+            f"{match['mean_return']:+.3f}) rather than {points['action']} (match "
+            f"{points['match_win']:.3f}, points {points['mean_return']:+.3f}): "
+            f"{diff:+.3f} [{lo:+.3f}, {hi:+.3f}] match-winning chance")
+    if lo > 0:
+        return f"at {where}: playing for the match changes the move: {gain}"
+    return (f"at {where}: {points['action']} is best for the points; for the match {gain}, "
+            "a difference within its interval")
 
 
 __all__ = ["AnalysisConfig", "analyze"]

@@ -213,6 +213,17 @@ def test_bench_starts_exact_ismcts_cold_and_warm(tmp_path):
     assert load_spec(mushka[mushka.index("run") + 1]).agents[1] == "ismcts:iterations=50,exact=6"
 
 
+def test_bench_starts_equity_cold_and_warm_where_the_game_has_a_match_model(tmp_path, capsys):
+    """``cardsim bench --startup`` measures ``cardsim equity`` (issue 20) for the games with a
+    match model, and its command line runs."""
+    import cardsim.app.bench as bench
+    argv = bench.startup_argv("scopa", "equity", str(tmp_path), "cold")
+    assert argv[3:5] == ["equity", "scopa"] and argv[argv.index("--out") + 1].endswith(
+        "equity-cold")
+    assert bench.startup_argv("bura", "equity", str(tmp_path), "cold") is None
+    assert run(capsys, *argv[3:])[0] == 0
+
+
 def test_bench_solves_minchiate_endgames_only(tmp_path):
     """Minchiate's solver covers endgames (``max_cards``): the bench solves endgames of at most
     that many cards (no PIMC figure), and its cold and warm ``solve`` start from one."""

@@ -245,10 +245,11 @@ def _timed_run(argv: list[str], env: dict, cwd: str | None = None) -> tuple[floa
     return seconds, usage.ru_maxrss / 1024
 
 
-STARTUP_COMMANDS = ("simulate", "run", "run-exact", "analyze", "solve")
+STARTUP_COMMANDS = ("simulate", "run", "run-exact", "analyze", "solve", "equity")
 """The commands :func:`startup_figures` starts cold and warm (``run-exact``: ``run`` with an
 ISMCTS agent that plays exact endgames, ``exact=6``; it and ``solve`` where the game has an
-exact solver)."""
+exact solver; ``equity``, a table from 20 heuristic deals, where the game has a match
+model)."""
 
 
 def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[str] | None:
@@ -271,6 +272,11 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
                     f"matchups = [{[s % 2 for s in range(n)]}]\nbatch_size = 2\n"
                     "seed = 1\n[size]\ndeals = 2\n")
         return cli + ["run", spec, "--out", os.path.join(folder, f"{command}-{tag}"), "--quiet"]
+    if command == "equity":
+        if game.definition.match is None:
+            return None
+        return cli + ["equity", game_name, "--deals", "20", "--boot", "10", "--out",
+                      os.path.join(folder, f"equity-{tag}"), "--quiet"]
     position = os.path.join(folder, "position.json")
     state = game.new_deal(seed=1)
     if command == "solve":

@@ -182,13 +182,40 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     game, state = _load_position(args.game, args.position, args.option)
     config = AnalysisConfig(player=args.player, agent=args.agent, worlds=args.worlds,
                             seed=args.seed)
-    table = analyze(state, config)
+    equity = _equity_of(game, args.match) if args.match is not None else None
+    table = analyze(state, config, equity)
     shown = table.copy()
     for col in shown.columns[1:]:
         shown[col] = shown[col].map(lambda x: f"{x:.3f}")
     _print_table(f"{args.game}: player {args.player} to move, {len(table)} legal actions",
                  shown.set_index("action"))
+    if "match" in table.attrs:
+        print(table.attrs["match"])
     return 0
+
+
+def _equity_of(game, folder: str) -> dict:
+    """``analyze --match``'s table (match state -> side a's chance) from an equity folder of
+    the position's rules; an empty ``folder`` is cardsim equity's default one, computed
+    first (with its defaults) when it holds no table yet."""
+    from pathlib import Path
+
+    from cardsim.options import non_default, rules_dict
+    from experiments.equity import TABLE, EquityConfig, read_equity, run_equity
+    options = non_default(game.rules)
+    folder = folder or _equity_folder(game.name, options)
+    if not (Path(folder) / TABLE).exists():
+        print(f"cardsim analyze --match: no equity table in {folder}: computing it "
+              f"(`cardsim equity {game.name}` with its defaults)", file=sys.stderr)
+        run_equity(EquityConfig(game=game.name, rules=options), folder, progress=False)
+    manifest, table = read_equity(folder)
+    if manifest["game"] != game.name or manifest["rules"] != rules_dict(game.rules):
+        raise CardsimError(f"--match {folder}: the equity table of {manifest['game']} with "
+                           "other rules than the position's; compute one with `cardsim "
+                           f"equity {game.name}` and the position's options")
+    columns = manifest["states"]
+    return {tuple(s): p for s, p in zip(table[columns].itertuples(index=False, name=None),
+                                        table["p_win"])}
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -307,6 +334,46 @@ def _write_report(run: str, out: str | None, fmt: str) -> int:
     print(f"\nreport: {' and '.join(shown)} ({len(files.plots) or 'embedded'} plots, "
           f"{len(files.tables)} tables as CSV in {files.folder / 'tables'})")
     return 0
+
+
+def cmd_equity(args: argparse.Namespace) -> int:
+    """Compute (or resume) a match-equity table into a folder and print it as grids."""
+    from cardsim.game import load_game
+    from experiments.equity import EquityConfig, match_model, run_equity, split_agents, table_checks
+    options = parse_option_pairs(args.option)
+    game = load_game(args.game, **options)
+    model = match_model(game)
+    config = EquityConfig(game=game.name, rules=options, agents=split_agents(args.agents),
+                          deals=args.deals, seed=args.seed, boot=args.boot)
+    out = args.out or _equity_folder(game.name, options)
+    table = run_equity(config, out, jobs=args.jobs, progress=not args.quiet)
+    a, b = config.agents
+    print(f"{game.name}: the chance that side a ({a}) wins the match against side b ({b}) "
+          f"from each state ({model.description}); {args.deals:,} duplicate deals, 95% "
+          f"bootstrap intervals of {args.boot} resamples, in {out}")
+    print_equity(table, model)
+    checks = table_checks(table, model, symmetric=a == b)
+    print("\nchecks:")
+    print(checks.to_string(index=False))
+    return 0
+
+
+def print_equity(table: pd.DataFrame, model) -> None:
+    """The table's grids (side a's chance in percent) and its widest interval."""
+    from experiments.equity import grids
+    for name, (values, half) in grids(table, model.columns).items():
+        shown = (100 * values).map(lambda v: "" if pd.isna(v) else f"{v:.0f}")
+        _print_table(f"{name}: p_win in percent ({model.columns[0]} down, "
+                     f"{model.columns[1]} across)", shown)
+    half = (table["p_high"] - table["p_low"]) / 2
+    print(f"\nwidest 95% interval: ±{half.max():.4f} (mean ±{half.mean():.4f})")
+
+
+def _equity_folder(game: str, options: dict) -> str:
+    """``cardsim equity``'s default folder: runs/equity_<game>[_<option>-<value>...]."""
+    from pathlib import Path
+    parts = [f"{k}-{v}" for k, v in sorted(options.items())]
+    return str(Path("runs") / "_".join([f"equity_{game}", *parts]))
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -468,6 +535,28 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_run)
 
+    p = sub.add_parser("equity", help="a match-equity table: the chance of winning the match "
+                       "from every match score, from simulated deals (resumable)")
+    p.add_argument("game", help="a game name (see `cardsim games`; Scopa and Minchiate)")
+    _rules_option(p, "a rules option, repeatable (see `cardsim games`), e.g. target_score=21")
+    p.add_argument("--agents", default="heuristic", metavar="A,B",
+                   help="side a's and side b's agents (heuristic for both: a table needs about "
+                   "20,000 deals, which the heuristic plays in seconds and a searching agent "
+                   "in hours); one agent plays both sides")
+    p.add_argument("--deals", type=_int_at_least(1, "positive"), default=20_000,
+                   help="duplicate deals simulated (20000: Scopa to 11 then has every 95%% "
+                   "interval within ±0.01)")
+    p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0,
+                   help="root seed (0) of the deals and of the bootstrap")
+    p.add_argument("--boot", type=_int_at_least(10, "at least 10", 10_000), default=200,
+                   help="bootstrap resamples for the intervals (200)")
+    p.add_argument("--out", type=_folder, help="the table's folder (runs/equity_<game>"
+                   "[_<option>-<value>...]); an existing one resumes")
+    p.add_argument("--jobs", type=_int_at_least(1, "positive"), default=1,
+                   help="local worker processes (1)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_equity)
+
     p = sub.add_parser("demo", help="a built-in study: Scopa's random, heuristic and ISMCTS "
                        "players on duplicate deals, ending with its report in OUT/report")
     p.add_argument("--out", type=_folder, default="runs/demo", help="results folder (runs/demo)")
@@ -508,6 +597,11 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--worlds", type=_int_at_least(2, "at least 2", 1_000_000), default=200,
                    help="sampled worlds per action (200)")
     p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0, help="seed (0)")
+    p.add_argument("--match", nargs="?", const="", default=None, metavar="EQUITY_DIR",
+                   help="also each action's chance of winning the match, from the position's "
+                   "scores and a match-equity table (`cardsim equity --out EQUITY_DIR`; "
+                   "without a folder, cardsim equity's default one, computed first if "
+                   "missing): the player's side is side a")
     _rules_option(p, "a rules option (default: the position's rules)")
     p.set_defaults(func=cmd_analyze)
 

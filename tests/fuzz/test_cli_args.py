@@ -376,6 +376,27 @@ def analyze_argv(draw, ws: Workspace):
 
 
 @st.composite
+def equity_argv(draw):
+    """``cardsim equity``: Scopa and Minchiate have a match model, Bura and Mushka not yet; a
+    folder may hold another request (validity unknown), options may not fit together."""
+    parts = Parts(draw)
+    game, ok = draw(pick(["scopa", "minchiate"], BAD_GAMES + ["bura", "mushka"], parts))
+    parts.append(([game], ok))
+    flag(draw, "--agents", ["heuristic", "random,heuristic", "ismcts:iterations=2,c=1.5,random"],
+         BAD_AGENTS + ["random,random,random", ","], parts)
+    flag(draw, "--deals", ["2", "3"], BAD_DEALS, parts)
+    flag(draw, "--boot", ["10", "11"], ["3", "9", "10001", *BAD_INTS], parts)
+    flag(draw, "--seed", SEEDS[:4], BAD_INTS, parts)
+    out, ok = draw(pick(["eq1", "eq2"], BAD_FOLDERS, parts))
+    parts.append((["--out", out], None if ok else False))
+    for _ in range(0 if parts.good_only else draw(st.integers(0, 1))):
+        text, name, typed = option_text(draw, game if ok and game in GAMES else "scopa", parts)
+        parts.append((["--option", text], False if typed is WRONG else None))
+    switch(draw, "--quiet", parts)
+    return "equity", parts
+
+
+@st.composite
 def solve_argv(draw):
     parts = Parts(draw)
     game = game_part(draw, parts)
@@ -461,7 +482,7 @@ def commands(ws: Workspace):
     """(subcommand, parts) of every subcommand's grammar (the long ones less often, and
     ``solve``: its exact solver takes about half a second to set up)."""
     quick = st.one_of(simulate_argv(), run_argv(), verify_argv(), compare_argv(), analyze_argv(ws),
-                      play_argv(), games_argv())
+                      play_argv(), games_argv(), equity_argv())
     return st.one_of(quick, quick, st.one_of(report_argv(), compile_argv(), bench_argv(),
                                              demo_argv(), solve_argv()))
 

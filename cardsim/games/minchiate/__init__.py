@@ -11,7 +11,8 @@ tables, the combination catalogue, action encoding), :mod:`.kernels` (compiled p
 :mod:`.worlds` (hidden information: sampled worlds, observed actions), :mod:`.notation`
 (positions and actions as dicts and text), :mod:`.reference` (plain-Python oracle for the
 tests), :mod:`.heuristic`, :mod:`.summary` (the tables of ``cardsim simulate minchiate``),
-:mod:`.exact` (the exact solver's hooks, for endgames).
+:mod:`.exact` (the exact solver's hooks, for endgames), :mod:`.match` (the match as states
+and deal outcomes, for match-equity tables).
 
 Returns: the net resti of team A (seats 0 and 2) for seats 0 and 2 and the opposite for seats
 1 and 3 (zero-sum between the teams); ``new_match`` plays ``deals`` deals and adds them up.
@@ -40,7 +41,7 @@ from __future__ import annotations
 
 from ...cards import MINCHIATE
 from ...spec import ExactHooks, GameDefinition
-from . import exact, layout, scoring
+from . import exact, layout, match, scoring
 from .rules import PRESETS, MinchiateRules
 from .summary import summarize
 
@@ -75,6 +76,7 @@ GAME = GameDefinition.of_package(
         ("declare_probability", 1.0, "in a declaration: chance to declare each combination "
          "(and to claim the Matto bonus); play and discards are uniform"),),
     choose_random=choose_random, return_unit="net resti",
-    categories=("pile", "dying", "declarations", "beyond_42", "last_trick"))
+    categories=("pile", "dying", "declarations", "beyond_42", "last_trick"),
+    match=match.model)
 
 __all__ = ["GAME", "PRESETS", "MinchiateRules"]

@@ -6,14 +6,15 @@ options), :mod:`.layout` (state vector and action encoding), :mod:`.kernels` (co
 sampled worlds, observed actions), :mod:`.heuristic`, :mod:`.notation` (positions and actions
 as dicts and text), :mod:`.validation` (the checks that a position is possible),
 :mod:`.reference` (plain-Python oracle for the tests), :mod:`.summary`, :mod:`.exact` (the
-exact solver's hooks).
+exact solver's hooks), :mod:`.match` (the match as states and deal outcomes, for match-equity
+tables).
 
 Returns: for a deal, each seat's side's deal points minus the other side's; for a match,
 +1 for the winning side and -1 for the other.
 """
 from ...cards import SCOPA
 from ...spec import ExactHooks, GameDefinition
-from . import exact, layout
+from . import exact, layout, match
 from .rules import PRESETS, ScopaRules
 from .summary import summarize
 
@@ -31,6 +32,7 @@ GAME = GameDefinition.of_package(
         single_deal=exact.single_deal, side=exact.side_of, value=exact.deal_value,
         features=exact.features, bounds=exact.bounds, order=exact.move_order,
         cards_left=exact.cards_left, deal_return=exact.deal_return, unit="points of the deal's difference"),
-    categories=("cards", "coins", "settebello", "primiera", "scopas"))
+    categories=("cards", "coins", "settebello", "primiera", "scopas"),
+    match=match.model)
 
 __all__ = ["GAME", "PRESETS", "ScopaRules"]

@@ -1,0 +1,88 @@
+"""How a game's match is made of deals: the protocol of match-equity tables (issue 20).
+
+A match (or a game of several deals) between two sides, ``a`` and ``b``, is a walk through
+*match states*: a state holds what decides the rest of the match (the scores, who deals next,
+the deals to go), a deal played from it ends in an *outcome* (each side's points, the net
+resti), and the game's rules turn the state and the outcome into the next state or the match's
+result. Each game package's ``match`` module says so in a :class:`MatchModel` (per rules); the
+equity tables of :mod:`experiments.equity` are computed from it by dynamic programming over the
+states, with the outcomes' distribution measured by simulating single deals.
+
+A deal's outcome depends on the state only through its *configuration* (which side deals:
+the dealer's side has the last card of each round in Scopa and leads second); a model says how
+many configurations there are and which one a state deals in, and how to read each simulated
+deal's configuration and outcome from the rows of an experiment store.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+A_WINS, B_WINS, DRAW = "a", "b", "draw"
+"""The results of a match (what :attr:`MatchModel.step` returns when the match is decided)."""
+
+SIDES = ("a", "b")
+"""The two sides, as a state's ``dealer`` column writes them."""
+
+
+@dataclass(frozen=True)
+class MatchModel:
+    """A game's match as states, deal outcomes and rules (module docstring).
+
+    ``columns`` are the names of a state's parts, in order (the equity table's first columns);
+    ``states`` the table's rows (every state a user may ask about); ``configs`` the names of
+    the deal configurations and ``config(state)`` the index of the one a deal from ``state``
+    is played in; ``step(state, outcome)`` the state after a deal of that outcome, or the match
+    result (:data:`A_WINS`, :data:`B_WINS`, :data:`DRAW`); ``outcomes(rows, side)`` reads a
+    store's rows (``side[i, s]`` is 0 when row ``i``'s seat ``s`` plays for side a, else 1) and
+    returns each row's configuration (int array) and outcome (int array, one row per deal row,
+    ``outcome_columns`` wide); ``rules`` names the rule IDs the model follows; ``draws``
+    whether a match can be drawn. Two maps serve the checks every table must pass:
+    ``mirror(state)`` is the same state seen from the other side (side b's scores as side
+    a's, the other dealer), so that in a symmetric matchup p(state) + p(mirror) + p(draw) = 1;
+    ``better(state)`` lists the states of the table one step better for side a (one point
+    more for a, one less for b), where a's chance cannot be lower. ``position(d, player)``
+    is the match state of a position dict (``State.to_dict``) before its deal ends, seen by
+    ``player``: his side is side a (None when the game's positions do not hold it)."""
+
+    columns: tuple[str, ...]
+    states: tuple[tuple, ...]
+    configs: tuple[str, ...]
+    config: Callable[[tuple], int]
+    step: Callable[[tuple, tuple], Any]
+    outcomes: Callable[[Any, np.ndarray], tuple[np.ndarray, np.ndarray]]
+    outcome_columns: tuple[str, ...]
+    rules: str
+    mirror: Callable[[tuple], tuple]
+    better: Callable[[tuple], list]
+    position: Callable[[dict, int], tuple] | None = None
+    draws: bool = False
+    description: str = ""
+
+
+def other_side(side: str) -> str:
+    """The other side's name."""
+    return SIDES[1 - SIDES.index(side)]
+
+
+def dealer_side(rows, side: np.ndarray) -> np.ndarray:
+    """Each row's dealing side (0 for a, 1 for b), from its ``dealer`` seat."""
+    dealer = rows["dealer"].to_numpy().astype(np.int64)
+    return side[np.arange(len(dealer)), dealer]
+
+
+def first_seat(side: np.ndarray, which: int) -> np.ndarray:
+    """Each row's first seat that plays for side ``which`` (0 for a, 1 for b)."""
+    return np.argmax(side == which, axis=1)
+
+
+def seat_values(rows, column: str, seats: np.ndarray) -> np.ndarray:
+    """Each row's value of ``<column>_<seat>`` at its own seat ``seats[i]``."""
+    n = 0
+    while f"{column}_{n}" in rows:
+        n += 1
+    table = np.stack([rows[f"{column}_{s}"].to_numpy() for s in range(n)], axis=1)
+    return table[np.arange(len(seats)), seats]
+

@@ -89,8 +89,7 @@ def match_model(game) -> MatchModel:
     if make is None:
         raise EquityError(f"{game.name} has no match-equity model yet (issue 20: Scopa and "
                           "Minchiate have one)")
-    model = make(game.rules)
-    return model
+    return make(game.rules)
 
 
 def deal_spec(config: EquityConfig) -> ExperimentSpec:

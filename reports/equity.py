@@ -11,7 +11,14 @@ from pathlib import Path
 import pandas as pd
 
 from cardsim.game import load_game
-from experiments.equity import MANIFEST, grids, match_model, read_equity, table_checks
+from experiments.equity import (
+    EquityError,
+    grids,
+    match_model,
+    read_equity,
+    read_manifest,
+    table_checks,
+)
 
 from . import plots
 from .content import Plot, Section, Table
@@ -19,11 +26,11 @@ from .content import Plot, Section, Table
 
 def is_equity_folder(path) -> bool:
     """Whether ``path`` is an equity folder (its manifest says so)."""
-    manifest = Path(path) / MANIFEST
     try:
-        return '"kind": "equity"' in manifest.read_text(encoding="utf-8")
-    except OSError:
+        read_manifest(path)
+    except EquityError:
         return False
+    return True
 
 
 def _grid_text(values: pd.DataFrame, half: pd.DataFrame) -> pd.DataFrame:

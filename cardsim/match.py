@@ -45,7 +45,13 @@ class MatchModel:
     ``better(state)`` lists the states of the table one step better for side a (one point
     more for a, one less for b), where a's chance cannot be lower. ``position(d, player)``
     is the match state of a position dict (``State.to_dict``) before its deal ends, seen by
-    ``player``: his side is side a (None when the game's positions do not hold it)."""
+    ``player``: his side is side a (None when the game's positions do not hold it).
+    ``cell(state)`` is the state's index in a dense array of ``cells`` values
+    (:func:`dense_equity`), the index the game's compiled ``match_cell(vec, params, side)``
+    gives a state vector whose deal was dealt from that state (``side`` is side a): what a
+    search that values a deal's end by the table reads (``ismcts:value=match``).
+    ``alone(d)`` is the position dict of a match position's deal as a lone deal (its
+    play-outs end with the deal)."""
 
     columns: tuple[str, ...]
     states: tuple[tuple, ...]
@@ -60,6 +66,24 @@ class MatchModel:
     position: Callable[[dict, int], tuple] | None = None
     draws: bool = False
     description: str = ""
+    cells: int = 0
+    cell: Callable[[tuple], int] | None = None
+    alone: Callable[[dict], dict] = lambda d: {**d, "mode": "deal"}
+
+
+def dense_equity(model: MatchModel, table) -> np.ndarray:
+    """An equity table (``p_win`` per state, and ``p_draw`` where a match can be drawn) as a
+    dense float64 array over the model's cells (:attr:`MatchModel.cell`): each cell holds the
+    *match value* of its state for side a, its chance to win less its chance to lose
+    (``2 p_win + p_draw - 1``, from -1 to 1), the scale of a match's returns; a cell no state
+    of the table fills (an impossible state) holds 0."""
+    values = np.zeros(model.cells, dtype=np.float64)
+    win = table["p_win"].to_numpy()
+    draw = table["p_draw"].to_numpy() if "p_draw" in table else np.zeros(len(table))
+    for state, p, d in zip(table[list(model.columns)].itertuples(index=False, name=None),
+                           win, draw):
+        values[model.cell(tuple(state))] = 2.0 * p + d - 1.0
+    return values
 
 
 def other_side(side: str) -> str:

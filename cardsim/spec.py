@@ -180,6 +180,11 @@ class GameDefinition:
     match: Callable[[Any], Any] | None = None
     """``(rules) -> MatchModel``: the game's match as states and deal outcomes, for match-equity
     tables (:mod:`cardsim.match`); None when there is none yet."""
+    match_cell: Callable | None = None
+    """The compiled ``(state, params, side) -> int64``: the match-equity table cell of the
+    match state a state's deal was dealt from, seen by ``side`` (:attr:`MatchModel.cell`);
+    ``G.match_cell`` in generic code, which a search valuing a deal's end by the table
+    (``ismcts:value=match``) reads. None when the game has no match model."""
     deal_setup: Callable[..., None] | None = None
     """``(vec, rules, **setup)``: what ``Game.new_deal(seed, **setup)`` may set besides the
     cards (Mushka: ``records``); None when a deal takes nothing but its seed."""

@@ -20,10 +20,17 @@ interval): ``boot`` resamples of the deals (each deal with all its rotations, so
 pairing is kept), each through the same dynamic programming; ``p_low`` and ``p_high`` are the
 2.5% and 97.5% points of a state's resampled values. The resamples come from the run's seed.
 
+Where a configuration cannot start a single deal as it comes (Bura: a deal whose dealer leads
+first, as a later deal of a match may), the model names the *deal setups* its configurations
+need (``setups``: ``Game.new_deal(seed, **setup)``); the deals are then played once per setup
+from the same seeds — the same cards — and a deal's rows of every setup stay together in the
+bootstrap (they share the deal's index).
+
 A table is stored like an experiment (:func:`run_equity`): a folder with ``manifest.json``
 (kind ``equity``: game, rules, agents and what each level stood for, deals, seed, bootstrap,
-cardsim version), ``deals/`` (the simulated deals: an experiment store, resumable and
-reproducible like ``cardsim run``, readable by ``cardsim report``), and the table as
+cardsim version, and the deal setups where there are several), ``deals/`` (the simulated
+deals: an experiment store, resumable and reproducible like ``cardsim run``, readable by
+``cardsim report``; ``deals_<name>/`` the deals of each other setup), and the table as
 ``equity.parquet`` and ``equity.csv`` in tidy form: one row per match state, the state's
 columns first, then ``p_win``, ``p_low``, ``p_high`` (and ``p_draw`` where a match can be
 drawn).
@@ -31,6 +38,7 @@ drawn).
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -38,16 +46,26 @@ import numpy as np
 import pandas as pd
 
 from cardsim import __version__
-from cardsim.errors import CardsimError
 from cardsim.game import load_game
 from cardsim.match import A_WINS, B_WINS, DRAW, MatchModel
 from cardsim.options import rules_dict
 
+from .equity_folder import (
+    CSV,
+    DEALS,
+    MANIFEST,
+    SCHEMA,
+    TABLE,
+    EquityError,
+    default_folder,
+    match_model,
+    read_manifest,
+    read_table,
+    table_values,
+)
 from .spec import ExperimentSpec, parse_spec
 from .store import folder_lock, levels_of, write_synced
 
-SCHEMA = 1
-"""The version of an equity folder's manifest and table."""
 BOOT = 200
 """Bootstrap resamples of an equity table (its intervals)."""
 AGENTS = ("heuristic", "heuristic")
@@ -59,10 +77,6 @@ MAX_STATES = 2_000_000
 CHUNK = 4_000_000
 """Resamples are solved together, as many as keep one array under this many numbers."""
 _RESULTS = {A_WINS: 0, B_WINS: 1, DRAW: 2}
-
-
-class EquityError(CardsimError):
-    """A bad equity table request or folder (one line)."""
 
 
 @dataclass(frozen=True)
@@ -83,18 +97,21 @@ class EquityConfig:
         return d
 
 
-def match_model(game) -> MatchModel:
-    """The game's match model, or :class:`EquityError` when it has none."""
-    make = game.definition.match
-    if make is None:
-        raise EquityError(f"{game.name} has no match-equity model yet (issue 20: Scopa and "
-                          "Minchiate have one)")
-    return make(game.rules)
+def deal_setups(model: MatchModel) -> tuple[tuple[str, dict], ...]:
+    """The deal setups a model's configurations need, as ``(name, setup)`` (module docstring);
+    one plain setup (name ``""``) for most games."""
+    return tuple(getattr(model, "setups", None) or (("", {}),))
 
 
-def deal_spec(config: EquityConfig) -> ExperimentSpec:
+def deals_folder(name: str) -> str:
+    """The folder of an equity folder that holds the deals of the setup ``name``."""
+    return f"{DEALS}_{name}" if name else DEALS
+
+
+def deal_spec(config: EquityConfig, setup: dict | None = None) -> ExperimentSpec:
     """The experiment that measures the deal outcomes: duplicate single deals of agent 0 (side
-    a) against agent 1 (side b), each agent at every seat of its side."""
+    a) against agent 1 (side b), each agent at every seat of its side; every deal started
+    from ``setup`` when one is given."""
     game = load_game(config.game, **config.rules)
     n = game.num_players
     if n not in (2, 4):
@@ -106,7 +123,7 @@ def deal_spec(config: EquityConfig) -> ExperimentSpec:
                     f"{config.agents[1]} (side b), for a match-equity table",
         "game": config.game, "rules": dict(config.rules), "agents": list(config.agents),
         "matchups": [[s % 2 for s in range(n)]], "seed": config.seed, "batch_size": batch,
-        "size": {"deals": config.deals}})
+        "size": {"deals": config.deals}, **({"setup": dict(setup)} if setup else {})})
 
 
 def deal_outcomes(rows: pd.DataFrame, model: MatchModel):
@@ -208,7 +225,7 @@ def equity_table(rows: pd.DataFrame, model: MatchModel, boot: int = BOOT,
 
 # --- the folder --------------------------------------------------------------------------
 
-MANIFEST, TABLE, CSV, DEALS = "manifest.json", "equity.parquet", "equity.csv", "deals"
+
 
 
 def manifest_of(config: EquityConfig, model: MatchModel) -> dict:
@@ -219,7 +236,9 @@ def manifest_of(config: EquityConfig, model: MatchModel) -> dict:
             "agents": list(config.agents),
             "levels": levels_of({"game": game.name, "agents": list(config.agents)}),
             "states": list(model.columns), "model": model.description,
-            "model_rules": model.rules}
+            "model_rules": model.rules, **({"deal_setups": {
+                deals_folder(name): setup for name, setup in deal_setups(model)}}
+                if len(deal_setups(model)) > 1 else {})}
 
 
 def run_equity(config: EquityConfig, out, jobs: int = 1, progress: bool = True) -> pd.DataFrame:
@@ -228,10 +247,28 @@ def run_equity(config: EquityConfig, out, jobs: int = 1, progress: bool = True) 
     from .runner import RunConfig, run, warm_up
     game = load_game(config.game, **config.rules)
     model = match_model(game)
-    spec = deal_spec(config)
+    specs = [(deals_folder(name), deal_spec(config, setup)) for name, setup in
+             deal_setups(model)]
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     manifest = manifest_of(config, model)
+    with claimed_folder(out, manifest):
+        rows = []
+        for folder, spec in specs:
+            warm_up(spec)
+            store = run(spec, RunConfig(out=str(out / folder), jobs=jobs, progress=progress))
+            rows.append(store.rows())
+        table = equity_table(pd.concat(rows, ignore_index=True), model, config.boot,
+                             config.seed)
+        write_table(out, table)
+    return table
+
+
+@contextmanager
+def claimed_folder(out: Path, manifest: dict):
+    """Hold the equity folder ``out`` (its lock) for the request of ``manifest``: a new
+    folder gets the manifest, a folder of the same request resumes, a folder of another
+    request is refused in one line."""
+    out.mkdir(parents=True, exist_ok=True)
     with folder_lock(out, user="a `cardsim equity`"):
         path = out / MANIFEST
         if path.exists():
@@ -242,48 +279,18 @@ def run_equity(config: EquityConfig, out, jobs: int = 1, progress: bool = True) 
                                   "use another --out")
         else:
             write_synced(path, json.dumps(manifest, indent=2).encode())
-        warm_up(spec)
-        store = run(spec, RunConfig(out=str(out / DEALS), jobs=jobs, progress=progress))
-        table = equity_table(store.rows(), model, config.boot, config.seed)
-        buffer = table.to_parquet(index=False)
-        write_synced(out / TABLE, buffer)
-        write_synced(out / CSV, table.to_csv(index=False).encode())
-    return table
+        yield
+
+
+def write_table(out: Path, table: pd.DataFrame) -> None:
+    """A folder's table, as Parquet and as CSV (module docstring)."""
+    write_synced(out / TABLE, table.to_parquet(index=False))
+    write_synced(out / CSV, table.to_csv(index=False).encode())
 
 
 def _differs(old: dict, new: dict) -> str:
     keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
     return ", ".join(f"{k} {old.get(k)!r} there, {new.get(k)!r} asked" for k in keys)
-
-
-def read_manifest(folder) -> dict:
-    """An equity folder's manifest, or :class:`EquityError`."""
-    path = Path(folder) / MANIFEST
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise EquityError(f"{folder}: no {MANIFEST}: not an equity folder") from None
-    except (OSError, ValueError) as e:
-        raise EquityError(f"{path}: unreadable ({e})") from None
-    if not isinstance(manifest, dict) or manifest.get("kind") != "equity":
-        raise EquityError(f"{folder}: not an equity folder (its manifest is no equity "
-                          "table's)")
-    if manifest.get("schema") != SCHEMA:
-        raise EquityError(f"{path}: equity schema {manifest.get('schema')!r}; this cardsim "
-                          f"reads {SCHEMA}")
-    return manifest
-
-
-def read_equity(folder) -> tuple[dict, pd.DataFrame]:
-    """An equity folder's manifest and table (a folder whose table is missing or damaged is
-    refused in one line: ``cardsim equity`` with the same request computes it again)."""
-    manifest = read_manifest(folder)
-    try:
-        table = pd.read_parquet(Path(folder) / TABLE)
-    except Exception as e:  # pyarrow raises many kinds; every one is a damaged file here
-        raise EquityError(f"{Path(folder) / TABLE}: unreadable ({type(e).__name__}); run "
-                          "the same `cardsim equity` again to rebuild it") from None
-    return manifest, table
 
 
 def table_checks(table: pd.DataFrame, model: MatchModel, symmetric: bool) -> pd.DataFrame:
@@ -310,17 +317,29 @@ def table_checks(table: pd.DataFrame, model: MatchModel, symmetric: bool) -> pd.
     return pd.DataFrame(rows)
 
 
-def grids(table: pd.DataFrame, columns) -> dict[str, tuple[pd.DataFrame, pd.DataFrame]]:
-    """The table as grids: for each value of the state's third column (the dealing side), side
-    a's chance and its interval's half-width with the first column down and the second across
-    (rows in increasing order)."""
-    rows, cols, split = columns[:3]
+def splits(table: pd.DataFrame, columns) -> dict[str, pd.DataFrame]:
+    """The table's rows split by the values of every state column after the first two (the
+    dealing side; Bura's first leader too), titled ``"dealer a"``, ``"dealer a, leader b"``,
+    in increasing order."""
+    split = list(columns[2:])
     out = {}
-    for value, part in table.groupby(split, sort=True):
+    for values, part in table.groupby(split, sort=True):
+        values = values if isinstance(values, tuple) else (values,)
+        out[", ".join(f"{c} {v}" for c, v in zip(split, values))] = part
+    return out
+
+
+def grids(table: pd.DataFrame, columns) -> dict[str, tuple[pd.DataFrame, pd.DataFrame]]:
+    """The table as grids: for each part of :func:`splits`, side a's chance and its
+    interval's half-width with the first column down and the second across (rows in
+    increasing order)."""
+    rows, cols = columns[:2]
+    out = {}
+    for title, part in splits(table, columns).items():
         wide = part.pivot(index=rows, columns=cols, values="p_win").sort_index()
         half = ((part["p_high"] - part["p_low"]) / 2).to_frame("half").join(part[[rows, cols]])
         half = half.pivot(index=rows, columns=cols, values="half").reindex_like(wide)
-        out[f"{split} {value}"] = (wide, half)
+        out[title] = (wide, half)
     return out
 
 
@@ -340,3 +359,26 @@ def split_agents(text: str) -> tuple[str, str]:
         raise EquityError(f"--agents {text!r}: expected two agents, A,B (side a, side b), or "
                           "one for both")
     return agents[0], agents[1]
+
+
+def load_table(game, folder: str = "", user: str = "cardsim") -> tuple[dict, pd.DataFrame]:
+    """:func:`.equity_folder.read_table`, but an empty ``folder`` (``cardsim equity``'s
+    default one) that holds no table yet is computed first with the defaults (``user`` says
+    who asks, on standard error)."""
+    import sys
+
+    from cardsim.options import non_default
+    options = non_default(game.rules)
+    default = default_folder(game.name, options)
+    if not folder and not (Path(default) / TABLE).exists():
+        print(f"{user}: no equity table in {default}: computing it (`cardsim equity "
+              f"{game.name}` with its defaults)", file=sys.stderr)
+        run_equity(EquityConfig(game=game.name, rules=options), default, progress=False)
+    return read_table(game, folder)
+
+
+def equity_values(game, folder: str = "", user: str = "cardsim"):
+    """:func:`.equity_folder.table_values`, the default table computed first if missing
+    (:func:`load_table`)."""
+    load_table(game, folder, user)
+    return table_values(game, folder)

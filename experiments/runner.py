@@ -118,12 +118,24 @@ def run_batch(spec_dict: dict, matchup: int, batch: int) -> pd.DataFrame:
     deals = range(first, min(first + spec.batch_size, spec.limit))
     rows = play_duplicate(game, [spec.agents[k] for k in seating], deals,
                           seed=deal_seed(spec, matchup), match=spec.unit == "match",
-                          rotate=spec.duplicate)
+                          rotate=spec.duplicate, equity=match_values(spec, game))
     for s in range(game.num_players):
         rows[f"seat_{s}"] = [seating[k] for k in rows[f"seat_{s}"]]
     rows.insert(0, "batch", batch)
     rows.insert(0, "matchup", matchup)
     return rows
+
+
+def match_values(spec: ExperimentSpec, game):
+    """The match values of the spec's equity table when an agent plays ``value=match`` (its
+    ``equity`` folder, or cardsim equity's default one: :func:`.equity_folder.table_values`;
+    a missing table is refused, ``cardsim run`` computes a missing default one first), else
+    None."""
+    from solvers.agent_spec import parse_agent
+    if not any(parse_agent(a, game).for_the_match for a in spec.agents):
+        return None
+    from .equity_folder import table_values
+    return table_values(game, spec.equity)
 
 
 def warm_up(spec: ExperimentSpec) -> None:
@@ -132,14 +144,17 @@ def warm_up(spec: ExperimentSpec) -> None:
     from solvers.agents import parse_agent, play, switches
     game = spec.load()
     kinds = [parse_agent(a, spec.game) for a in spec.agents]
-    quick = ["ismcts:iterations=2" if a.is_search else "pimc:worlds=1" if a.name.startswith(
-        "pimc") else a.name for a in kinds]        # the same compiled loop, a tiny budget
+    quick = [("ismcts:iterations=2,value=match" if a.for_the_match else
+              "ismcts:iterations=2,value=points" if a.for_the_points else "ismcts:iterations=2")
+             if a.is_search else "pimc:worlds=1" if a.name.startswith("pimc") else a.name
+             for a in kinds]                       # the same compiled loop, a tiny budget
+    equity = match_values(spec, game)
     loops = {}                                     # one seating per compiled agent loop
     for seating in spec.matchups:
         loops.setdefault(tuple(switches([kinds[k] for k in seating]).items()), seating)
     for seating in loops.values():
         state = game.new_deal(seed=0)
-        play(state, [quick[k] for k in seating], seed=0)
+        play(state, [quick[k] for k in seating], seed=0, equity=equity)
         state.score_breakdown()
 
 

@@ -12,9 +12,16 @@ same_deals = false           # true: every matchup plays the same deals (a field
                              # curve compared deal by deal); false: each matchup its own
 seed = 1                     # the root seed
 batch_size = 500             # deals per batch (a batch is the unit of work and of resumption)
+equity = "runs/equity_scopa" # the match-equity table (`cardsim equity --out`) of agents
+                             # with value=match; default: cardsim equity's folder for the
+                             # rules (`cardsim run` computes it first when it holds no table)
 
 [rules]                      # rules options, as `cardsim games` lists them
 target_score = 11
+
+[setup]                      # optional, unit = "deal" only: what every deal starts from
+                             # besides its seed (Game.new_deal(seed, **setup)), e.g. Bura's
+                             # first_leader = "dealer"; the same seeds deal the same cards
 
 [size]                       # one of:
 deals = 1000                 #   a fixed number of deals per matchup
@@ -28,7 +35,8 @@ Unknown keys and bad values are refused with the key's name and what is allowed
 (:class:`SpecError`): a value of another type is not converted (``seed = 1.0``, ``duplicate =
 1`` and ``matchups = [[true, false]]`` are refused), numbers must be finite, and counts (deals,
 batch size) fit int64. A spec is frozen once parsed; :meth:`ExperimentSpec.to_dict` is what the
-store's manifest keeps and compares on resume.
+store's manifest keeps and compares on resume (without ``setup`` when it is empty, so that
+the stores of a cardsim without setups resume).
 """
 from __future__ import annotations
 
@@ -39,7 +47,7 @@ from typing import Any, Mapping
 
 from cardsim.documents import read_document
 from cardsim.errors import CardsimError
-from cardsim.game import definition, load_game
+from cardsim.game import Game, definition, load_game
 from cardsim.options import rules_from_options
 from cardsim.simulate import MAX_DEALS
 from solvers.agent_spec import parse_agent
@@ -50,7 +58,7 @@ class SpecError(CardsimError):
 
 
 _TOP = {"question", "game", "rules", "agents", "matchups", "unit", "duplicate", "same_deals",
-        "seed", "batch_size", "size"}
+        "seed", "batch_size", "size", "equity", "setup"}
 _SIZE = {"deals", "half_width", "max_deals", "sprt"}
 _SPRT = {"kind", "lower", "upper", "alpha", "beta"}
 
@@ -73,6 +81,8 @@ class ExperimentSpec:
     half_width: float | None = None
     max_deals: int | None = None
     sprt: Mapping[str, Any] | None = None
+    equity: str = ""
+    setup: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -82,6 +92,12 @@ class ExperimentSpec:
         d["sprt"] = None if self.sprt is None else dict(self.sprt)
         if not self.same_deals:
             del d["same_deals"]      # as a cardsim without the key wrote it: old stores resume
+        if not self.equity:
+            del d["equity"]
+        if self.setup:
+            d["setup"] = dict(self.setup)
+        else:
+            del d["setup"]           # as a cardsim without setups wrote it: old stores resume
         return d
 
     @property
@@ -90,8 +106,23 @@ class ExperimentSpec:
         return self.deals if self.deals is not None else self.max_deals
 
     def load(self):
-        """The :class:`cardsim.Game` under the spec's rules."""
-        return _load_game(self.game, self.rules)
+        """The :class:`cardsim.Game` under the spec's rules; with a ``setup``, one whose every
+        new deal starts from it (:class:`SetUpGame`), so that whoever plays the spec's deals
+        plays them so."""
+        game = _load_game(self.game, self.rules)
+        return SetUpGame(game, self.setup) if self.setup else game
+
+
+class SetUpGame(Game):
+    """A game whose every new deal starts from a deal setup (``ExperimentSpec.setup``):
+    ``new_deal(seed, **more)`` is ``Game.new_deal(seed, **setup, **more)``."""
+
+    def __init__(self, game: Game, setup: Mapping[str, Any]) -> None:
+        super().__init__(game.definition, game.rules)
+        self.setup = dict(setup)
+
+    def new_deal(self, seed: Any, **setup: Any):
+        return super().new_deal(seed, **{**self.setup, **setup})
 
 
 def _load_game(name: Any, rules: Mapping[str, Any]):
@@ -119,6 +150,24 @@ def spec_from_dict(d: Mapping[str, Any]) -> ExperimentSpec:
                         + ", ".join(sorted(known)))
     size = {k: d[k] for k in ("deals", "half_width", "max_deals", "sprt") if d.get(k) is not None}
     return parse_spec({**{k: v for k, v in d.items() if k in _TOP}, "size": size})
+
+
+def _setup(setup: Any, game, unit: str) -> dict:
+    """A deal setup (module docstring), tried on one deal: the game's own refusal otherwise."""
+    _check(isinstance(setup, Mapping) and all(isinstance(k, str) for k in setup), "setup", setup,
+           "a table of what a deal starts from")
+    if not setup:
+        return {}
+    if unit != "deal":
+        raise SpecError("setup: a deal setup starts single deals; unit = \"match\" takes none")
+    if game.definition.deal_setup is None:
+        raise SpecError(f"setup: {game.name} deals take nothing but their seed, not "
+                        + ", ".join(sorted(map(str, setup))))
+    try:
+        game.new_deal(seed=0, **setup)
+    except CardsimError as e:
+        raise SpecError(f"setup: {e}") from None
+    return dict(setup)
 
 
 def _check(cond: bool, key: str, value: Any, allowed: str) -> None:
@@ -168,8 +217,17 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
     _check(isinstance(agents, list) and len(agents) >= 1 and all(isinstance(a, str)
                                                                  for a in agents),
            "agents", agents, "a list of agent spec strings")
-    for a in agents:
-        parse_agent(a, game)
+    for_the_match = [a for a in agents if parse_agent(a, game).for_the_match]
+    equity = data.get("equity", "")
+    _check(isinstance(equity, str), "equity", equity, "the folder of a match-equity table")
+    if for_the_match:
+        try:
+            if game.definition.match is None:
+                raise CardsimError(f"{game.name} has no table of match states to value a "
+                                   "deal's end by")
+            game.definition.match(game.rules)
+        except CardsimError as e:
+            raise SpecError(f"agents: {for_the_match[0]}: value=match: {e}") from None
     n = game.num_players
     matchups = _matchups(data.get("matchups", "round_robin"), len(agents), n)
     unit = data.get("unit", "deal")
@@ -181,6 +239,7 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
     _check(isinstance(duplicate, bool), "duplicate", duplicate, "true or false")
     same_deals = data.get("same_deals", False)
     _check(isinstance(same_deals, bool), "same_deals", same_deals, "true or false")
+    setup = _setup(data.get("setup", {}), game, unit)
     question = data.get("question", "")
     _check(isinstance(question, str), "question", question, "a string")
     size = data.get("size", {"deals": 1000})
@@ -212,7 +271,7 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
         seed=_int(data, "seed", 0, 0), batch_size=_int(data, "batch_size", 500, 1,
                                                        high=MAX_DEALS),
         deals=deals, half_width=None if half_width is None else float(half_width),
-        max_deals=max_deals, sprt=sprt)
+        max_deals=max_deals, sprt=sprt, equity=equity, setup=setup)
 
 
 def _matchups(value: Any, n_agents: int, n_seats: int) -> tuple[tuple[int, ...], ...]:

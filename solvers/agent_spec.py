@@ -25,7 +25,12 @@ names or values are refused with what is allowed):
   :mod:`solvers.exact`, instead of by the rollout player: Scopa's last six are every card
   known; default 0 = never; games with the exact solver), ``model`` (the chance that an
   opponent in the tree plays the game's heuristic move instead of its UCB choice: an opponent
-  model, default 0 = none) and ``nodes`` (the
+  model, default 0 = none), ``value`` (what a simulation's end is worth in a match or
+  game: ``game`` plays it out to the match's end, ``points`` stops at the end of the deal and
+  counts its points — the position searched as a lone deal —, ``match`` stops there and
+  counts the chance of winning the match from the score it leaves, read from a match-equity
+  table that whoever runs the agent supplies: :mod:`experiments.equity`; default ``game``;
+  in a lone deal all three are the deal's points) and ``nodes`` (the
   tree's capacity, default iterations + 1, or 1,000,000 with a time budget).
 
 - ``easy``, ``medium``, ``strong``, ``best`` — the named levels, each one of the agents above
@@ -45,7 +50,7 @@ reading a store and parsing its agents leaves :mod:`solvers.agents` unimported.
 >>> parse_agent("ismcts:iters=5")
 Traceback (most recent call last):
 ...
-cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, epsilon, exact, model, nodes
+cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, epsilon, exact, model, value, nodes
 >>> parse_agent("strong").params.tolist() == parse_agent(LEVELS["strong"]).params.tolist()
 True
 >>> parse_agent("best", "bura").name, float(parse_agent("best", "bura").params[C])
@@ -63,10 +68,11 @@ from cardsim.errors import AgentError
 # compiled searches (solvers/ismcts.py, solvers/pimc.py). Numba freezes these values into the
 # compiled code, and cardsim/_cache.py hashes only the files that define compiled functions:
 # a change here must come with a change of solvers/ismcts.py (or an empty cache).
-ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT, EPSILON, EXACT, MODEL = range(9)
-N_PARAMS = 9
+ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT, EPSILON, EXACT, MODEL, VALUE = range(10)
+N_PARAMS = 10
 FINAL_VISITS, FINAL_SAMPLE, FINAL_VALUE = range(3)
 ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = range(2)
+VALUE_GAME, VALUE_POINTS, VALUE_MATCH = range(3)
 
 RANDOM, HEURISTIC, ISMCTS, PIMC, ORACLE = range(5)
 KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "ismcts": ISMCTS, "pimc": PIMC,
@@ -92,8 +98,10 @@ _ISMCTS_PARAMS = {   # name -> (index, default, parser description)
     "epsilon": (EPSILON, 0.0, "a probability from 0 to 1"),
     "exact": (EXACT, 0, f"an integer >= 0 (at most {MAX_EXACT})"),
     "model": (MODEL, 0.0, "a probability from 0 to 1"),
+    "value": (VALUE, "game", "game, points or match"),
 }
-_CHOICES = {"final": ("visits", "sample", "value"), "rollout": ("random", "heuristic")}
+_CHOICES = {"final": ("visits", "sample", "value"), "rollout": ("random", "heuristic"),
+            "value": ("game", "points", "match")}
 
 LEVELS = {
     "easy": "ismcts:iterations=50",
@@ -156,6 +164,18 @@ class Agent:
         endgames)."""
         return (self.kind == PIMC or self.kind == ORACLE
                 or (self.kind == ISMCTS and self.params[EXACT] > 0))
+
+    @property
+    def for_the_match(self) -> bool:
+        """An ISMCTS agent that values a deal's end by a match-equity table (``value=match``):
+        it needs the table (:func:`solvers.agents.workspace`)."""
+        return self.kind == ISMCTS and self.params[VALUE] == VALUE_MATCH
+
+    @property
+    def for_the_points(self) -> bool:
+        """An ISMCTS agent that searches a match's deal alone for its points
+        (``value=points``)."""
+        return self.kind == ISMCTS and self.params[VALUE] == VALUE_POINTS
 
 
 def parse_agent(spec: str, game=None) -> Agent:

@@ -34,9 +34,12 @@ arrays, and per seat the seconds its searching agent thought (``think``) and the
 chose among two or more (``decisions``), which :func:`play_out` adds to."""
 
 
-def workspace(spec, agents) -> Workspace:
-    """One workspace large enough for every agent of ``agents``."""
+def workspace(spec, agents, equity=None) -> Workspace:
+    """One workspace large enough for every agent of ``agents``; ``equity`` is the match
+    values per cell of a match-equity table (:func:`cardsim.match.dense_equity`), which an
+    agent with ``value=match`` needs (:class:`AgentError` without it)."""
     agents = [parse_agent(a, spec.name) if isinstance(a, str) else a for a in agents]
+    match_agents(spec, agents, equity)
     nodes = max([a.nodes for a in agents if a.is_search] or [2])
     worlds = max([int(a.params[WORLDS]) for a in agents if a.is_search] or [0])
     solving = any(a.is_exact for a in agents)
@@ -49,13 +52,30 @@ def workspace(spec, agents) -> Workspace:
               else exact.workspace(spec, table_bits=ENDGAME_TABLE_BITS) if solving
               else exact.workspace(spec, table_bits=1, plies=2))
     return Workspace(
-        search=ismcts.workspace(spec, nodes, worlds, solver),
+        search=ismcts.workspace(spec, nodes, worlds, solver,
+                                equity if any(a.for_the_match for a in agents) else None),
         exact=solver,
         world=np.zeros(spec.state_len, dtype=np.uint64),
         totals=np.zeros(spec.max_actions, dtype=np.int64),
         values=np.zeros(spec.max_actions, dtype=np.int64),
         think=np.zeros(spec.n_players, dtype=np.float64),
         decisions=np.zeros(spec.n_players, dtype=np.int64))
+
+
+def match_agents(spec, agents, equity) -> None:
+    """:class:`AgentError` for an agent with ``value=match`` where it cannot play: a game with
+    no match model, or no table (``equity``) given."""
+    names = ", ".join(a.name for a in agents if a.for_the_match)
+    if not names:
+        return
+    make = spec.definition.match
+    if make is None or spec.definition.match_cell is None:
+        raise AgentError(f"{names}: value=match: {spec.name} has no table of match states to "
+                         "value a deal's end by")
+    if equity is None:
+        raise AgentError(f"{names}: value=match values a deal's end by a match-equity table, "
+                         "and none was given (an experiment's `equity = DIR`, a folder of "
+                         "`cardsim equity`)")
 
 
 def endgames_only(spec, agents) -> None:
@@ -95,7 +115,9 @@ def switches(agents) -> dict[str, bool]:
     """The switches of a compiled loop among ``agents``: only the kinds they are."""
     return {"WITH_ISMCTS": any(a.is_search for a in agents),
             "WITH_PIMC": any(a.kind in (PIMC, ORACLE) for a in agents),
-            "WITH_EXACT": any(a.is_search and a.is_exact for a in agents)}
+            "WITH_EXACT": any(a.is_search and a.is_exact for a in agents),
+            "WITH_MATCH": any(a.for_the_match for a in agents),
+            "WITH_POINTS": any(a.for_the_points for a in agents)}
 
 
 @generic(switches=("WITH_ISMCTS", "WITH_PIMC"), inline="ir")
@@ -173,9 +195,10 @@ def choose(agent: Agent, state, seed=0, ws: Workspace | None = None) -> int:
     return int(line[0])
 
 
-def play(state, agents, seed=0) -> int:
+def play(state, agents, seed=0, equity=None) -> int:
     """Play ``state`` to its end in place, seat ``s`` by ``agents[s]`` (parsed agents or spec
-    strings); returns the number of moves."""
+    strings); returns the number of moves. ``equity``: the match-equity table of agents with
+    ``value=match`` (:func:`workspace`)."""
     agents = [a if isinstance(a, Agent) else parse_agent(a, state.game) for a in agents]
     spec = state.game.spec
     if len(agents) != spec.n_players:
@@ -184,5 +207,5 @@ def play(state, agents, seed=0) -> int:
     params = np.stack([a.params for a in agents])
     rng = rng_from_seed(seed)
     run = play_out[spec, switches(agents)]
-    return int(run(spec.params, state.vec, kinds, params, rng, workspace(spec, agents),
+    return int(run(spec.params, state.vec, kinds, params, rng, workspace(spec, agents, equity),
                    spec.reward_scale, 0, NO_LINE))

@@ -134,8 +134,7 @@ def _for_the_match(state, player: int):
     d = state.to_dict()
     start = model.position(d, player)
     if d.get("mode") == "match":
-        d["mode"] = "deal"
-        state = game.from_dict(d)
+        state = game.from_dict(model.alone(d))
     return model, start, state
 
 
@@ -144,10 +143,18 @@ def _match_values(state, finals, player: int, model, start, equity: dict) -> np.
     from cardsim.game import State
 
     from .duplicate import categories
-    n = state.game.num_players
+    game = state.game
+    n = game.num_players
     d = state.to_dict()
-    rows = pd.DataFrame([{**categories(State(state.game, vec), n), "dealer": d["dealer"]}
-                         for vec in finals])
+    facts = getattr(game.definition.codec, "deal_columns", None)
+
+    def row(final) -> dict:
+        """The final state as a store's row (:mod:`.duplicate`), what the model reads."""
+        returns = {f"return_{s}": r for s, r in enumerate(final.returns())}
+        more = facts(final.vec, game.rules) if facts is not None else {}
+        return {**categories(final, n), **returns, **more, "dealer": d["dealer"]}
+
+    rows = pd.DataFrame([row(State(game, vec)) for vec in finals])
     side = np.array([[(s - player) % 2 for s in range(n)]] * len(rows))
     _, outcomes = model.outcomes(rows, side)
     worth = {"a": 1.0, "b": 0.0, "draw": 0.5}

@@ -12,8 +12,14 @@ Rows follow the experiment store's format (experiments/README in ``experiments``
 ``moves``, ``seconds`` (the game's wall-clock time), ``decisions_<s>`` (the moves seat s chose
 among two or more), ``think_<s>`` (the seconds seat s's agent spent on them, measured for the
 searching agents — ISMCTS, PIMC, the oracle —; NaN for the random and heuristic players, which
-are not timed), ``cat_<category>_<s>`` (the game's per-seat scoring categories) and ``end``
-(how the deal ended, where the game says).
+are not timed), ``cat_<category>_<s>`` (the game's per-seat scoring categories), ``end`` (how
+the deal ended, where the game says) and the columns of the game's ``deal_columns(vec,
+rules)`` where its notation module has one (Bura: ``first_leader``, ``last_trick``, which a
+match's next deal depends on).
+
+A deal may start from a *setup* (``setup``: what ``Game.new_deal(seed, **setup)`` takes besides
+the seed, such as Bura's ``first_leader`` or Mushka's ``records``); the cards are the seed's
+either way, so the same seeds played from two setups are the same deals.
 """
 from __future__ import annotations
 
@@ -22,7 +28,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from cardsim.errors import AgentError
+from cardsim.errors import AgentError, CardsimError
 from cardsim.stats import mean_interval
 
 from .agents import NO_LINE, parse_agent, play_out, switches, workspace
@@ -45,23 +51,31 @@ def categories(state, n: int) -> dict:
 
 
 def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: bool = True,
-                   progress=None) -> pd.DataFrame:
+                   progress=None, equity=None, setup=None) -> pd.DataFrame:
     """One row per deal and rotation (module docstring). ``deals`` is a count or an iterable
     of deal indices; ``seed`` an int or a tuple of ints (the deal's entropy prefix); with
-    ``rotate=False`` each deal is played once, seat s by ``agents[s]``."""
+    ``rotate=False`` each deal is played once, seat s by ``agents[s]``; ``equity`` is the
+    match-equity table of agents with ``value=match`` (:func:`solvers.agents.workspace`);
+    ``setup`` (a dict) starts every deal from it (module docstring; not a match:
+    ``Game.new_match`` takes a seed only)."""
     agents = [parse_agent(a, game) if isinstance(a, str) else a for a in agents]
     spec = game.spec
     n = spec.n_players
     if len(agents) != n:
         raise AgentError(f"expected {n} agents, one per seat, got {len(agents)}")
     prefix = list(seed) if isinstance(seed, (tuple, list)) else [seed]
-    ws = workspace(spec, agents)
+    setup = dict(setup or {})
+    if setup and match:
+        raise CardsimError("a deal setup starts single deals, not matches (" + ", ".join(
+            sorted(setup)) + ")")
+    facts = getattr(game.definition.codec, "deal_columns", None)
+    ws = workspace(spec, agents, equity)
     run = play_out[spec, switches(agents)]
     rows = []
     for i in (range(deals) if isinstance(deals, int) else deals):
         seq = np.random.SeedSequence([*prefix, i])
         deal_seq, *agent_seqs = seq.spawn(1 + n)
-        start = game.new_match(seed=deal_seq) if match else game.new_deal(seed=deal_seq)
+        start = game.new_match(seed=deal_seq) if match else game.new_deal(seed=deal_seq, **setup)
         dealer = int(start.vec[spec.dealer_word]) if spec.dealer_word >= 0 else -1
         for r in range(n if rotate else 1):
             order = [(s + r) % n for s in range(n)]
@@ -87,6 +101,8 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
                 timed = agents[order[s]].is_search or agents[order[s]].is_exact
                 row[f"think_{s}"] = float(ws.think[s]) if timed else float("nan")
             row.update(categories(state, n))
+            if facts is not None:
+                row.update(facts(state.vec, game.rules))
             rows.append(row)
         if progress is not None:
             progress(1)

@@ -43,6 +43,18 @@ of issue 19): in Scopa it wins against the heuristic (more with 10,000 iteration
 heuristic to about its level; in Bura it loses strength and in Minchiate it changes nothing
 measurable, so the levels use it per game.
 
+**What a simulation's end is worth** in a match (``value``): with ``game`` (the default) the
+world is played to the end of the match and backs up the match's returns; with ``points`` the
+position is searched as a lone deal (the exact solver's ``single_deal`` hook), so the search
+plays for the deal's points alone, as it does in a deal; with ``match`` the walk stops where
+the deal does (the match state the next deal starts from differs from the root's: the game's
+``match_cell``) and every seat backs up the *match value* of that state for its side, its
+chance to win the match less its chance to lose, from a match-equity table
+(:func:`cardsim.match.dense_equity`, given in the workspace) — a match decided in the deal
+backs up +1, -1 or 0. This is how GNU Backgammon's rollouts score a game's end by a match
+equity table rather than by its points. Match values are backed up as they are (from -1 to 1),
+not divided by the reward scale.
+
 The final move is the root child with the most visits (``final=visits``, ties to the higher
 mean), one drawn in proportion to the visits (``final=sample``), or the one with the highest
 mean (``final=value``). The budget is a number of iterations, a wall-clock time, or both
@@ -76,6 +88,9 @@ from .agent_spec import (
     ROLLOUT,
     ROLLOUT_HEURISTIC,
     SECONDS,
+    VALUE,
+    VALUE_MATCH,
+    VALUE_POINTS,
     WORLDS,
     C,
 )
@@ -86,6 +101,13 @@ WITH_EXACT = False
 """The search's switch (:mod:`cardsim.jit`): whether a copy can play exact endgames
 (``exact=K``); off unless the game loop turns it on for an agent that asks (a game without the
 exact solver's hooks never compiles them)."""
+WITH_MATCH = False
+"""The search's switch for ``value=match``: whether a copy reads the game's ``match_cell`` and
+a match-equity table (off unless the game loop turns it on for an agent that asks; a game
+without a match model never compiles it)."""
+WITH_POINTS = False
+"""The search's switch for ``value=points``: whether a copy can search a match's deal alone
+(the exact solver's ``single_deal`` hook; off unless an agent asks)."""
 
 # Columns of the int64 tree array and of the float64 statistics array.
 KEY, PLAYER, CHILD, SIBLING, AVAIL = range(5)
@@ -95,17 +117,20 @@ VISITS, TOTAL = range(2)
 MAX_DEPTH = 1024          # moves from the root to the end of a match
 
 Workspace = namedtuple("Workspace", "tree stats world worlds actions keys seen path rets "
-                                    "exact values scratch")
+                                    "exact values scratch lone equity")
 """Preallocated arrays of a search: the tree (``int64[max_nodes, 5]``), its statistics
 (``float64[max_nodes, 2]``), the current world, the fixed worlds (``worlds=K``), and
 scratch arrays for legal actions, their observed keys, a flag per action, the path and the
 returns; for exact endgames (``exact=K``) the exact solver's workspace, its values per action
-and a scratch state."""
+and a scratch state; the root as a lone deal (``value=points``) and the match values of a
+match-equity table's cells (``value=match``; empty otherwise)."""
 
 
-def workspace(spec, max_nodes: int, max_worlds: int = 0, solver=None) -> Workspace:
+def workspace(spec, max_nodes: int, max_worlds: int = 0, solver=None,
+              equity=None) -> Workspace:
     """A :class:`Workspace` for searches of ``spec``'s game with up to ``max_nodes`` nodes;
-    ``solver`` is the exact solver's workspace for exact endgames (a minimal one when None)."""
+    ``solver`` is the exact solver's workspace for exact endgames (a minimal one when None);
+    ``equity`` the match values per cell of ``value=match`` (module docstring)."""
     n_actions = spec.max_actions
     return Workspace(
         tree=np.zeros((max(max_nodes, 2), 5), dtype=np.int64),
@@ -119,7 +144,10 @@ def workspace(spec, max_nodes: int, max_worlds: int = 0, solver=None) -> Workspa
         rets=np.zeros(spec.n_players, dtype=np.float64),
         exact=(exact.workspace(spec, table_bits=1, plies=2) if solver is None else solver),
         values=np.zeros(n_actions, dtype=np.int64),
-        scratch=np.zeros(spec.state_len, dtype=np.uint64))
+        scratch=np.zeros(spec.state_len, dtype=np.uint64),
+        lone=np.zeros(spec.state_len, dtype=np.uint64),
+        equity=(np.zeros(0, dtype=np.float64) if equity is None
+                else np.ascontiguousarray(equity, dtype=np.float64)))
 
 
 @generic(inline=True, nrt=False)
@@ -209,9 +237,35 @@ def exact_returns(params, world, ws, root):
         ws.rets[p] = r if G.exact_side(world, params, p, root) == 0 else -r
 
 
-@generic(switches=("WITH_EXACT",), inline="ir")
-def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
-    """One ISMCTS iteration on the world in ``ws.world``; returns the new node count."""
+@generic(switches=("WITH_MATCH",), inline=True)
+def deal_ended(params, world, stop_cell):
+    """``value=match``: whether ``world``'s deal is over, its match gone on to another state
+    than the root's (``stop_cell``, -1 for a search of another value)."""
+    if WITH_MATCH:
+        if stop_cell >= 0 and G.match_cell(world, params, 0) != stop_cell:
+            return True
+    return False
+
+
+@generic(switches=("WITH_MATCH",), inline=True)
+def match_values(params, world, rets, equity):
+    """``value=match`` (module docstring): each seat's match value at ``world``, the end of a
+    deal — the table's (``equity``, seat ``p`` playing for side ``p % 2``: tables are of two
+    sides), or the sign of the returns of a match decided there."""
+    if WITH_MATCH:
+        if G.is_terminal(world, params):
+            G.returns(world, params, rets)
+            for p in range(rets.shape[0]):
+                rets[p] = np.sign(rets[p])
+        else:
+            for p in range(rets.shape[0]):
+                rets[p] = equity[G.match_cell(world, params, p % 2)]
+
+
+@generic(switches=("WITH_EXACT", "WITH_MATCH"), inline="ir")
+def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell):
+    """One ISMCTS iteration on the world in ``ws.world``; returns the new node count.
+    ``stop_cell`` (``value=match``) is the root's match cell, else -1."""
     tree, stats, world = ws.tree, ws.stats, ws.world
     actions, keys, seen, path = ws.actions, ws.keys, ws.seen, ws.path
     c = search[C]
@@ -221,7 +275,7 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
     model = search[MODEL]
     node = 0
     depth = 0
-    while not G.is_terminal(world, params):
+    while not G.is_terminal(world, params) and not deal_ended(params, world, stop_cell):
         n = G.legal_actions(world, params, actions)
         for i in range(n):
             keys[i] = G.observed_action(world, params, actions[i], observer)
@@ -295,7 +349,7 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
         G.apply_action(world, params, modelled if modelled >= 0
                        else any_with_key(actions, keys, n, tree[best, KEY], rng))
     solved = False
-    while not G.is_terminal(world, params):
+    while not G.is_terminal(world, params) and not deal_ended(params, world, stop_cell):
         if WITH_EXACT:
             if endgame > 0 and G.exact_cards_left(world, params) <= endgame:
                 if lone_deal(params, world, ws.scratch):
@@ -307,14 +361,41 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale):
         n = G.legal_actions(world, params, actions)
         G.apply_action(world, params,
                        policy_action(world, params, rollout, epsilon, actions, n, rng))
-    if not solved:
+    scale = reward_scale
+    if stop_cell >= 0:
+        match_values(params, world, ws.rets, ws.equity)
+        scale = 1.0
+    elif not solved:
         G.returns(world, params, ws.rets)
     stats[0, VISITS] += 1.0
     for d in range(1, depth + 1):
         nd = path[d]
         stats[nd, VISITS] += 1.0
-        stats[nd, TOTAL] += ws.rets[tree[nd, PLAYER]] / reward_scale
+        stats[nd, TOTAL] += ws.rets[tree[nd, PLAYER]] / scale
     return n_nodes
+
+
+@generic(switches=("WITH_MATCH",), inline=True)
+def match_start(params, root, value, scratch):
+    """The root's match cell for ``value=match`` (where the walk stops: :func:`deal_ended`),
+    -1 for another value, a lone deal (searched for its points) or a copy without the
+    switch."""
+    if WITH_MATCH:
+        if value == VALUE_MATCH and not lone_deal(params, root, scratch):
+            return G.match_cell(root, params, 0)
+    return np.int64(-1)
+
+
+@generic(switches=("WITH_POINTS",), inline=True)
+def alone(params, root, value, lone):
+    """``value=points``: the root as a lone deal (module docstring), copied into ``lone``;
+    else (or in a copy without the switch) the root itself."""
+    if WITH_POINTS:
+        if value == VALUE_POINTS:
+            copy_words(lone, root)
+            G.exact_single_deal(lone, params)
+            return lone
+    return root
 
 
 @generic
@@ -322,6 +403,9 @@ def search(params, root, search_params, rng, ws, reward_scale):
     """ISMCTS from ``root`` for the player to move; returns (action, iterations run). The
     tree is left in ``ws`` (node 0 is the root)."""
     observer = G.current_player(root, params)
+    value = np.int64(search_params[VALUE])
+    root = alone(params, root, value, ws.lone)
+    stop_cell = match_start(params, root, value, ws.scratch)
     iterations = np.int64(search_params[ITERATIONS])
     seconds = search_params[SECONDS]
     n_worlds = np.int64(search_params[WORLDS])
@@ -344,7 +428,8 @@ def search(params, root, search_params, rng, ws, reward_scale):
             copy_words(ws.world, ws.worlds[it % n_worlds])
         else:
             G.determinize(root, params, observer, rng, ws.world)
-        n_nodes = iterate(params, observer, search_params, rng, ws, n_nodes, reward_scale)
+        n_nodes = iterate(params, observer, search_params, rng, ws, n_nodes, reward_scale,
+                          stop_cell)
         it += 1
     return final_action(search_params, rng, ws), it
 

@@ -215,13 +215,33 @@ def test_bench_starts_exact_ismcts_cold_and_warm(tmp_path):
 
 def test_bench_starts_equity_cold_and_warm_where_the_game_has_a_match_model(tmp_path, capsys):
     """``cardsim bench --startup`` measures ``cardsim equity`` (issue 20) for the games with a
-    match model, and its command line runs."""
+    match model (Bura's under its match format to 11 wins), and its command lines run."""
     import cardsim.app.bench as bench
     argv = bench.startup_argv("scopa", "equity", str(tmp_path), "cold")
     assert argv[3:5] == ["equity", "scopa"] and argv[argv.index("--out") + 1].endswith(
         "equity-cold")
-    assert bench.startup_argv("bura", "equity", str(tmp_path), "cold") is None
     assert run(capsys, *argv[3:])[0] == 0
+    bura = bench.startup_argv("bura", "equity", str(tmp_path), "bura")
+    assert bura[5:7] == ["--option", "match_format=wins_to_n"]
+    assert run(capsys, *bura[3:])[0] == 0
+    assert bench.startup_argv("mushka", "equity", str(tmp_path), "cold") is None
+
+
+def test_bench_starts_a_match_for_the_match_cold_and_warm(tmp_path):
+    """``cardsim bench --startup`` runs a whole match against ``ismcts:value=match`` (its own
+    compiled copy of the agent loop) with a table it made first, where the game has one."""
+    import cardsim.app.bench as bench
+    from experiments.spec import load_spec
+    assert "run-match" in bench.STARTUP_COMMANDS
+    for game, rules in (("scopa", {}), ("bura", {"match_format": "wins_to_n"})):
+        (tmp_path / game).mkdir()
+        argv = bench.startup_argv(game, "run-match", str(tmp_path / game), "cold")
+        spec = load_spec(argv[argv.index("run") + 1])
+        assert spec.unit == "match" and spec.agents[1] == "ismcts:iterations=50,value=match"
+        assert (tmp_path / game / "match-equity" / "equity.csv").exists()
+        assert spec.equity == str(tmp_path / game / "match-equity")
+        assert {k: v for k, v in spec.rules.items() if k in rules} == rules
+    assert bench.startup_argv("mushka", "run-match", str(tmp_path), "cold") is None
 
 
 def test_bench_solves_minchiate_endgames_only(tmp_path):

@@ -245,11 +245,15 @@ def _timed_run(argv: list[str], env: dict, cwd: str | None = None) -> tuple[floa
     return seconds, usage.ru_maxrss / 1024
 
 
-STARTUP_COMMANDS = ("simulate", "run", "run-exact", "analyze", "solve", "equity")
+STARTUP_COMMANDS = ("simulate", "run", "run-exact", "run-match", "analyze", "solve", "equity")
 """The commands :func:`startup_figures` starts cold and warm (``run-exact``: ``run`` with an
 ISMCTS agent that plays exact endgames, ``exact=6``; it and ``solve`` where the game has an
-exact solver; ``equity``, a table from 20 heuristic deals, where the game has a match
-model)."""
+exact solver; ``run-match``: a whole match against an ISMCTS agent that values a deal's end
+by a match-equity table, ``value=match``, and ``equity``, a table from 20 heuristic deals,
+where the game has a match model; under :data:`MATCH_RULES`)."""
+MATCH_RULES = {"bura": {"match_format": "wins_to_n"}}
+"""The rules ``run-match`` and ``equity`` start a game under where its default rules have no
+match of several deals (Bura's default is a single deal)."""
 
 
 def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[str] | None:
@@ -261,22 +265,35 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
     cli = [sys.executable, "-m", "cardsim"]
     if command == "simulate":
         return cli + ["simulate", game_name, "--deals", "1000", "--seed", "1", "--quiet"]
-    if command in ("run", "run-exact"):   # one batch: heuristic against ISMCTS, duplicate deals
-        if command == "run-exact" and game.spec.exact is None:
+    rules = MATCH_RULES.get(game_name, {})
+    if command in ("run", "run-exact", "run-match"):   # one batch: heuristic against ISMCTS
+        if (command == "run-exact" and game.spec.exact is None
+                or command == "run-match" and game.definition.match_cell is None):
             return None
         n = game.num_players
-        agent = "ismcts:iterations=50" + (",exact=6" if command == "run-exact" else "")
+        agent = "ismcts:iterations=50" + {"run-exact": ",exact=6",
+                                          "run-match": ",value=match"}.get(command, "")
+        extra = ""
+        if command == "run-match":      # a whole match; its table made here, not timed
+            table = os.path.join(folder, "match-equity")
+            if not os.path.exists(table):
+                from experiments.equity import EquityConfig, run_equity
+                run_equity(EquityConfig(game=game_name, rules=rules, deals=20, boot=10),
+                           table, progress=False)
+            extra = f'unit = "match"\nequity = "{table}"\n' + "".join(
+                f"rules.{k} = {json.dumps(v)}\n" for k, v in rules.items())
         spec = os.path.join(folder, f"startup-{command}.toml")
         with open(spec, "w", encoding="utf-8") as f:
-            f.write(f'game = "{game_name}"\nagents = ["heuristic", "{agent}"]\n'
-                    f"matchups = [{[s % 2 for s in range(n)]}]\nbatch_size = 2\n"
-                    "seed = 1\n[size]\ndeals = 2\n")
+            f.write(f'game = "{game_name}"\nagents = ["heuristic", "{agent}"]\n{extra}'
+                    f"matchups = [{[s % 2 for s in range(n)]}]\nbatch_size = {1 if extra else 2}\n"
+                    f"seed = 1\n[size]\ndeals = {1 if extra else 2}\n")
         return cli + ["run", spec, "--out", os.path.join(folder, f"{command}-{tag}"), "--quiet"]
     if command == "equity":
         if game.definition.match is None:
             return None
-        return cli + ["equity", game_name, "--deals", "20", "--boot", "10", "--out",
-                      os.path.join(folder, f"equity-{tag}"), "--quiet"]
+        options = [w for k, v in rules.items() for w in ("--option", f"{k}={v}")]
+        return cli + ["equity", game_name, *options, "--deals", "20", "--boot", "10",
+                      "--out", os.path.join(folder, f"equity-{tag}"), "--quiet"]
     position = os.path.join(folder, "position.json")
     state = game.new_deal(seed=1)
     if command == "solve":

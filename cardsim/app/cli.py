@@ -198,21 +198,8 @@ def _equity_of(game, folder: str) -> dict:
     """``analyze --match``'s table (match state -> side a's chance) from an equity folder of
     the position's rules; an empty ``folder`` is cardsim equity's default one, computed
     first (with its defaults) when it holds no table yet."""
-    from pathlib import Path
-
-    from cardsim.options import non_default, rules_dict
-    from experiments.equity import TABLE, EquityConfig, read_equity, run_equity
-    options = non_default(game.rules)
-    folder = folder or _equity_folder(game.name, options)
-    if not (Path(folder) / TABLE).exists():
-        print(f"cardsim analyze --match: no equity table in {folder}: computing it "
-              f"(`cardsim equity {game.name}` with its defaults)", file=sys.stderr)
-        run_equity(EquityConfig(game=game.name, rules=options), folder, progress=False)
-    manifest, table = read_equity(folder)
-    if manifest["game"] != game.name or manifest["rules"] != rules_dict(game.rules):
-        raise CardsimError(f"--match {folder}: the equity table of {manifest['game']} with "
-                           "other rules than the position's; compute one with `cardsim "
-                           f"equity {game.name}` and the position's options")
+    from experiments.equity import load_table
+    manifest, table = load_table(game, folder, "cardsim analyze --match")
     columns = manifest["states"]
     return {tuple(s): p for s, p in zip(table[columns].itertuples(index=False, name=None),
                                         table["p_win"])}
@@ -274,6 +261,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from experiments.spec import load_spec, spec_from_dict
     from experiments.store import Store
+    from solvers.agent_spec import parse_agent
     if Path(args.spec).is_dir():
         if args.out and Path(args.out).resolve() != Path(args.spec).resolve():
             raise CardsimError(f"`cardsim run {args.spec}` resumes that folder itself: drop "
@@ -282,6 +270,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         spec = load_spec(args.spec)
         out = args.out or str(Path("runs") / Path(args.spec).stem)
+    if not spec.equity and any(parse_agent(a, spec.game).for_the_match for a in spec.agents):
+        from experiments.equity import load_table  # the default table, computed if missing
+        load_table(spec.load(), "", "cardsim run")
     return _run_and_print(spec, out, args.jobs, not args.quiet, args.dask)
 
 
@@ -339,13 +330,39 @@ def _write_report(run: str, out: str | None, fmt: str) -> int:
 def cmd_equity(args: argparse.Namespace) -> int:
     """Compute (or resume) a match-equity table into a folder and print it as grids."""
     from cardsim.game import load_game
-    from experiments.equity import EquityConfig, match_model, run_equity, split_agents, table_checks
+    from experiments.equity import (
+        EquityConfig,
+        default_folder,
+        match_model,
+        run_equity,
+        split_agents,
+        table_checks,
+    )
     options = parse_option_pairs(args.option)
     game = load_game(args.game, **options)
+    given = getattr(args, "_given", set())
+    if game.name == "mushka":     # no small table: whole games (experiments/mushka_equity.py)
+        from experiments import mushka_equity as me
+        if "deals" in given:
+            raise CardsimError("equity mushka: --deals is for Scopa and Minchiate; Mushka "
+                               "counts whole games (--games N)")
+        records = None if args.records is None else me.parse_records(args.records)
+        config = me.GameEquityConfig(rules=options, agents=split_agents(args.agents),
+                                     games=args.games or me.GAMES, seed=args.seed,
+                                     records=records, boot=args.boot)
+        folder = dict(options, **({} if records is None else
+                                  {"records": "-".join(map(str, records))}))
+        out = args.out or default_folder(game.name, folder)
+        table, rows = me.run_game_equity(config, out, jobs=args.jobs, progress=not args.quiet)
+        print("\n".join(me.text(table, rows, config, game, out)))
+        return 0
+    if "records" in given or "games" in given:
+        raise CardsimError(f"equity {game.name}: --records and --games are for Mushka; "
+                           f"{game.name}'s table counts --deals")
     model = match_model(game)
     config = EquityConfig(game=game.name, rules=options, agents=split_agents(args.agents),
                           deals=args.deals, seed=args.seed, boot=args.boot)
-    out = args.out or _equity_folder(game.name, options)
+    out = args.out or default_folder(game.name, options)
     table = run_equity(config, out, jobs=args.jobs, progress=not args.quiet)
     a, b = config.agents
     print(f"{game.name}: the chance that side a ({a}) wins the match against side b ({b}) "
@@ -367,13 +384,6 @@ def print_equity(table: pd.DataFrame, model) -> None:
                      f"{model.columns[1]} across)", shown)
     half = (table["p_high"] - table["p_low"]) / 2
     print(f"\nwidest 95% interval: ±{half.max():.4f} (mean ±{half.mean():.4f})")
-
-
-def _equity_folder(game: str, options: dict) -> str:
-    """``cardsim equity``'s default folder: runs/equity_<game>[_<option>-<value>...]."""
-    from pathlib import Path
-    parts = [f"{k}-{v}" for k, v in sorted(options.items())]
-    return str(Path("runs") / "_".join([f"equity_{game}", *parts]))
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -407,14 +417,20 @@ def _run_and_print(spec, out: str, jobs: int, progress: bool, dask: str | None) 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a deal (or a match) at the terminal against agents."""
     from cardsim.game import load_game
+    from solvers.agent_spec import parse_agent
 
     from .interactive import play_interactive
     game = load_game(args.game, **parse_option_pairs(args.option))
     if args.seat >= game.num_players:
         raise CardsimError(f"--seat {args.seat}: expected a seat from 0 to "
                            f"{game.num_players - 1}")
-    play_interactive(game, args.vs or ["strong"], human_seat=args.seat, seed=args.seed,
-                     match=args.match)
+    opponents = args.vs or ["strong"]
+    equity = None
+    if any(parse_agent(a, game).for_the_match for a in opponents):
+        from experiments.equity import equity_values
+        equity = equity_values(game, "", "cardsim play")
+    play_interactive(game, opponents, human_seat=args.seat, seed=args.seed, match=args.match,
+                     equity=equity)
     return 0
 
 
@@ -537,17 +553,27 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("equity", help="a match-equity table: the chance of winning the match "
                        "from every match score, from simulated deals (resumable)")
-    p.add_argument("game", help="a game name (see `cardsim games`; Scopa and Minchiate)")
+    p.add_argument("game", help="a game name (see `cardsim games`; Scopa, Bura with "
+                   "match_format=wins_to_n or penalty_points, Minchiate and Mushka)")
     _rules_option(p, "a rules option, repeatable (see `cardsim games`), e.g. target_score=21")
     p.add_argument("--agents", default="heuristic", metavar="A,B",
                    help="side a's and side b's agents (heuristic for both: a table needs about "
                    "20,000 deals, which the heuristic plays in seconds and a searching agent "
-                   "in hours); one agent plays both sides")
+                   "in hours); one agent plays both sides (Mushka: A plays the mover, B every "
+                   "other seat)")
     p.add_argument("--deals", type=_int_at_least(1, "positive"), default=20_000,
                    help="duplicate deals simulated (20000: Scopa to 11 then has every 95%% "
                    "interval within ±0.01)")
     p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0,
                    help="root seed (0) of the deals and of the bootstrap")
+    p.add_argument("--games", type=_int_at_least(1, "positive"), default=None,
+                   help="Mushka: whole games played (20000); every Mushka request needs "
+                   "--option max_deals=N (a game without it may never end)")
+    p.add_argument("--records", metavar="R0,R1,...",
+                   help="Mushka: each position's chance to win the game from these records, "
+                   "listed from the first player to decide (the dealer's left, agent A) round "
+                   "to the dealer (agent B at every other seat), one per player; without it, "
+                   "the table of the mover's chance by his record against the best other")
     p.add_argument("--boot", type=_int_at_least(10, "at least 10", 10_000), default=200,
                    help="bootstrap resamples for the intervals (200)")
     p.add_argument("--out", type=_folder, help="the table's folder (runs/equity_<game>"

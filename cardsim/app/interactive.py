@@ -79,11 +79,13 @@ def render_observation(obs: dict, human_seat: int, n_players: int) -> list[str]:
 
 def play_interactive(game, opponents: Sequence[str] | str, human_seat: int = 0, seed: int = 0,
                      match: bool = False, read: Callable[[str], str] = input,
-                     write: Callable[[str], Any] = print) -> list[float] | None:
+                     write: Callable[[str], Any] = print,
+                     equity=None) -> list[float] | None:
     """Play one deal (or a match, ``match=True``) of ``game`` from ``seed``: the person at
     ``human_seat`` against ``opponents`` (agent spec strings, one per other seat in seat order,
     or one for all). Returns ``state.returns()``, or ``None`` when the person quits or the
-    input ends."""
+    input ends. ``equity``: the match-equity table of opponents with ``value=match``
+    (:func:`solvers.agents.workspace`)."""
     n = game.num_players
     if isinstance(human_seat, bool) or not isinstance(human_seat, (int, np.integer)) \
             or not 0 <= human_seat < n:
@@ -92,19 +94,19 @@ def play_interactive(game, opponents: Sequence[str] | str, human_seat: int = 0, 
     endless = game.definition.endless_match(game.rules) if match else None
     if endless:
         raise CardsimError(f"{game.name} --match: {endless} (--option max_deals=N)")
-    return _Session(game, agents, int(human_seat), seed, match, read, write).run()
+    return _Session(game, agents, int(human_seat), seed, match, read, write, equity).run()
 
 
 class _Session:
     """One game between the person and the agents (the loop of :func:`play_interactive`)."""
 
     def __init__(self, game, agents: dict[int, Agent], human: int, seed: int, match: bool,
-                 read: Callable[[str], str], write: Callable[[str], Any]) -> None:
+                 read: Callable[[str], str], write: Callable[[str], Any], equity=None) -> None:
         self.game, self.agents, self.human, self.seed = game, agents, human, seed
         self.match, self.read, self.write = match, read, write
         self.n = game.num_players
         self.state = game.new_match(seed=seed) if match else game.new_deal(seed=seed)
-        self.ws = workspace(game.spec, list(agents.values()))
+        self.ws = workspace(game.spec, list(agents.values()), equity)
         self.cards = frozenset(game.definition.deck.cards)
         self.view = _View(self.n, human)
 

@@ -17,11 +17,11 @@ from experiments.equity import (
     EquityError,
     equity_table,
     match_model,
-    read_equity,
     run_equity,
     split_agents,
     table_checks,
 )
+from experiments.equity_folder import read_equity
 from solvers.agents import play
 from solvers.duplicate import play_duplicate
 
@@ -102,7 +102,11 @@ def test_mi_resto_4_the_last_deal_decides_by_the_sign_of_the_net():
 
 
 def test_a_game_without_a_model_is_refused_in_one_line():
-    with pytest.raises(EquityError, match="no match-equity model yet"):
+    """Mushka has no table of match states (its chances come from whole games), and Bura's
+    single deal needs none: both are refused in one line."""
+    with pytest.raises(EquityError, match="no match model of states"):
+        match_model(cardsim.load_game("mushka"))
+    with pytest.raises(EquityError, match="a single deal is the match"):
         match_model(cardsim.load_game("bura"))
 
 
@@ -136,7 +140,7 @@ def test_a_minchiate_match_of_two_deals_with_coin_tosses():
     """Deals of net +1 or -1 for team A at even chances: from 0 with 2 deals to go team A wins
     one time in four and draws half the time; from +1 with 1 to go it wins half the time and
     draws the other half."""
-    rows = synthetic_rows([(1, 1), (1, -1)], "return", n_seats=4)
+    rows = synthetic_rows([(1, 1), (1, -1)], "cat_net", n_seats=4)
     table = equity_table(rows, match_model(cardsim.load_game("minchiate", deals=2)), boot=0)
     start = state_p(table, net=0, deals_left=2, dealer="a")
     assert (start["p_win"], start["p_draw"]) == pytest.approx((0.25, 0.5))
@@ -329,4 +333,31 @@ def test_analyze_match_on_the_command_line(tmp_path, capsys):
     assert "match_win" in text and "at score_a 7, score_b 10, dealer a" in text
     assert main(["analyze", "scopa", position, "--player", "1", "--option",
                  "target_score=21", "--match", str(out)]) == 2
-    assert "other rules than the position's" in capsys.readouterr().err
+    assert "other rules than this scopa game's" in capsys.readouterr().err
+
+
+def test_mi_resto_4_analyze_match_reads_a_minchiate_positions_match_state(tmp_path):
+    """MI-RESTO-4: a Minchiate match position holds the nets of the deals before it and the
+    deal's number, so ``analyze --match`` values each action by the match state its deal
+    leaves (the deal's own net, not the match's running total): in the last deal of a match
+    where the player's team leads by far more than a deal can change, every action wins the
+    match; trailing by as much, none does."""
+    from solvers.analyze import AnalysisConfig, analyze
+    game = cardsim.load_game("minchiate", deals=2)
+    run_equity(EquityConfig(game="minchiate", rules={"deals": 2}, deals=40, boot=10),
+               tmp_path / "eq", progress=False)
+    _, table = read_equity(tmp_path / "eq")
+    equity = {tuple(s): p for s, p in zip(
+        table[["net", "deals_left", "dealer"]].itertuples(index=False, name=None),
+        table["p_win"])}
+    d = game.new_match(seed=3).to_dict()
+    player = d["to_move"]
+    model = match_model(game)
+    for total, expected in ((40, 1.0), (-40, 0.0)):
+        position = {**d, "deal_number": 2, "start_dealer": (d["dealer"] - 1) % 4,
+                    "net_total": total if player % 2 == 0 else -total}
+        state = game.from_dict(position)
+        assert model.position(state.to_dict(), player) == (total, 1, model.position(
+            state.to_dict(), player)[2])
+        result = analyze(state, AnalysisConfig(player=player, worlds=4), equity)
+        assert (result["match_win"] == expected).all()

@@ -11,12 +11,39 @@ actions as dicts and text), :mod:`.validation` (the checks that a position is po
 
 Returns: for a deal, each loser -multiplier and the winners share the losers' total (0 for a
 void deal); for a match, see :func:`.kernels.returns`.
+
+A single deal may be set up to start from another first leader than the dealer's left
+(``new_deal(seed, first_leader=...)``, :func:`set_first_leader`), as later deals of a match do
+(BU-LEAD-2); the match model (:mod:`.match`) measures every deal configuration so.
 """
+import numpy as np
+
 from ...cards import BURA
+from ...errors import CardsimError
 from ...spec import ExactHooks, GameDefinition
-from . import exact, kernels, layout
+from . import exact, kernels, layout, match
 from .rules import PRESETS, BuraRules
 from .summary import summarize
+
+
+def set_first_leader(vec, rules: BuraRules, first_leader=None, **other) -> None:
+    """``new_deal(seed, first_leader=...)``: the deal's scheduled first leader is this seat, or
+    the dealer himself with ``"dealer"`` (BU-LEAD-2: the last trick's taker leads a later
+    deal), instead of the dealer's left (BU-LEAD-1); the cards are those of the seed either
+    way (:func:`.kernels.lead_first`)."""
+    n = rules.num_players
+    if other:
+        raise CardsimError("bura deals take a seed and first_leader, not "
+                           + ", ".join(sorted(other)))
+    if first_leader is None:
+        return
+    if first_leader == "dealer":
+        first_leader = int(vec[layout.DEALER])
+    elif isinstance(first_leader, bool) or not isinstance(first_leader, (int, np.integer)) \
+            or not 0 <= first_leader < n:
+        raise CardsimError(f"first_leader {first_leader!r}: expected a seat 0..{n - 1} or "
+                           '"dealer"')
+    kernels.lead_first(vec, rules.kernel_params(), int(first_leader))
 
 
 def choose_random(legal: list, policy, rnd) -> int:
@@ -60,6 +87,8 @@ GAME = GameDefinition.of_package(
                     "chance to claim 31 at each check point where a claim is legal; "
                     "otherwise a uniformly random other action"),),
     choose_random=choose_random, return_unit="stakes",
-    categories=("points_up", "points_down", "points"))
+    categories=("points_up", "points_down", "points"), deal_setup=set_first_leader,
+    match_cell=match.match_cell,
+    match=match.model)
 
 __all__ = ["GAME", "PRESETS", "BuraRules"]

@@ -153,6 +153,14 @@ def log_played(state, cards):
 
 # --- the deal --------------------------------------------------------------------------------
 
+@helper
+def no_result(state):
+    """BU-END-1: the deal has no result yet."""
+    state[L.RESULT] = L.RESULT_NONE
+    state[L.WINNERS] = ZERO
+    state[L.MULTIPLIER] = ZERO
+
+
 @kernel
 def deal(state, params):
     """BU-DEAL-2..5: shuffle, three cards to each player from the dealer's left, the last card
@@ -194,9 +202,7 @@ def deal(state, params):
     state[L.TRICK_K] = ZERO
     state[L.TRICK_TOP] = ZERO
     state[L.TRICK_HOLDER] = ZERO
-    state[L.RESULT] = L.RESULT_NONE
-    state[L.WINNERS] = ZERO
-    state[L.MULTIPLIER] = ZERO
+    no_result(state)
     state[L.CLAIM_POINTS] = ZERO
     state[L.LAST_TRICK_TAKER] = ZERO
     state[L.TRICKS] = ZERO
@@ -221,6 +227,19 @@ def start(params, rng, out, mode):
     out[L.LEADER] = next_seat(dealer, n)
     deal(out, params)
     play_on(out, params)
+
+
+@kernel
+def lead_first(state, params, seat):
+    """BU-LEAD-2: a fresh deal (``start`` in deal mode, no action yet) set up to start from
+    ``seat`` as its scheduled first leader, as a later deal of a match may (the last trick's
+    taker); the cards dealt do not depend on the leader. Its first check point is resolved
+    again for him (BU-COMBO-1..4): a deal it had already decided is reopened first, since
+    what decides there may depend on the leader (``bura_timing=own_lead``)."""
+    state[L.LEADER] = seat
+    state[L.FIRST_LEADER] = seat
+    no_result(state)
+    check_point(state, params)
 
 
 

@@ -104,6 +104,7 @@ class ReferenceBura(ReferenceScoring, ReferenceEngine):
         self.redeals = 0
         self.last_trick_taker: int | None = None
         self.rng = PyRng([0, 0, 0, 0])
+        self.setup_leader: int | str | None = None   # set_up's first_leader
 
     # --- construction ------------------------------------------------------------------------
     # (The oracle restates the rules on its own, so its construction and seats parallel the
@@ -230,10 +231,23 @@ class ReferenceBura(ReferenceScoring, ReferenceEngine):
                 return
             self.redeals += 1
 
+    def set_up(self, first_leader=None) -> None:
+        """A single deal may start from another scheduled first leader (BU-LEAD-2, as a later
+        deal of a match): a seat, or ``"dealer"`` for the dealer himself."""
+        if not (first_leader is None or first_leader == "dealer"
+                or (type(first_leader) is int and 0 <= first_leader < self.n)):
+            raise ValueError(f"first_leader {first_leader!r}: expected a seat or 'dealer'")
+        self.setup_leader = first_leader
+
     def first_deal(self) -> None:
         """After BU-DEAL-1's draw of the first dealer; BU-LEAD-1: the dealer's left leads
-        first."""
-        self.start_deal(self.next_seat(self.dealer))
+        first, unless the deal was set up with another first leader (:meth:`set_up`)."""
+        leader = self.setup_leader
+        if leader is None:
+            leader = self.next_seat(self.dealer)
+        elif leader == "dealer":
+            leader = self.dealer
+        self.start_deal(leader)
 
     def start_deal(self, first_leader: int) -> None:
         """BU-DEAL-1..5, BU-LEAD-1/2: a fresh deal, then its first check point."""

@@ -77,6 +77,6 @@ GAME = GameDefinition.of_package(
          "(and to claim the Matto bonus); play and discards are uniform"),),
     choose_random=choose_random, return_unit="net resti",
     categories=("pile", "dying", "declarations", "beyond_42", "last_trick"),
-    match=match.model)
+    match=match.model, match_cell=match.match_cell)
 
 __all__ = ["GAME", "PRESETS", "MinchiateRules"]

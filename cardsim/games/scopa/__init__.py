@@ -33,6 +33,6 @@ GAME = GameDefinition.of_package(
         features=exact.features, bounds=exact.bounds, order=exact.move_order,
         cards_left=exact.cards_left, deal_return=exact.deal_return, unit="points of the deal's difference"),
     categories=("cards", "coins", "settebello", "primiera", "scopas"),
-    match=match.model)
+    match=match.model, match_cell=match.match_cell)
 
 __all__ = ["GAME", "PRESETS", "ScopaRules"]

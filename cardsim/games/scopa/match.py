@@ -11,13 +11,19 @@ every score below the target and those two tie states.
 
 The configuration of a deal is the dealing side: the dealer's opponent moves first (SC-DEAL-4),
 and in 2x2 the first move is the player's after the dealer (SC-TEAM-2).
+
+A search that values a deal's end by the table (``ismcts:value=match``) reads the state's
+table *cell* in compiled code: :func:`match_cell` from the state vector, :func:`cell` from a
+state tuple, the same index.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ...jit import kernel
 from ...match import A_WINS, B_WINS, SIDES, MatchModel, dealer_side, first_seat, other_side, seat_values
-from .rules import ScopaRules
+from . import layout as L
+from .rules import P_TARGET_SCORE, ScopaRules
 
 
 def decide(score_a: int, score_b: int, target: int):
@@ -31,6 +37,26 @@ def decide(score_a: int, score_b: int, target: int):
     if a_done and b_done and score_a != score_b:
         return A_WINS if score_a > score_b else B_WINS
     return None
+
+
+def cell(state: tuple, target: int) -> int:
+    """The table cell of the state ``(score_a, score_b, dealer)`` (module docstring)."""
+    a, b, dealer = state
+    return (a * (target + 1) + b) * 2 + SIDES.index(dealer)
+
+
+@kernel(inline=True)
+def match_cell(state, params, side):
+    """SC-MATCH-3, SC-DEAL-6: the cell (:func:`cell`) of the match state that ``state``'s deal
+    was dealt from, seen by ``side`` (side a): the sides' scores before the deal (equal scores
+    at or over the target are the tie state) and whether ``side`` deals."""
+    target = params[P_TARGET_SCORE]
+    mine = np.int64(state[L.SCORE + side])
+    other = np.int64(state[L.SCORE + 1 - side])
+    if mine >= target:
+        mine = other = target
+    dealer = 0 if np.int64(state[L.DEALER]) % 2 == side else 1
+    return (mine * (target + 1) + other) * 2 + dealer
 
 
 def model(rules: ScopaRules) -> MatchModel:
@@ -63,7 +89,8 @@ def model(rules: ScopaRules) -> MatchModel:
         configs=SIDES, config=lambda state: SIDES.index(state[2]), step=step,
         outcomes=outcomes, outcome_columns=("points_a", "points_b"),
         mirror=lambda state: (state[1], state[0], other_side(state[2])),
-        position=position,
+        position=position, cells=(target + 1) ** 2 * 2,
+        cell=lambda state: cell(state, target),
         better=lambda state: [(a, b, state[2]) for a, b in
                               ((state[0] + 1, state[1]), (state[0], state[1] - 1))
                               if a < target and b >= 0 and state[0] < target],

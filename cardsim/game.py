@@ -71,7 +71,7 @@ class Game:
     def _start(self, kernel: Callable, seed: Any) -> "State":
         vec = np.zeros(self.spec.state_len, dtype=np.uint64)
         kernel(self.spec.params, rng_from_seed(seed), vec)
-        return State(self, vec)
+        return State(self, vec).started(seed)
 
     def new_deal(self, seed: Any, **setup: Any) -> "State":
         """One deal, dealt from ``seed``; the state is terminal when the deal is scored.
@@ -82,7 +82,7 @@ class Game:
         state = self._start(self.spec.new_deal, seed)
         if setup:
             self.definition.deal_setup(state.vec, self.rules, **setup)
-        return state
+        return state.started(state.seed)
 
     def new_match(self, seed: Any) -> "State":
         """A whole match (or game), dealt from ``seed``; terminal when it is decided."""
@@ -91,17 +91,51 @@ class Game:
     def from_dict(self, position: Mapping[str, Any]) -> "State":
         """A state from a position dict, validated (:class:`~cardsim.errors.PositionError`)."""
         vec = self.definition.codec.from_dict(position, self.rules)
-        return State(self, vec)
+        return State(self, vec).started()
 
 
 class State:
-    """A position of a game; the only mutable object of the API."""
+    """A position of a game; the only mutable object of the API.
 
-    __slots__ = ("game", "vec")
+    A state made by ``new_deal``, ``new_match`` or ``from_dict`` remembers where it started
+    and the actions applied to it since (:meth:`apply_action`, ``solvers.agents.play``), so
+    that :meth:`record` gives the game's record (:mod:`cardsim.record`)."""
+
+    __slots__ = ("game", "vec", "start", "seed", "actions")
 
     def __init__(self, game: Game, vec: np.ndarray) -> None:
         self.game = game
         self.vec = vec
+        self.start: np.ndarray | None = None
+        self.seed: Any = None
+        self.actions: list[int] = []
+
+    def started(self, seed: Any = None) -> "State":
+        """This state as the start of its record (what :meth:`record` replays from)."""
+        self.start = self.vec.copy()
+        self.seed = seed if isinstance(seed, (int, np.integer)) and not isinstance(
+            seed, bool) else None
+        self.actions = []
+        return self
+
+    def record(self, seats=None):
+        """The :class:`cardsim.record.GameRecord` of the moves played on this state since its
+        start (``seats``: who played each seat, ``"person"`` by default). Refused in one line
+        when the state does not know its start, or its vector was changed otherwise than by
+        its moves."""
+        from .record import RecordError, record_of
+        if self.start is None:
+            raise RecordError("this state was not made by new_deal, new_match or from_dict: "
+                              "it has no record of its moves")
+        start = State(self.game, self.start.copy())
+        record = record_of(start, self.actions, seats,
+                           None if self.seed is None else int(self.seed))
+        replayed = start.clone()
+        for a in self.actions:
+            replayed.apply_action(a)
+        if not np.array_equal(replayed.vec, self.vec):
+            raise RecordError("the state was changed otherwise than by its moves: no record")
+        return record
 
     @property
     def _spec(self) -> GameSpec:
@@ -131,6 +165,7 @@ class State:
                 f"illegal action {shown} for seat {self.current_player()}: expected one of "
                 + (", ".join(self.action_to_string(a) for a in legal) or "nothing (terminal)"))
         self._spec.apply_action(self.vec, self._spec.params, np.int64(action))
+        self.actions.append(int(action))
 
     def _is_action_id(self, action: Any) -> bool:
         try:
@@ -172,8 +207,10 @@ class State:
         return int(player)
 
     def clone(self) -> "State":
-        """An independent copy."""
-        return State(self.game, self.vec.copy())
+        """An independent copy (with its record so far)."""
+        copy = State(self.game, self.vec.copy())
+        copy.start, copy.seed, copy.actions = self.start, self.seed, list(self.actions)
+        return copy
 
     def to_dict(self) -> dict:
         """The position as a JSON-ready dict; ``game.from_dict`` rebuilds it."""

@@ -89,16 +89,26 @@ def build_report(run, out=None, fmt: str = "both") -> ReportFiles:
         run = run if isinstance(run, Run) else load_run(run)
         contents = None
         out = Path(out) if out is not None else run.path / "report"
+    return write_report(lambda: contents or (sections(run), _context(run)), out, fmt)
+
+
+def write_report(contents, out, fmt: str = "both", template: str = "report") -> ReportFiles:
+    """Write a report into the folder ``out`` as the module docstring says: ``contents()``
+    gives its sections and what the templates say of it (called once the folder is locked);
+    ``template`` names the templates (``<template>.html.j2``, ``<template>.md.j2``)."""
+    if fmt not in FORMATS:
+        raise ReportError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    out = Path(out)
     _check_out(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with folder_lock(out.parent, f".{out.name}.lock", f"a `cardsim report` writing {out}"):
-        parts, context = contents or (sections(run), _context(run))
+        parts, context = contents()
         for leftover in out.parent.glob(f".{out.name}-new-*"):    # of a killed build
             shutil.rmtree(leftover, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
         tmp.chmod(0o755)
         try:
-            _write(context, parts, tmp, fmt)
+            _write(context, parts, tmp, fmt, template)
             _swap_in(tmp, out)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)       # the old report, after the swap
@@ -145,7 +155,7 @@ def _context(run: Run) -> dict:
             "run_name": run.name, "game": run.spec.game, "games": f"{len(run.rows):,}"}
 
 
-def _write(context: dict, parts, folder: Path, fmt: str) -> None:
+def _write(context: dict, parts, folder: Path, fmt: str, template: str = "report") -> None:
     (folder / "tables").mkdir()
     for s in parts:
         for t in s.tables:
@@ -156,10 +166,10 @@ def _write(context: dict, parts, folder: Path, fmt: str) -> None:
         (folder / "plots").mkdir()
         for name, data in images.items():
             (folder / "plots" / f"{name}.png").write_bytes(data)
-        text = _environment(False).get_template("report.md.j2").render(**context)
+        text = _environment(False).get_template(f"{template}.md.j2").render(**context)
         (folder / "report.md").write_text(text, encoding="utf-8")
     if fmt in ("html", "both"):
         encoded = {k: base64.b64encode(v).decode("ascii") for k, v in images.items()}
-        text = _environment(True).get_template("report.html.j2").render(images=encoded,
-                                                                      **context)
+        html = _environment(True).get_template(f"{template}.html.j2")
+        text = html.render(images=encoded, **context)
         (folder / "report.html").write_text(text, encoding="utf-8")

@@ -60,12 +60,23 @@ class Plot:
 
 
 @dataclass
+class Block:
+    """Preformatted lines of a section, printed as they are (a position as a player saw it,
+    in a review's report); ``name`` is its anchor in the report."""
+
+    name: str
+    caption: str
+    lines: list[str]
+
+
+@dataclass
 class Section:
     key: str
     title: str
     text: list[str] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     plots: list[Plot] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
 
 
 def _show(data: pd.DataFrame, columns: list[str], names: dict | None = None,
@@ -676,4 +687,4 @@ def sections(run: Run) -> list[Section]:
     return _Report(run).sections()
 
 
-__all__ = ["Plot", "Section", "Table", "budget_table", "sections"]
+__all__ = ["Block", "Plot", "Section", "Table", "budget_table", "sections"]

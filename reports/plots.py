@@ -229,3 +229,62 @@ def heatmaps(grids: dict[str, tuple[pd.DataFrame, pd.DataFrame]], xlabel: str, y
         fig.colorbar(image, ax=list(axes), shrink=0.8, label="chance that side a wins")
     fig.suptitle(title, fontsize=10)
     return fig
+
+
+def expected_path(path: pd.DataFrame, ylabel: str, title: str, names: dict | None = None,
+                  marks: dict | None = None, xlabel: str = "move of each decision") -> Figure:
+    """A review's expected result through the deal (:class:`solvers.review.Review`'s ``path``:
+    ``seat``, ``step``, ``move``, ``when``, ``value``), one panel per seat: the value before
+    the deal (a square), before (filled circle) and after (open circle) each decision, and the
+    result (a diamond), points without a value left out. A decision's own step, before to
+    after, is drawn solid (its drop is the move's loss); the way from one decision to the next
+    dashed (the cards and the others' moves: luck). ``names``: seat -> panel title;
+    ``marks``: (seat, move) -> a symbol written above the move's point after it; the ticks
+    name each decision by its ``move`` (``xlabel``)."""
+    seats = list(dict.fromkeys(path["seat"]))
+    fig, axes = _figure(0.6 + 2.6 * max(len(seats), 1), rows=max(len(seats), 1))
+    shapes = {"before the deal": ("s", "black"), "before": ("o", "black"),
+              "after": ("o", "white"), "result": ("D", "black")}
+    for ax, seat in zip(axes, seats):
+        part = path[path["seat"] == seat].sort_values("step")
+        steps, values = part["step"].to_numpy(float), part["value"].to_numpy(float)
+        whens, moves = list(part["when"]), part["move"].to_numpy()
+        steps += np.array([{"before the deal": -1.0, "result": 1.0}.get(w, 0.0) for w in whens])
+        known = ~np.isnan(values)
+        for i in range(len(part) - 1):
+            j = i + 1
+            if known[i] and known[j]:
+                own = whens[i] == "before" and whens[j] == "after"
+                ax.plot(steps[[i, j]], values[[i, j]], color="black" if own else "0.45",
+                        linestyle="-" if own else "--", linewidth=1.6 if own else 1.0,
+                        zorder=2)
+        for when, (marker, face) in shapes.items():
+            at = known & np.array([w == when for w in whens])
+            if at.any():
+                ax.plot(steps[at], values[at], linestyle="none", marker=marker,
+                        markerfacecolor=face, markeredgecolor="black", markersize=6,
+                        label=when, zorder=3)
+        for step, value, when, move in zip(steps, values, whens, moves):
+            symbol = (marks or {}).get((seat, int(move))) if when == "after" else None
+            if symbol and not np.isnan(value):
+                ax.annotate(symbol, (step, value), textcoords="offset points", xytext=(0, 7),
+                            ha="center", fontsize=8, fontweight="bold")
+        ax.plot([], [], color="black", linewidth=1.6, label="a decision (the drop: its loss)")
+        ax.plot([], [], color="0.45", linestyle="--", linewidth=1.0,
+                label="between decisions (luck)")
+        ax.axhline(0, color="0.6", linestyle=":", linewidth=1)
+        ends = {"before the deal": "start", "result": "result"}
+        ticks = [(s, f"{m}" if w == "before" else ends[w])
+                 for s, w, m, k in zip(steps, whens, moves, known)
+                 if w == "before" or (w in ends and k)]
+        ax.set_xticks([t for t, _ in ticks], [label for _, label in ticks],
+                      fontsize=7 if len(ticks) > 14 else 8)
+        ax.set_xlabel(f"{xlabel} (start: before the deal)")
+        ax.set_ylabel(ylabel)
+        ax.set_title((names or {}).get(seat, f"seat {seat}"), fontsize=9)
+        if known.any():
+            ax.legend(fontsize=7, loc="best")
+        else:
+            ax.text(0.5, 0.5, "no value to show", transform=ax.transAxes, ha="center")
+    fig.suptitle(title, fontsize=10)
+    return fig

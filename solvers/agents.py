@@ -207,5 +207,14 @@ def play(state, agents, seed=0, equity=None) -> int:
     params = np.stack([a.params for a in agents])
     rng = rng_from_seed(seed)
     run = play_out[spec, switches(agents)]
-    return int(run(spec.params, state.vec, kinds, params, rng, workspace(spec, agents, equity),
-                   spec.reward_scale, 0, NO_LINE))
+    line = np.zeros(MAX_LINE, dtype=np.int64)
+    moves = int(run(spec.params, state.vec, kinds, params, rng, workspace(spec, agents, equity),
+                    spec.reward_scale, 0, line))
+    if moves > MAX_LINE:
+        state.start = None                     # too long to remember: no record
+    state.actions.extend(line[:moves].tolist())
+    return moves
+
+
+MAX_LINE = 100_000
+"""The most moves :func:`play` remembers for the state's record (a longer game has none)."""

@@ -22,6 +22,7 @@ matters, not its margin.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -68,13 +69,25 @@ def _evaluate(params, root, player, actions, n_actions, n_worlds, kinds, agent_p
                 copy_words(finals[i * n_worlds + w], state)
 
 
-def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.DataFrame:
-    """One row per legal action of ``state`` (a :class:`cardsim.State`): mean return with its
-    95% interval, win rate with its Wilson interval, sorted best first; with ``equity`` (match
-    state -> side a's chance, side a the player's: module docstring) also the chance of
-    winning the match (``match_win``, ``match_low``, ``match_high``), and the table's
-    ``attrs["match"]`` says whether the move that maximises it differs from the one that
-    maximises the expected points."""
+class ActionValues(NamedTuple):
+    """What :func:`evaluate_actions` measured: the position it played from (a match
+    position's deal alone when valued for the match), its legal actions, the player's return
+    ``out[i, w]`` after action ``i`` in world ``w``, the match-winning chances likewise (None
+    without a table), the match model and state, and the play-out agent."""
+
+    state: Any
+    legal: np.ndarray
+    out: np.ndarray
+    match: np.ndarray | None
+    model: Any
+    start: Any
+    agent: Agent
+
+
+def evaluate_actions(state, config: AnalysisConfig, equity: dict | None = None) -> ActionValues:
+    """Every legal action of ``state`` played in the same ``config.worlds`` worlds sampled for
+    the player to move (module docstring): the values per action and world, which
+    :func:`analyze` summarises and ``solvers.review`` pairs."""
     spec = state.game.spec
     if state.is_terminal():
         raise CardsimError("the position is over: nothing to analyze")
@@ -102,6 +115,17 @@ def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.Dat
              np.zeros(spec.state_len, dtype=np.uint64), out, finals)
     match = (_match_values(state, finals, config.player, model, start, equity)
              .reshape(len(legal), config.worlds) if model else None)
+    return ActionValues(state, legal, out, match, model, start, agent)
+
+
+def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.DataFrame:
+    """One row per legal action of ``state`` (a :class:`cardsim.State`): mean return with its
+    95% interval, win rate with its Wilson interval, sorted best first; with ``equity`` (match
+    state -> side a's chance, side a the player's: module docstring) also the chance of
+    winning the match (``match_win``, ``match_low``, ``match_high``), and the table's
+    ``attrs["match"]`` says whether the move that maximises it differs from the one that
+    maximises the expected points."""
+    state, legal, out, match, model, start, agent = evaluate_actions(state, config, equity)
     rows = []
     for i, a in enumerate(legal):
         mean, lo, hi = mean_interval(out[i])

@@ -245,12 +245,14 @@ def _timed_run(argv: list[str], env: dict, cwd: str | None = None) -> tuple[floa
     return seconds, usage.ru_maxrss / 1024
 
 
-STARTUP_COMMANDS = ("simulate", "run", "run-exact", "run-match", "analyze", "solve", "equity")
+STARTUP_COMMANDS = ("simulate", "run", "run-exact", "run-match", "analyze", "solve", "equity",
+                    "review")
 """The commands :func:`startup_figures` starts cold and warm (``run-exact``: ``run`` with an
 ISMCTS agent that plays exact endgames, ``exact=6``; it and ``solve`` where the game has an
 exact solver; ``run-match``: a whole match against an ISMCTS agent that values a deal's end
 by a match-equity table, ``value=match``, and ``equity``, a table from 20 heuristic deals,
-where the game has a match model; under :data:`MATCH_RULES`)."""
+where the game has a match model; under :data:`MATCH_RULES`; ``review``: a heuristic deal's
+record reviewed for seat 0, 200 worlds a decision, as issue 21 measures it)."""
 MATCH_RULES = {"bura": {"match_format": "wins_to_n"}}
 """The rules ``run-match`` and ``equity`` start a game under where its default rules have no
 match of several deals (Bura's default is a single deal)."""
@@ -294,6 +296,14 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
         options = [w for k, v in rules.items() for w in ("--option", f"{k}={v}")]
         return cli + ["equity", game_name, *options, "--deals", "20", "--boot", "10",
                       "--out", os.path.join(folder, f"equity-{tag}"), "--quiet"]
+    if command == "review":
+        record = os.path.join(folder, "record.json")
+        if not os.path.exists(record):
+            from solvers.agents import play
+            deal = game.new_deal(seed=1)
+            play(deal, ["heuristic"] * game.num_players, seed=1)
+            deal.record(["heuristic"] * game.num_players).write(record)
+        return cli + ["review", record, "--player", "0", "--worlds", "200", "--json"]
     position = os.path.join(folder, "position.json")
     state = game.new_deal(seed=1)
     if command == "solve":

@@ -194,6 +194,73 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    """Review a played deal: every decision of the player (or of every seat) valued from his
+    view, the loss of the move played, marks, totals and luck (solvers/review.py)."""
+    import json
+
+    from cardsim.game import load_game
+    from cardsim.replay import from_moves, read_record
+    from solvers.review import ReviewConfig, review, text
+    if args.game is not None:             # a plain list of moves, one a line
+        game = load_game(args.game, **parse_option_pairs(args.option))
+        if args.deal_seed is None:
+            raise CardsimError("a list of moves (--game) needs --deal-seed, the seed of the "
+                               "deal it was played on")
+        lines = _read_text(args.record).splitlines()
+        record = from_moves(game, [m for m in (x.strip() for x in lines) if m],
+                            seed=args.deal_seed)
+    else:
+        if args.deal_seed is not None or args.option:
+            raise CardsimError("--deal-seed and --option are for a list of moves (--game)")
+        record = read_record(args.record)
+        game = record.game
+    config = ReviewConfig(players=None if args.player is None else (args.player,),
+                          agent=args.agent, worlds=args.worlds, seed=args.seed,
+                          thresholds=args.thresholds, baseline=args.baseline)
+    equity = _equity_of(game, args.match) if args.match is not None else None
+    rv = review(record, config, equity, progress=None if args.json else _decision_counter())
+    if args.report:
+        from reports.review import write_review_report
+        write_review_report(rv, args.report)
+    if args.json:
+        print(json.dumps(rv.to_dict(), indent=1))
+    else:
+        print("\n".join(text(rv)))
+        if args.report:
+            print(f"report: {args.report}")
+    return 0
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise CardsimError(f"{path}: unreadable ({e.__class__.__name__})") from None
+
+
+def _decision_counter():
+    """Progress of a review on standard error: a line every ten decisions."""
+    def tick(k: int) -> None:
+        if k % 10 == 0:
+            print(f"reviewed {k} decisions", file=sys.stderr)
+    return tick
+
+
+def _thresholds(text: str) -> tuple[float, float, float]:
+    """``--thresholds I,M,B``: three increasing positive numbers."""
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        values = ()
+    if len(values) != 3 or not all(0 < v < float("inf") for v in values) \
+            or list(values) != sorted(values):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected three increasing positive "
+                                         "numbers I,M,B (inaccuracy, mistake, blunder)")
+    return values
+
+
 def _equity_of(game, folder: str) -> dict:
     """``analyze --match``'s table (match state -> side a's chance) from an equity folder of
     the position's rules; an empty ``folder`` is cardsim equity's default one, computed
@@ -429,8 +496,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     if any(parse_agent(a, game).for_the_match for a in opponents):
         from experiments.equity import equity_values
         equity = equity_values(game, "", "cardsim play")
+    try:
+        interactive = sys.stdin.isatty()
+    except (AttributeError, ValueError):      # no standard input, or a closed one
+        interactive = False
     play_interactive(game, opponents, human_seat=args.seat, seed=args.seed, match=args.match,
-                     equity=equity)
+                     equity=equity, record=args.record, hint=args.hint, tutor=args.tutor,
+                     interactive=interactive)
     return 0
 
 
@@ -631,6 +703,39 @@ def make_parser() -> argparse.ArgumentParser:
     _rules_option(p, "a rules option (default: the position's rules)")
     p.set_defaults(func=cmd_analyze)
 
+    p = sub.add_parser("review", help="review a played deal: every decision valued from the "
+                       "player's view, the loss of each move, mistakes marked, luck told "
+                       "apart from skill")
+    p.add_argument("record", help="a game record (JSON, `cardsim play --record`), or with "
+                   "--game a text file of moves, one a line")
+    p.add_argument("--player", type=_int_at_least(0, "non-negative"), default=None,
+                   help="the seat to review (every seat of a full record; a view record's "
+                   "player)")
+    p.add_argument("--agent", default="heuristic",
+                   help="the agent that plays every seat out after each action (heuristic)")
+    p.add_argument("--worlds", type=_int_at_least(2, "at least 2", 1_000_000), default=200,
+                   help="sampled worlds per decision, from the player's view (200)")
+    p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0, help="seed (0)")
+    p.add_argument("--thresholds", type=_thresholds, default=None, metavar="I,M,B",
+                   help="the losses that make an inaccuracy, a mistake and a blunder, in the "
+                   "game's return units (default 0.05, 0.1, 0.2 times its reward scale: "
+                   "Scopa 0.2,0.4,0.8 points)")
+    p.add_argument("--baseline", type=_int_at_least(0, "non-negative", 1_000_000),
+                   default=2000, help="deals of the evaluator against itself that give the "
+                   "expected result before the deal, for luck (2000; 0: no luck)")
+    p.add_argument("--match", nargs="?", const="", default=None, metavar="EQUITY_DIR",
+                   help="also the loss in match-winning chance, from a match-equity table "
+                   "(as analyze --match)")
+    p.add_argument("--json", action="store_true", help="print the review as JSON")
+    p.add_argument("--report", type=_folder, default=None, metavar="DIR",
+                   help="also write the review report (HTML and Markdown) into DIR")
+    p.add_argument("--game", default=None,
+                   help="the RECORD file is a list of moves of this game")
+    p.add_argument("--deal-seed", type=_int_at_least(0, "non-negative"), default=None,
+                   help="with --game: the seed of the deal the moves were played on")
+    _rules_option(p, "with --game: a rules option")
+    p.set_defaults(func=cmd_review)
+
     p = _position_command(sub, "solve", "exact values of every legal action of a fully known "
                           "position (all hands and the stock order), and the line of best play",
                           " with every card known")
@@ -649,6 +754,15 @@ def make_parser() -> argparse.ArgumentParser:
                    help="your seat (0)")
     p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0, help="seed (0)")
     p.add_argument("--match", action="store_true", help="a whole match instead of one deal")
+    p.add_argument("--record", default=None, metavar="FILE",
+                   help="write the game's record (JSON) to FILE when it ends or is quit, for "
+                   "`cardsim review FILE`")
+    p.add_argument("--hint", action="store_true",
+                   help="allow `hint` at your move prompt: every move's expected return, best "
+                   "first")
+    p.add_argument("--tutor", nargs="?", const=True, default=None, metavar="THRESHOLD",
+                   help="ask before playing a move that loses THRESHOLD or more against the "
+                   "best, in the game's return units (default: a review's mistake, Scopa 0.4)")
     _rules_option(p, "a rules option, repeatable (see `cardsim games`)")
     p.set_defaults(func=cmd_play)
 

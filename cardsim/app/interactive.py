@@ -6,40 +6,45 @@ default). The person's screen is built from ``state.observation(human_seat)`` on
 shows exactly what that seat may see; the agents' moves are announced as they happen, with any
 card the person cannot see (e.g. a card thrown face down in Bura) written ``??``.
 
-Everything here is generic: the screen is a rendering of the observation dict, with small
-formatting helpers for keys that several games share (``hand``, ``table``, ``trick``,
-``trump_card``, ``piles``, ``scores``...) and a plain ``key: value`` line for any other key, so
-a new game with an observation dict works unchanged.
+Everything here is generic: the screen is a rendering of the observation dict
+(:mod:`cardsim.render`, which a review's report shares), so a new game with an observation
+dict works unchanged.
 
 A person types the move as listed (``7co>3co+4cu``, ``lead As+Ks``, ``claim``; case and extra
 spaces do not matter), or its number in the list, ``help`` (or ``?``) to see the list again, or
 ``quit`` (``q``) to stop; end of input stops too. Stopping returns ``None``.
+
+Issue 21 adds, each on request: the game's record written to a file when the game ends, is
+quit or its input ends (``record``: :mod:`cardsim.record`; a stopped game's record has the
+moves so far and no result); ``hint`` at the prompt (``hint=True``): the analysis of the
+position from the person's view, every move's expected return with its interval, best
+first; a tutor (``tutor``): before the person's move is played, its loss against the best
+move is valued as a review values a decision, and a loss that reaches the threshold with an
+interval above 0 asks for confirmation; at the end, the review offered (``interactive``). The
+hint and the tutor value a decision exactly as ``cardsim review``'s defaults do (the same
+evaluator, worlds and seed: :mod:`solvers.review`), so their numbers are the review's.
 """
 from __future__ import annotations
 
+import math
 import re
+import shlex
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from cardsim.errors import AgentError, CardsimError
+from cardsim.record import PERSON
+from cardsim.render import MATCH_SCORE_KEYS, View
+from cardsim.render import render_observation as render_observation  # re-exported: it lived here
 from solvers.agents import Agent, choose, parse_agent, workspace
 
 HELP_WORDS = ("?", "help", "h")
 QUIT_WORDS = ("quit", "q", "exit")
+HINT_WORDS = ("hint",)
+YES_WORDS = ("y", "yes")
 HIDDEN = "??"
-
-# Observation keys whose integer value is a seat, or a side (Scopa's partnerships).
-SEAT_KEYS = {"to_move", "dealer", "leader", "holder", "player", "seat", "first_leader",
-             "last_trick_taker", "trump_card_holder"}
-SIDE_KEYS = {"last_capturer", "settebello_side"}
-SEAT_LIST_KEYS = {"winners"}
-# Keys shown in the screen's header or folded into another line, and keys too long to show
-# (the person saw the history happen, move by move).
-HEADER_KEYS = {"player", "mode", "phase", "to_move", "deal_number", "trump_card_place",
-               "trump_card_holder", "history", "revealed_at"}
-# Keys of the score breakdown that are the match's running score, not the deal's points.
-MATCH_SCORE_KEYS = {"scores", "match_scores"}
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _NUMBER = re.compile(r"[0-9]+")
@@ -72,20 +77,23 @@ def resolve_opponents(n_players: int, human_seat: int, opponents,
             for p, a in zip(seats, opponents)}
 
 
-def render_observation(obs: dict, human_seat: int, n_players: int) -> list[str]:
-    """The lines of the screen that shows observation ``obs`` to the person at ``human_seat``."""
-    return _View(n_players, human_seat).render(obs)
-
-
 def play_interactive(game, opponents: Sequence[str] | str, human_seat: int = 0, seed: int = 0,
                      match: bool = False, read: Callable[[str], str] = input,
                      write: Callable[[str], Any] = print,
-                     equity=None) -> list[float] | None:
+                     equity=None, record=None, hint: bool = False, tutor=None,
+                     interactive: bool = False) -> list[float] | None:
     """Play one deal (or a match, ``match=True``) of ``game`` from ``seed``: the person at
     ``human_seat`` against ``opponents`` (agent spec strings, one per other seat in seat order,
     or one for all). Returns ``state.returns()``, or ``None`` when the person quits or the
     input ends. ``equity``: the match-equity table of opponents with ``value=match``
-    (:func:`solvers.agents.workspace`)."""
+    (:func:`solvers.agents.workspace`).
+
+    ``record``: a file the game's record is written to when it ends, is quit or its input
+    ends (seats ``"person"`` and the agents' specs). ``hint``: the person may type ``hint``.
+    ``tutor``: warn before a move that loses this much or more against the best (in the
+    game's return units; ``True``: the review's mistake threshold) and ask to confirm it.
+    ``interactive``: the person answers at a terminal: at the end, offer the review and ask
+    whether to run it now (module docstring)."""
     n = game.num_players
     if isinstance(human_seat, bool) or not isinstance(human_seat, (int, np.integer)) \
             or not 0 <= human_seat < n:
@@ -94,32 +102,87 @@ def play_interactive(game, opponents: Sequence[str] | str, human_seat: int = 0, 
     endless = game.definition.endless_match(game.rules) if match else None
     if endless:
         raise CardsimError(f"{game.name} --match: {endless} (--option max_deals=N)")
-    return _Session(game, agents, int(human_seat), seed, match, read, write, equity).run()
+    if record is not None:
+        check_record_path(record)
+    return _Session(game, agents, int(human_seat), seed, match, read, write, equity,
+                    record=record, hint=hint, tutor=tutor_threshold(game, tutor),
+                    interactive=interactive).run()
+
+
+def check_record_path(path) -> None:
+    """Refuse at once, in one line, a record file that could not be written at the end: an
+    empty name, a folder, or a file in a folder that does not exist."""
+    text = str(path)
+    target = Path(text)
+    if not text:
+        raise CardsimError("--record: expected a file name, got an empty one")
+    if target.is_dir():
+        raise CardsimError(f"--record {text}: is a folder, not a file")
+    if not target.parent.is_dir():
+        raise CardsimError(f"--record {text}: the folder {str(target.parent)!r} does not exist")
+
+
+def tutor_threshold(game, tutor) -> float | None:
+    """The tutor's threshold: None (no tutor), the review's mistake threshold for ``True``, or
+    a positive number (in the game's return units); :class:`CardsimError` otherwise."""
+    from solvers.review import default_thresholds
+    if tutor is None or tutor is False:
+        return None
+    if tutor is True:
+        return float(default_thresholds(game)[1])
+    value = math.nan
+    if isinstance(tutor, (int, float, np.integer, np.floating)) or isinstance(tutor, str):
+        try:
+            value = float(tutor)
+        except ValueError:
+            pass
+    if not (math.isfinite(value) and value > 0):
+        raise CardsimError(f"--tutor {tutor!r}: expected a positive number, the loss (in "
+                           f"{game.definition.return_unit}) that asks before a move is played")
+    return value
 
 
 class _Session:
     """One game between the person and the agents (the loop of :func:`play_interactive`)."""
 
     def __init__(self, game, agents: dict[int, Agent], human: int, seed: int, match: bool,
-                 read: Callable[[str], str], write: Callable[[str], Any], equity=None) -> None:
+                 read: Callable[[str], str], write: Callable[[str], Any], equity=None, *,
+                 record=None, hint: bool = False, tutor: float | None = None,
+                 interactive: bool = False) -> None:
         self.game, self.agents, self.human, self.seed = game, agents, human, seed
         self.match, self.read, self.write = match, read, write
         self.n = game.num_players
         self.state = game.new_match(seed=seed) if match else game.new_deal(seed=seed)
         self.ws = workspace(game.spec, list(agents.values()), equity)
         self.cards = frozenset(game.definition.deck.cards)
-        self.view = _View(self.n, human)
+        self.view = View(self.n, human)
+        self.record_path = None if record is None else Path(record)
+        self.hint, self.tutor, self.interactive = bool(hint), tutor, bool(interactive)
+        self.move = 0                   # moves played so far, every seat's
+        self.values: dict[int, Any] = {}    # move -> its decision's ActionValues
 
     # --- the loop ----------------------------------------------------------------------------
 
     def run(self) -> list[float] | None:
+        try:
+            result = self.play()
+        except BaseException:
+            try:                          # the moves so far, whatever stopped the game
+                self.save()
+            except CardsimError:
+                pass
+            raise
+        self.save()
+        self.offer_review(finished=result is not None)
+        return result
+
+    def play(self) -> list[float] | None:
         state, write = self.state, self.write
         others = ", ".join(f"seat {p} is {a.name}" for p, a in self.agents.items())
         write(f"{self.game.name}, {'a match' if self.match else 'one deal'}: you are seat "
               f"{self.human}; {others}")
         deal = state.observation(self.human).get("deal_number")
         write(f"=== deal {deal if deal is not None else 1} ===")
-        move = 0
         while not state.is_terminal():
             seat = state.current_player()
             if seat == self.human:
@@ -127,12 +190,12 @@ class _Session:
                 if action is None:
                     return None
             else:
-                action = choose(self.agents[seat], state, seed=move_seed(self.seed, move),
+                action = choose(self.agents[seat], state, seed=move_seed(self.seed, self.move),
                                 ws=self.ws)
             text = state.action_to_string(action)
             before = state.clone()
             state.apply_action(action)
-            move += 1
+            self.move += 1
             obs = state.observation(self.human)
             finished = None
             new_deal = obs.get("deal_number")
@@ -157,7 +220,8 @@ class _Session:
         for line in self.view.render(state.observation(self.human)):
             write(line)
         self.list_moves(strings)
-        prompt = f"your move (1-{len(legal)}, a move as shown, help, quit): "
+        prompt = (f"your move (1-{len(legal)}, a move as shown, {'hint, ' if self.hint else ''}"
+                  "help, quit): ")
         while True:
             try:
                 raw = self.read(prompt)
@@ -165,22 +229,134 @@ class _Session:
                 write("end of input: game abandoned")
                 return None
             text = " ".join(str(raw).split())
+            chosen = None
             if text in strings:
-                return legal[strings.index(text)]
-            if _NUMBER.fullmatch(text) and 1 <= int(text) <= len(legal):
-                return legal[int(text) - 1]
-            folded = [i for i, s in enumerate(strings) if s.casefold() == text.casefold()]
-            if len(folded) == 1:
-                return legal[folded[0]]
+                chosen = legal[strings.index(text)]
+            elif _NUMBER.fullmatch(text) and 1 <= int(text) <= len(legal):
+                chosen = legal[int(text) - 1]
+            else:
+                folded = [i for i, s in enumerate(strings) if s.casefold() == text.casefold()]
+                if len(folded) == 1:
+                    chosen = legal[folded[0]]
+            if chosen is not None:
+                verdict = self.check(chosen)
+                if verdict is None:
+                    return None
+                if verdict:
+                    return chosen
+                continue
             if text.casefold() in HELP_WORDS:
                 self.list_moves(strings)
-                write("type the number of a move, or the move as shown; quit to stop")
+                write("type the number of a move, or the move as shown"
+                      + ("; hint to see each move valued" if self.hint else "")
+                      + "; quit to stop")
+                continue
+            if self.hint and text.casefold() in HINT_WORDS:
+                self.show_hint(strings)
                 continue
             if text.casefold() in QUIT_WORDS:
                 write("quit: game abandoned")
                 return None
             write(f"not a legal move: {str(raw).strip()!r}; type a number 1-{len(legal)}, "
                   "a move as shown, help or quit")
+
+    # --- hint, tutor, record and review (issue 21) ----------------------------------------------
+
+    def config(self):
+        """The analysis of the current decision as the review's defaults value it: the same
+        evaluator, worlds and seed (:mod:`solvers.review`), from the person's view."""
+        from solvers.analyze import AnalysisConfig
+        from solvers.review import ReviewConfig, decision_seed
+        defaults = ReviewConfig()
+        return AnalysisConfig(player=self.human, agent=defaults.agent, worlds=defaults.worlds,
+                              seed=decision_seed(defaults.seed, self.move))
+
+    def action_values(self):
+        """Every legal action of the current decision valued in the same worlds (kept for the
+        decision: a move asked again is not valued again)."""
+        from solvers.analyze import evaluate_actions
+        from solvers.review import deal_alone
+        if self.move not in self.values:
+            self.values = {self.move: evaluate_actions(deal_alone(self.state), self.config())}
+        return self.values[self.move]
+
+    def show_hint(self, strings: list[str]) -> None:
+        """The analysis of the position from the person's view, best first, each move with its
+        number in the list."""
+        from solvers.analyze import analyze
+        from solvers.review import deal_alone
+        config = self.config()
+        table = analyze(deal_alone(self.state), config)
+        what = (f"expected return ({self.game.definition.return_unit}"
+                + (" of this deal" if self.match else "") + ")")
+        self.write(f"hint: {what} of each move with its 95% interval, "
+                   f"{config.worlds} worlds sampled from your view, played out by "
+                   f"{config.agent}; best first:")
+        width = len(str(len(strings)))
+        name = max(len(s) for s in strings)
+        for row in table.itertuples(index=False):
+            number = strings.index(row.action) + 1
+            self.write(f"  {number:>{width}}. {row.action:<{name}}  {row.mean_return:+.2f} "
+                       f"[{row.return_low:+.2f}, {row.return_high:+.2f}]")
+
+    def check(self, action: int) -> bool | None:
+        """The tutor's word on the person's move: True to play it, False to ask for another,
+        None when the input ends. Without a tutor, or with one legal move, True."""
+        if self.tutor is None or len(self.state.legal_actions()) < 2:
+            return True
+        from solvers.review import move_loss
+        values = self.action_values()
+        best, _, loss, low, high = move_loss(values, action)
+        if not (loss >= self.tutor and low > 0):
+            return True
+        try:
+            answer = self.read(
+                f"this move loses about {loss:.2f} {self.game.definition.return_unit} against "
+                f"{self.state.action_to_string(int(values.legal[best]))} (95% interval "
+                f"{low:.2f} to {high:.2f}); play it anyway? [y/N] ")
+        except (EOFError, KeyboardInterrupt):
+            self.write("end of input: game abandoned")
+            return None
+        return str(answer).strip().casefold() in YES_WORDS
+
+    def seats(self) -> list[str]:
+        """Who played each seat, for the record."""
+        return [PERSON if p == self.human else self.agents[p].name for p in range(self.n)]
+
+    def save(self) -> None:
+        """Write the game's record (the moves so far) to the record file, if any."""
+        if self.record_path is None:
+            return
+        record = self.state.record(self.seats())
+        try:
+            record.write(self.record_path)
+        except OSError as e:
+            raise CardsimError(f"--record {self.record_path}: cannot write the record "
+                               f"({e.strerror or e.__class__.__name__})") from None
+        self.write(f"record written to {self.record_path}"
+                   + ("" if record.result is not None else " (the moves so far, no result)"))
+
+    def offer_review(self, finished: bool) -> None:
+        """After the game: how to review its record; at the end of a finished game at a
+        terminal, the review now if the person wants it."""
+        if self.record_path is not None:
+            self.write(f"review it: cardsim review {shlex.quote(str(self.record_path))} "
+                       f"--player {self.human}")
+        elif finished and self.interactive:
+            self.write("to review it later, play with --record FILE")
+        if not (finished and self.interactive):
+            return
+        try:
+            answer = self.read("review it now? [y/N] ")
+        except (EOFError, KeyboardInterrupt):
+            return
+        if str(answer).strip().casefold() not in YES_WORDS:
+            return
+        from solvers.review import ReviewConfig, review, text
+        self.write("reviewing your moves...")
+        rv = review(self.state.record(self.seats()), ReviewConfig(players=(self.human,)))
+        for line in text(rv):
+            self.write(line)
 
     def list_moves(self, strings: list[str]) -> None:
         self.write("legal moves:")
@@ -245,198 +421,3 @@ def _cards_in(value: Any, cards: frozenset) -> set[str]:
         elif isinstance(v, (list, tuple)):
             stack.extend(v)
     return found
-
-
-class _View:
-    """Text of observations and score breakdowns for the person at seat ``human``."""
-
-    def __init__(self, n: int, human: int) -> None:
-        self.n, self.human = n, human
-        self.sides = n
-
-    # --- names -------------------------------------------------------------------------------
-
-    def who(self, index: int, count: int | None = None, agent: Agent | None = None) -> str:
-        """A seat's name (``you``, ``seat 1``), or a side's when ``count`` entries share the
-        seats (side ``i`` holds the seats ``p`` with ``p % count == i``)."""
-        count = self.n if count is None else count
-        if count == self.n or count <= 0 or self.n % count:
-            if index == self.human:
-                return "you"
-            return f"seat {index}" + (f" ({agent.name})" if agent is not None else "")
-        seats = [p for p in range(self.n) if p % count == index]
-        names = ", ".join(self.who(p) for p in seats)
-        return f"{'your side' if self.human in seats else f'side {index}'} ({names})"
-
-    def whose(self, index: int) -> str:
-        return "your" if index == self.human else f"seat {index}'s"
-
-    def order_of(self, breakdown: dict) -> str:
-        """``(you/seat 1)``: the order of the per-seat (or per-side) numbers of a breakdown."""
-        length = next((len(v) for v in breakdown.values() if isinstance(v, list) and v
-                       and all(x is None or isinstance(x, (int, float)) for x in v)), self.n)
-        return "(" + "/".join(self.who(i, length) for i in range(length)) + ")"
-
-    # --- values ------------------------------------------------------------------------------
-
-    def fmt(self, v: Any, key: str = "") -> str:
-        """A value of an observation as short text."""
-        if v is None:
-            return "-"
-        if isinstance(v, bool):
-            return "yes" if v else "no"
-        if isinstance(v, int) and key in SEAT_KEYS:
-            return self.who(v)
-        if isinstance(v, int) and key in SIDE_KEYS:
-            return self.who(v, self.sides)
-        if isinstance(v, (int, float, str)):
-            return str(v)
-        if isinstance(v, dict):
-            parts = [f"{k.replace('_', ' ')} {self.fmt(x, k)}" for k, x in v.items()
-                     if x not in (None, [], {})]
-            return ", ".join(parts) or "-"
-        if isinstance(v, (list, tuple)):
-            if not v:
-                return "none"
-            if all(isinstance(x, str) for x in v):
-                return " ".join(v)
-            if key in SEAT_LIST_KEYS:
-                return ", ".join(self.fmt(x, "seat") for x in v)
-            if len(v) > 1 and self.n % len(v) == 0:
-                return ", ".join(f"{self.who(i, len(v))} {self.fmt(x)}" for i, x in enumerate(v))
-            return " / ".join(self.fmt(x) for x in v)
-        return str(v)
-
-    def breakdown(self, bd: dict, skip: set = frozenset()) -> str:
-        """A score breakdown on one line: per-seat numbers as ``a/b``."""
-        parts = []
-        for k, v in bd.items():
-            if k in skip:
-                continue
-            if isinstance(v, list) and v and all(x is None or isinstance(x, (int, float))
-                                                 and not isinstance(x, bool) for x in v):
-                text = "/".join("-" if x is None else f"{x:g}" for x in v)
-            else:
-                text = self.fmt(v, k)
-            parts.append(f"{k.replace('_', ' ')} {text}")
-        return ", ".join(parts)
-
-    # --- the screen --------------------------------------------------------------------------
-
-    def render(self, obs: dict) -> list[str]:
-        """The person's screen: every key of his observation, known keys first."""
-        scores = obs.get("scores")
-        self.sides = len(scores) if isinstance(scores, list) and scores else self.n
-        turn = obs.get("to_move")
-        head = [f"your turn (seat {self.human})" if turn in (None, self.human)
-                else f"{self.who(turn)} to move"]
-        if obs.get("deal_number") is not None:
-            head.append(f"deal {obs['deal_number']}")
-        if obs.get("phase") is not None:
-            head.append(f"phase {obs['phase']}")
-        lines = ["--- " + ", ".join(head) + " ---"]
-        handlers = [("scores", self._scores), ("dealer", self._seat_line),
-                    ("leader", self._seat_line), ("trump_card", self._trump),
-                    ("table", self._table), ("trick", self._trick), ("hand", self._hand),
-                    ("hand_sizes", self._plain), ("stock_size", self._stock),
-                    ("piles", self._piles), ("scopas", self._plain),
-                    ("thrown_down", self._thrown), ("revealed", self._revealed)]
-        done = set(HEADER_KEYS)
-        for key, handler in handlers:
-            if key in obs:
-                lines.extend(handler(key, obs[key], obs))
-                done.add(key)
-        for key, value in obs.items():
-            if key not in done and value is not None:
-                lines.append(f"{key.replace('_', ' ')}: {self.fmt(value, key)}")
-        return lines
-
-    def _plain(self, key, value, obs):
-        return [f"{key.replace('_', ' ')}: {self.fmt(value, key)}"] if value is not None else []
-
-    _seat_line = _plain
-
-    def _scores(self, key, value, obs):
-        if value is None or (obs.get("mode") != "match" and not any(value)):
-            return []
-        label = "match score" if obs.get("mode") == "match" else "scores"
-        return [f"{label}: {self.fmt(value, key)}"]
-
-    def _trump(self, key, value, obs):
-        if value is None:
-            return []
-        line = f"trump card: {value}"
-        place = obs.get("trump_card_place")
-        if isinstance(place, dict) and place.get("zone"):
-            zone = str(place["zone"]).replace("_", " ")
-            seat = place.get("seat")
-            line += (f" (in the {zone})" if seat is None
-                     else f" (in {self.whose(seat)} {zone})")
-        return [line]
-
-    def _table(self, key, value, obs):
-        return [f"table: {' '.join(value) if value else '(empty)'}"]
-
-    def _hand(self, key, value, obs):
-        return [f"your hand: {' '.join(value) if value else '(empty)'}"]
-
-    def _stock(self, key, value, obs):
-        return [f"stock: {value} card{'s' if value != 1 else ''}"]
-
-    def _thrown(self, key, value, obs):
-        return [f"your face-down cards: {' '.join(value)}"] if value else []
-
-    def _revealed(self, key, value, obs):
-        if not isinstance(value, list) or not any(value):
-            return [] if isinstance(value, list) else self._plain(key, value, obs)
-        return ["revealed: " + "; ".join(f"{self.who(p, len(value))} {self.fmt(c)}"
-                                         for p, c in enumerate(value) if c)]
-
-    def _trick(self, key, value, obs):
-        if not isinstance(value, dict):
-            return [] if value is None else self._plain(key, value, obs)
-        head = "trick"
-        if value.get("leader") is not None:
-            head += f" led by {self.who(value['leader'])}"
-        if value.get("k") is not None:
-            head += f", {value['k']} card{'s' if value['k'] != 1 else ''} each"
-        lines = [head + ":"]
-        played = value.get("played")
-        down = value.get("face_down") or []
-        if isinstance(played, list):
-            for p, cards in enumerate(played):
-                hidden = down[p] if p < len(down) else 0
-                if cards or hidden:
-                    text = " ".join(cards) if isinstance(cards, list) else self.fmt(cards)
-                    if hidden:
-                        text = (text + " + " if text else "") + f"{hidden} face down"
-                    lines.append(f"  {self.who(p, len(played))}: {text}")
-        if value.get("top"):
-            top = f"  on top: {self.fmt(value['top'])}"
-            if value.get("holder") is not None:
-                top += f" ({self.who(value['holder'])})"
-            lines.append(top)
-        for k, v in value.items():
-            if k not in ("leader", "k", "played", "face_down", "top", "holder") and v is not None:
-                lines.append(f"  {k.replace('_', ' ')}: {self.fmt(v, k)}")
-        return lines
-
-    def _piles(self, key, value, obs):
-        if not isinstance(value, list):
-            return self._plain(key, value, obs)
-        lines = ["piles:"]
-        for i, pile in enumerate(value):
-            name = self.who(i, len(value))
-            if isinstance(pile, list):
-                lines.append(f"  {name}: {len(pile)} card{'s' if len(pile) != 1 else ''}"
-                             + (f": {' '.join(pile)}" if pile else ""))
-            elif isinstance(pile, dict):
-                parts = []
-                for k, v in pile.items():
-                    if v in (None, [], 0) or (isinstance(v, list) and not any(v)):
-                        continue
-                    parts.append(f"{k.replace('_', ' ')} {self.fmt(v, k)}")
-                lines.append(f"  {name}: {'; '.join(parts) or 'empty'}")
-            else:
-                lines.append(f"  {name}: {self.fmt(pile)}")
-        return lines

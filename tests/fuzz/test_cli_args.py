@@ -117,6 +117,10 @@ def ws(tmp_path_factory):
         state = near_end(cardsim.load_game(name), seed=3)
         (root / f"{name}.json").write_text(json.dumps(state.to_dict()))
         to_move[name] = state.current_player()
+        record = cardsim.load_game(name).from_dict(state.to_dict())   # its last moves
+        while not record.is_terminal():
+            record.apply_action(record.legal_actions()[0])
+        record.record().write(root / f"{name}_record.json")
     position = json.loads((root / "scopa.json").read_text())
     (root / "rules_list.json").write_text(json.dumps({**position, "rules": [1]}))
     (root / "rules_name.json").write_text(json.dumps({**position, "rules": {"name": 1}}))
@@ -377,8 +381,9 @@ def analyze_argv(draw, ws: Workspace):
 
 @st.composite
 def equity_argv(draw):
-    """``cardsim equity``: Scopa and Minchiate have a match model, Bura and Mushka not yet; a
-    folder may hold another request (validity unknown), options may not fit together."""
+    """``cardsim equity``: Scopa and Minchiate have a match model under their default rules
+    (Bura's is a single deal, Mushka's needs max_deals); a folder may hold another request
+    (validity unknown), options may not fit together."""
     parts = Parts(draw)
     game, ok = draw(pick(["scopa", "minchiate"], BAD_GAMES + ["bura", "mushka"], parts))
     parts.append(([game], ok))
@@ -394,6 +399,28 @@ def equity_argv(draw):
         parts.append((["--option", text], False if typed is WRONG else None))
     switch(draw, "--quiet", parts)
     return "equity", parts
+
+
+@st.composite
+def review_argv(draw, ws: Workspace):
+    """``cardsim review``: a record of each game's last moves (a position file is no record),
+    or one of them as a list of moves (``--game``, ``--deal-seed``: no deal seed plays them)."""
+    parts = Parts(draw)
+    game = draw(st.sampled_from(GAMES))
+    path, ok = draw(pick([f"{game}_record.json"], BAD_FILES + [f"{game}.json"], parts))
+    parts.append(([path], ok))
+    n = cardsim.load_game(game).num_players
+    flag(draw, "--player", [str(s) for s in range(n)], [str(n), "9", *BAD_INTS], parts)
+    flag(draw, "--agent", ["random", "heuristic"], BAD_AGENTS, parts)
+    flag(draw, "--worlds", ["2", "3"], ["0", "1", "1000001", *BAD_INTS], parts)
+    flag(draw, "--seed", SEEDS, BAD_INTS, parts)
+    flag(draw, "--thresholds", ["0.1,0.2,0.3", "1,2,3"],
+         ["1,2", "3,2,1", "0,1,2", "a,b,c", "nan,1,2", "1,2,inf", ""], parts)
+    flag(draw, "--baseline", ["0", "5"], ["-1", "1000001", *BAD_INTS], parts, required=True)
+    if not parts.good_only and draw(st.integers(0, 5)) == 0:
+        parts.append((["--game", game, "--deal-seed", "1"], False))   # a record is no move list
+    switch(draw, "--json", parts)
+    return "review", parts
 
 
 @st.composite
@@ -482,7 +509,7 @@ def commands(ws: Workspace):
     """(subcommand, parts) of every subcommand's grammar (the long ones less often, and
     ``solve``: its exact solver takes about half a second to set up)."""
     quick = st.one_of(simulate_argv(), run_argv(), verify_argv(), compare_argv(), analyze_argv(ws),
-                      play_argv(), games_argv(), equity_argv())
+                      play_argv(), games_argv(), equity_argv(), review_argv(ws))
     return st.one_of(quick, quick, st.one_of(report_argv(), compile_argv(), bench_argv(),
                                              demo_argv(), solve_argv()))
 

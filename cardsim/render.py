@@ -1,0 +1,234 @@
+"""Observations as readable lines of text: what one seat sees, as the terminal game shows it
+(``cardsim play``) and as a review's report prints each decision's position.
+
+Everything here is generic: the screen is a rendering of the observation dict
+(``State.observation``), with small formatting helpers for keys that several games share
+(``hand``, ``table``, ``trick``, ``trump_card``, ``piles``, ``scores``...) and a plain
+``key: value`` line for any other key, so a new game with an observation dict works unchanged.
+Seats are named from the viewer's side: ``you`` for the viewer, ``seat 1`` for the others, and
+``your side``/``side 1`` for partnerships.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+# Observation keys whose integer value is a seat, or a side (Scopa's partnerships).
+SEAT_KEYS = {"to_move", "dealer", "leader", "holder", "player", "seat", "first_leader",
+             "last_trick_taker", "trump_card_holder"}
+SIDE_KEYS = {"last_capturer", "settebello_side"}
+SEAT_LIST_KEYS = {"winners"}
+# Keys shown in the screen's header or folded into another line, and keys too long to show
+# (the person saw the history happen, move by move).
+HEADER_KEYS = {"player", "mode", "phase", "to_move", "deal_number", "trump_card_place",
+               "trump_card_holder", "history", "revealed_at"}
+# Keys of the score breakdown that are the match's running score, not the deal's points.
+MATCH_SCORE_KEYS = {"scores", "match_scores"}
+
+
+def render_observation(obs: dict, human_seat: int, n_players: int) -> list[str]:
+    """The lines of the screen that shows observation ``obs`` to the person at ``human_seat``."""
+    return View(n_players, human_seat).render(obs)
+
+
+class View:
+    """Text of observations and score breakdowns for the person at seat ``human``."""
+
+    def __init__(self, n: int, human: int) -> None:
+        self.n, self.human = n, human
+        self.sides = n
+
+    # --- names -------------------------------------------------------------------------------
+
+    def who(self, index: int, count: int | None = None, agent: Any = None) -> str:
+        """A seat's name (``you``, ``seat 1``), or a side's when ``count`` entries share the
+        seats (side ``i`` holds the seats ``p`` with ``p % count == i``)."""
+        count = self.n if count is None else count
+        if count == self.n or count <= 0 or self.n % count:
+            if index == self.human:
+                return "you"
+            return f"seat {index}" + (f" ({agent.name})" if agent is not None else "")
+        seats = [p for p in range(self.n) if p % count == index]
+        names = ", ".join(self.who(p) for p in seats)
+        return f"{'your side' if self.human in seats else f'side {index}'} ({names})"
+
+    def whose(self, index: int) -> str:
+        return "your" if index == self.human else f"seat {index}'s"
+
+    def order_of(self, breakdown: dict) -> str:
+        """``(you/seat 1)``: the order of the per-seat (or per-side) numbers of a breakdown."""
+        length = next((len(v) for v in breakdown.values() if isinstance(v, list) and v
+                       and all(x is None or isinstance(x, (int, float)) for x in v)), self.n)
+        return "(" + "/".join(self.who(i, length) for i in range(length)) + ")"
+
+    # --- values ------------------------------------------------------------------------------
+
+    def fmt(self, v: Any, key: str = "") -> str:
+        """A value of an observation as short text."""
+        if v is None:
+            return "-"
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, int) and key in SEAT_KEYS:
+            return self.who(v)
+        if isinstance(v, int) and key in SIDE_KEYS:
+            return self.who(v, self.sides)
+        if isinstance(v, (int, float, str)):
+            return str(v)
+        if isinstance(v, dict):
+            parts = [f"{k.replace('_', ' ')} {self.fmt(x, k)}" for k, x in v.items()
+                     if x not in (None, [], {})]
+            return ", ".join(parts) or "-"
+        if isinstance(v, (list, tuple)):
+            if not v:
+                return "none"
+            if all(isinstance(x, str) for x in v):
+                return " ".join(v)
+            if key in SEAT_LIST_KEYS:
+                return ", ".join(self.fmt(x, "seat") for x in v)
+            if len(v) > 1 and self.n % len(v) == 0:
+                return ", ".join(f"{self.who(i, len(v))} {self.fmt(x)}" for i, x in enumerate(v))
+            return " / ".join(self.fmt(x) for x in v)
+        return str(v)
+
+    def breakdown(self, bd: dict, skip: set = frozenset()) -> str:
+        """A score breakdown on one line: per-seat numbers as ``a/b``."""
+        parts = []
+        for k, v in bd.items():
+            if k in skip:
+                continue
+            if isinstance(v, list) and v and all(x is None or isinstance(x, (int, float))
+                                                 and not isinstance(x, bool) for x in v):
+                text = "/".join("-" if x is None else f"{x:g}" for x in v)
+            else:
+                text = self.fmt(v, k)
+            parts.append(f"{k.replace('_', ' ')} {text}")
+        return ", ".join(parts)
+
+    # --- the screen --------------------------------------------------------------------------
+
+    def render(self, obs: dict) -> list[str]:
+        """The person's screen: every key of his observation, known keys first."""
+        scores = obs.get("scores")
+        self.sides = len(scores) if isinstance(scores, list) and scores else self.n
+        turn = obs.get("to_move")
+        head = [f"your turn (seat {self.human})" if turn in (None, self.human)
+                else f"{self.who(turn)} to move"]
+        if obs.get("deal_number") is not None:
+            head.append(f"deal {obs['deal_number']}")
+        if obs.get("phase") is not None:
+            head.append(f"phase {obs['phase']}")
+        lines = ["--- " + ", ".join(head) + " ---"]
+        handlers = [("scores", self._scores), ("dealer", self._seat_line),
+                    ("leader", self._seat_line), ("trump_card", self._trump),
+                    ("table", self._table), ("trick", self._trick), ("hand", self._hand),
+                    ("hand_sizes", self._plain), ("stock_size", self._stock),
+                    ("piles", self._piles), ("scopas", self._plain),
+                    ("thrown_down", self._thrown), ("revealed", self._revealed)]
+        done = set(HEADER_KEYS)
+        for key, handler in handlers:
+            if key in obs:
+                lines.extend(handler(key, obs[key], obs))
+                done.add(key)
+        for key, value in obs.items():
+            if key not in done and value is not None:
+                lines.append(f"{key.replace('_', ' ')}: {self.fmt(value, key)}")
+        return lines
+
+    def _plain(self, key, value, obs):
+        return [f"{key.replace('_', ' ')}: {self.fmt(value, key)}"] if value is not None else []
+
+    _seat_line = _plain
+
+    def _scores(self, key, value, obs):
+        if value is None or (obs.get("mode") != "match" and not any(value)):
+            return []
+        label = "match score" if obs.get("mode") == "match" else "scores"
+        return [f"{label}: {self.fmt(value, key)}"]
+
+    def _trump(self, key, value, obs):
+        if value is None:
+            return []
+        line = f"trump card: {value}"
+        place = obs.get("trump_card_place")
+        if isinstance(place, dict) and place.get("zone"):
+            zone = str(place["zone"]).replace("_", " ")
+            seat = place.get("seat")
+            line += (f" (in the {zone})" if seat is None
+                     else f" (in {self.whose(seat)} {zone})")
+        return [line]
+
+    def _table(self, key, value, obs):
+        return [f"table: {' '.join(value) if value else '(empty)'}"]
+
+    def _hand(self, key, value, obs):
+        return [f"your hand: {' '.join(value) if value else '(empty)'}"]
+
+    def _stock(self, key, value, obs):
+        return [f"stock: {value} card{'s' if value != 1 else ''}"]
+
+    def _thrown(self, key, value, obs):
+        return [f"your face-down cards: {' '.join(value)}"] if value else []
+
+    def _revealed(self, key, value, obs):
+        if not isinstance(value, list) or not any(value):
+            return [] if isinstance(value, list) else self._plain(key, value, obs)
+        return ["revealed: " + "; ".join(f"{self.who(p, len(value))} {self.fmt(c)}"
+                                         for p, c in enumerate(value) if c)]
+
+    def _trick(self, key, value, obs):
+        if _seat_cards(value):          # [[seat, card], ...] in playing order (Mushka, Minchiate)
+            return ["trick: " + ", ".join(f"{self.who(seat)} {card}" for seat, card in value)]
+        if not isinstance(value, dict):
+            return [] if value is None else self._plain(key, value, obs)
+        head = "trick"
+        if value.get("leader") is not None:
+            head += f" led by {self.who(value['leader'])}"
+        if value.get("k") is not None:
+            head += f", {value['k']} card{'s' if value['k'] != 1 else ''} each"
+        lines = [head + ":"]
+        played = value.get("played")
+        down = value.get("face_down") or []
+        if isinstance(played, list):
+            for p, cards in enumerate(played):
+                hidden = down[p] if p < len(down) else 0
+                if cards or hidden:
+                    text = " ".join(cards) if isinstance(cards, list) else self.fmt(cards)
+                    if hidden:
+                        text = (text + " + " if text else "") + f"{hidden} face down"
+                    lines.append(f"  {self.who(p, len(played))}: {text}")
+        if value.get("top"):
+            top = f"  on top: {self.fmt(value['top'])}"
+            if value.get("holder") is not None:
+                top += f" ({self.who(value['holder'])})"
+            lines.append(top)
+        for k, v in value.items():
+            if k not in ("leader", "k", "played", "face_down", "top", "holder") and v is not None:
+                lines.append(f"  {k.replace('_', ' ')}: {self.fmt(v, k)}")
+        return lines
+
+    def _piles(self, key, value, obs):
+        if not isinstance(value, list):
+            return self._plain(key, value, obs)
+        lines = ["piles:"]
+        for i, pile in enumerate(value):
+            name = self.who(i, len(value))
+            if isinstance(pile, list):
+                lines.append(f"  {name}: {len(pile)} card{'s' if len(pile) != 1 else ''}"
+                             + (f": {' '.join(pile)}" if pile else ""))
+            elif isinstance(pile, dict):
+                parts = []
+                for k, v in pile.items():
+                    if v in (None, [], 0) or (isinstance(v, list) and not any(v)):
+                        continue
+                    parts.append(f"{k.replace('_', ' ')} {self.fmt(v, k)}")
+                lines.append(f"  {name}: {'; '.join(parts) or 'empty'}")
+            else:
+                lines.append(f"  {name}: {self.fmt(pile)}")
+        return lines
+
+
+def _seat_cards(value: Any) -> bool:
+    """Whether ``value`` is a non-empty list of ``[seat, card]`` pairs."""
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(x, (list, tuple)) and len(x) == 2 and isinstance(x[0], int)
+        and not isinstance(x[0], bool) and isinstance(x[1], str) for x in value)

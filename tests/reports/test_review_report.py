@@ -148,7 +148,7 @@ def test_the_markdown_report_names_the_biggest_mistake_first(reviews, tmp_path, 
         assert "No reviewed move lost" in mistakes
     t = rv.totals.iloc[0]
     assert (f"result − expected = {t['result'] - t['expected_before']:+.2f} = luck "
-            f"{t['luck']:+.2f} − loss {t['loss']:.2f}") in text
+            f"{t['luck']:+.2f} ±{t['luck_half']:.2f} − loss {t['loss']:.2f}") in text
     blocks = re.findall(r"```text\n(.*?)\n```", text, re.S)
     assert len(blocks) == len(rv.decisions)
     for block, hand in zip(blocks, hands(rv)):

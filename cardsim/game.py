@@ -73,13 +73,19 @@ class Game:
         kernel(self.spec.params, rng_from_seed(seed), vec)
         return State(self, vec).started(seed)
 
-    def new_deal(self, seed: Any, **setup: Any) -> "State":
+    def new_deal(self, seed: Any, where: Any = None, **setup: Any) -> "State":
         """One deal, dealt from ``seed``; the state is terminal when the deal is scored.
-        ``setup`` sets what the game allows besides the cards (Mushka: ``records``)."""
+        ``where`` conditions the initial cards (:mod:`cardsim.deals`: the deal is drawn
+        uniformly among those that satisfy it, from ``seed``); ``setup`` sets what the game
+        allows besides the cards (Mushka: ``records``)."""
         if setup and self.definition.deal_setup is None:
             raise CardsimError(f"{self.name} deals take only a seed, not "
                                + ", ".join(sorted(setup)))
-        state = self._start(self.spec.new_deal, seed)
+        if where:
+            from .deals import deal_where
+            state = State(self, deal_where(self, seed, where)).started(seed)
+        else:
+            state = self._start(self.spec.new_deal, seed)
         if setup:
             self.definition.deal_setup(state.vec, self.rules, **setup)
         return state.started(state.seed)

@@ -23,6 +23,12 @@ target_score = 11
                              # besides its seed (Game.new_deal(seed, **setup)), e.g. Bura's
                              # first_leader = "dealer"; the same seeds deal the same cards
 
+[deal]                       # optional, unit = "deal" only: the initial cards every deal
+                             # satisfies (Game.new_deal(seed, where=deal), cardsim.deals):
+# hold = {0 = ["7co"]}       #   these cards in seat 0's first hand;
+# count = [{seat = 0, cards = "trumps", min = 3, max = 3}]   # how many of a set in a hand
+# table = ["7co"]            #   Scopa's opening table; turned = "As": Bura's, Mushka's trump
+
 [size]                       # one of:
 deals = 1000                 #   a fixed number of deals per matchup
 # half_width = 0.1           #   until the 95% interval of the first agent's mean return
@@ -35,8 +41,8 @@ Unknown keys and bad values are refused with the key's name and what is allowed
 (:class:`SpecError`): a value of another type is not converted (``seed = 1.0``, ``duplicate =
 1`` and ``matchups = [[true, false]]`` are refused), numbers must be finite, and counts (deals,
 batch size) fit int64. A spec is frozen once parsed; :meth:`ExperimentSpec.to_dict` is what the
-store's manifest keeps and compares on resume (without ``setup`` when it is empty, so that
-the stores of a cardsim without setups resume).
+store's manifest keeps and compares on resume (without ``setup`` or ``deal`` when they are
+empty, so that the stores of a cardsim without them resume).
 """
 from __future__ import annotations
 
@@ -58,7 +64,7 @@ class SpecError(CardsimError):
 
 
 _TOP = {"question", "game", "rules", "agents", "matchups", "unit", "duplicate", "same_deals",
-        "seed", "batch_size", "size", "equity", "setup"}
+        "seed", "batch_size", "size", "equity", "setup", "deal"}
 _SIZE = {"deals", "half_width", "max_deals", "sprt"}
 _SPRT = {"kind", "lower", "upper", "alpha", "beta"}
 
@@ -83,6 +89,7 @@ class ExperimentSpec:
     sprt: Mapping[str, Any] | None = None
     equity: str = ""
     setup: Mapping[str, Any] = field(default_factory=dict)
+    deal: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -98,6 +105,10 @@ class ExperimentSpec:
             d["setup"] = dict(self.setup)
         else:
             del d["setup"]           # as a cardsim without setups wrote it: old stores resume
+        if self.deal:
+            d["deal"] = dict(self.deal)
+        else:
+            del d["deal"]
         return d
 
     @property
@@ -106,23 +117,27 @@ class ExperimentSpec:
         return self.deals if self.deals is not None else self.max_deals
 
     def load(self):
-        """The :class:`cardsim.Game` under the spec's rules; with a ``setup``, one whose every
-        new deal starts from it (:class:`SetUpGame`), so that whoever plays the spec's deals
-        plays them so."""
+        """The :class:`cardsim.Game` under the spec's rules; with a ``setup`` or a ``deal``
+        condition, one whose every new deal starts from it and satisfies it
+        (:class:`SetUpGame`), so that whoever plays the spec's deals plays them so."""
         game = _load_game(self.game, self.rules)
-        return SetUpGame(game, self.setup) if self.setup else game
+        return SetUpGame(game, self.setup, self.deal) if self.setup or self.deal else game
 
 
 class SetUpGame(Game):
-    """A game whose every new deal starts from a deal setup (``ExperimentSpec.setup``):
-    ``new_deal(seed, **more)`` is ``Game.new_deal(seed, **setup, **more)``."""
+    """A game whose every new deal starts from a deal setup (``ExperimentSpec.setup``) and
+    satisfies a deal condition (``ExperimentSpec.deal``): ``new_deal(seed, **more)`` is
+    ``Game.new_deal(seed, where=deal, **setup, **more)``."""
 
-    def __init__(self, game: Game, setup: Mapping[str, Any]) -> None:
+    def __init__(self, game: Game, setup: Mapping[str, Any],
+                 where: Mapping[str, Any] | None = None) -> None:
         super().__init__(game.definition, game.rules)
         self.setup = dict(setup)
+        self.where = dict(where or {})
 
-    def new_deal(self, seed: Any, **setup: Any):
-        return super().new_deal(seed, **{**self.setup, **setup})
+    def new_deal(self, seed: Any, where: Any = None, **setup: Any):
+        return super().new_deal(seed, where=where or self.where or None,
+                                **{**self.setup, **setup})
 
 
 def _load_game(name: Any, rules: Mapping[str, Any]):
@@ -168,6 +183,23 @@ def _setup(setup: Any, game, unit: str) -> dict:
     except CardsimError as e:
         raise SpecError(f"setup: {e}") from None
     return dict(setup)
+
+
+def _deal(deal: Any, game, unit: str) -> dict:
+    """A deal condition (module docstring; :mod:`cardsim.deals`), checked and tried on one
+    deal; kept in its canonical form (seats as strings, cards in deck order)."""
+    _check(isinstance(deal, Mapping), "deal", deal, "a table of conditions on the initial cards")
+    if not deal:
+        return {}
+    if unit != "deal":
+        raise SpecError("deal: a deal condition draws single deals; unit = \"match\" takes none")
+    from cardsim.deals import parse_where
+    try:
+        where = parse_where(game, deal)
+        game.new_deal(seed=0, where=where)
+    except CardsimError as e:
+        raise SpecError(f"deal: {e}") from None
+    return dict(where.canonical)
 
 
 def _check(cond: bool, key: str, value: Any, allowed: str) -> None:
@@ -240,6 +272,7 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
     same_deals = data.get("same_deals", False)
     _check(isinstance(same_deals, bool), "same_deals", same_deals, "true or false")
     setup = _setup(data.get("setup", {}), game, unit)
+    deal = _deal(data.get("deal", {}), game, unit)
     question = data.get("question", "")
     _check(isinstance(question, str), "question", question, "a string")
     size = data.get("size", {"deals": 1000})
@@ -271,7 +304,7 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
         seed=_int(data, "seed", 0, 0), batch_size=_int(data, "batch_size", 500, 1,
                                                        high=MAX_DEALS),
         deals=deals, half_width=None if half_width is None else float(half_width),
-        max_deals=max_deals, sprt=sprt, equity=equity, setup=setup)
+        max_deals=max_deals, sprt=sprt, equity=equity, setup=setup, deal=deal)
 
 
 def _matchups(value: Any, n_agents: int, n_seats: int) -> tuple[tuple[int, ...], ...]:

@@ -128,6 +128,7 @@ def test_bench_prints_every_figure(capsys, monkeypatch):
                    "compiled engine, best run (deals/s, 1 core)",
                    "compiled engine, median run (deals/s)", "reference engine (deals/s)",
                    "compiled (best) / reference",
+                   "OpenSpiel random play over cardsim, best run (deals/s, 1 core)",
                    "ISMCTS from the opening, best run (iterations/s, 1 core, random rollouts)",
                    "ISMCTS, median run (iterations/s)"):
         assert figure in out

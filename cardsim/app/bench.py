@@ -12,6 +12,7 @@ guesses: report them as printed.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import random
 import subprocess
@@ -229,6 +230,45 @@ def reference_deals_per_second(game_name: str, seconds: float) -> float:
     return deals / (time.perf_counter() - t0)
 
 
+def openspiel_figures(game_name: str, seconds: float) -> dict:
+    """Random play through OpenSpiel over cardsim's game (:mod:`cardsim.openspiel`, the
+    ``openspiel`` extra): deals per second (best and median of runs of about 0.1 s, one
+    core) and OpenSpiel moves per second of the best run. Each deal draws its chance outcome
+    (the deal seed) and then uniformly random legal actions, in a Python loop of
+    ``state.legal_actions()`` and ``state.apply_action()``, as an OpenSpiel user writes it."""
+    import pyspiel
+
+    import cardsim.openspiel  # noqa: F401  (registers the games)
+    game = pyspiel.load_game(f"cardsim_{game_name}")
+    chooser = random.Random(1)
+    seeds = game.max_chance_outcomes()
+
+    def run(budget: float) -> tuple[int, int, float]:
+        deals = moves = 0
+        t0 = time.perf_counter()
+        while True:
+            state = game.new_initial_state()
+            state.apply_action(chooser.randrange(seeds))
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply_action(legal[int(chooser.random() * len(legal))])
+                moves += 1
+            deals += 1
+            dt = time.perf_counter() - t0
+            if dt >= budget:
+                return deals, moves, dt
+
+    run(0.05)  # compile and warm up
+    runs = []
+    t_end = time.perf_counter() + seconds
+    while time.perf_counter() < t_end or len(runs) < 3:
+        runs.append(run(0.1))
+    rates = [d / dt for d, _, dt in runs]
+    best = max(range(len(runs)), key=lambda i: rates[i])
+    return {"deals_per_s": rates[best], "deals_per_s_median": float(np.median(rates)),
+            "moves_per_s": runs[best][1] / runs[best][2]}
+
+
 def _timed_run(argv: list[str], env: dict, cwd: str | None = None) -> tuple[float, float]:
     """(seconds, peak resident memory in MB) of a command run to its end in a fresh process;
     a failure is raised with the command's own last lines."""
@@ -389,6 +429,12 @@ def bench(config: BenchConfig) -> list[tuple[str, str]]:
              ("compiled engine, median run (deals/s)", f"{typical:,.0f}"),
              ("reference engine (deals/s)", f"{slow:,.0f}"),
              ("compiled (best) / reference", f"{fast / slow:,.0f}x")]
+    if importlib.util.find_spec("pyspiel") is not None:     # the openspiel extra
+        o = openspiel_figures(config.game, config.seconds)
+        rows += [("OpenSpiel random play over cardsim, best run (deals/s, 1 core)",
+                  f"{o['deals_per_s']:,.0f}"),
+                 ("OpenSpiel random play, median run (deals/s)",
+                  f"{o['deals_per_s_median']:,.0f}")]
     best, median = ismcts_iterations_per_second(config.game, config.seconds)
     rows += [("ISMCTS from the opening, best run (iterations/s, 1 core, random rollouts)",
               f"{best:,.0f}"),

@@ -83,6 +83,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             raise CardsimError(f"--players {args.players} contradicts --option "
                                f"num_players={options['num_players']}")
         options["num_players"] = str(args.players)
+    if args.where is not None:
+        return _simulate_where(args, options)
     config = SimulationConfig(game=args.game, deals=args.deals, seed=args.seed,
                               options=options,
                               player=parse_option_pairs(args.player),
@@ -100,6 +102,45 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         for title, table in result.tables.items():
             _print_table(title, table)
+    return 0
+
+
+def _simulate_where(args: argparse.Namespace, options: dict) -> int:
+    """``cardsim simulate --where``: deals drawn under the condition one by one (deal ``i``
+    from ``SeedSequence([seed, i])``, :mod:`cardsim.deals`), played by the uniform random agent;
+    each seat's mean return and scoring categories."""
+    import json
+
+    from tqdm import tqdm
+
+    from cardsim.deals import parse_where
+    from cardsim.game import load_game
+    from cardsim.stats import fmt_interval, mean_interval
+    from experiments.spec import SetUpGame
+    from solvers.duplicate import play_duplicate
+    if args.player:
+        raise CardsimError("--player sets the compiled random loop's player; with --where the "
+                           "deals are played by the uniform random agent: drop --player")
+    try:
+        where = json.loads(args.where)
+    except json.JSONDecodeError as e:
+        raise CardsimError(f"--where {args.where!r}: not JSON ({e.msg})") from None
+    game = load_game(args.game, **options)
+    condition = parse_where(game, where)
+    with tqdm(total=args.deals, unit="deal", disable=True if args.quiet else None,
+              leave=False, desc=f"{game.name} deals") as bar:
+        rows = play_duplicate(SetUpGame(game, {}, condition.canonical), ["random"] * game.num_players,
+                              args.deals, seed=(args.seed,), rotate=False, progress=bar.update)
+    print(f"{game.name}: {args.deals:,} deals where {json.dumps(dict(condition.canonical))}, "
+          f"uniform random legal actions, seed {args.seed}")
+    print("95% confidence intervals in brackets.")
+    columns = ["return"] + sorted({c.rsplit("_", 1)[0] for c in rows.columns if c.startswith("cat_")})
+    table = pd.DataFrame([[fmt_interval(*mean_interval(rows[f"{c}_{s}"].to_numpy()))
+                           for c in columns] for s in range(game.num_players)],
+                         columns=[c.removeprefix("cat_") for c in columns],
+                         index=pd.Index(range(game.num_players), name="seat"))
+    with pd.option_context("display.width", 200, "display.max_columns", 20):
+        _print_table("Per seat (mean per deal)", table)
     return 0
 
 
@@ -606,6 +647,10 @@ def make_parser() -> argparse.ArgumentParser:
                    "deals are played as whole games, one after another")
     p.add_argument("--players", type=_int_at_least(2, "at least 2"), default=None,
                    help="number of players (the same as --option num_players=N)")
+    p.add_argument("--where", metavar="JSON", default=None,
+                   help="deal only deals whose initial cards satisfy this condition (JSON, "
+                   "cardsim.deals), e.g. '{\"hold\": {\"0\": [\"7co\"]}}', played one by one "
+                   "by the uniform random agent; prints each seat's mean return and categories")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 

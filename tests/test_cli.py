@@ -129,6 +129,7 @@ def test_bench_prints_every_figure(capsys, monkeypatch):
                    "compiled engine, median run (deals/s)", "reference engine (deals/s)",
                    "compiled (best) / reference",
                    "OpenSpiel random play over cardsim, best run (deals/s, 1 core)",
+                   "OpenSpiel's Python ISMCTS over cardsim (simulations/s, random rollouts)",
                    "ISMCTS from the opening, best run (iterations/s, 1 core, random rollouts)",
                    "ISMCTS, median run (iterations/s)"):
         assert figure in out

@@ -269,6 +269,31 @@ def openspiel_figures(game_name: str, seconds: float) -> dict:
             "moves_per_s": runs[best][1] / runs[best][2]}
 
 
+def openspiel_ismcts_per_second(game_name: str, seconds: float) -> float:
+    """OpenSpiel's Python ISMCTS bot (random rollouts) over cardsim's game: its simulations
+    per second from the opening position of the deal of seed 2024, the figure to set beside
+    :func:`ismcts_iterations_per_second` (the same algorithm compiled)."""
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    import cardsim.openspiel  # noqa: F401  (registers the games)
+    game = pyspiel.load_game(f"cardsim_{game_name}")
+    state = game.new_initial_state()
+    state.apply_action(2024 % game.max_chance_outcomes())
+    rng = np.random.RandomState(7)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    sims = 20
+    while True:
+        bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=sims,
+                               random_state=rng)
+        t = time.perf_counter()
+        bot.step(state)
+        dt = time.perf_counter() - t
+        if dt >= min(seconds, 1.0) or sims >= 100_000:
+            return sims / dt
+        sims *= 2
+
+
 def _timed_run(argv: list[str], env: dict, cwd: str | None = None) -> tuple[float, float]:
     """(seconds, peak resident memory in MB) of a command run to its end in a fresh process;
     a failure is raised with the command's own last lines."""
@@ -439,6 +464,9 @@ def bench(config: BenchConfig) -> list[tuple[str, str]]:
     rows += [("ISMCTS from the opening, best run (iterations/s, 1 core, random rollouts)",
               f"{best:,.0f}"),
              ("ISMCTS, median run (iterations/s)", f"{median:,.0f}")]
+    if importlib.util.find_spec("pyspiel") is not None:
+        rows.append(("OpenSpiel's Python ISMCTS over cardsim (simulations/s, random rollouts)",
+                     f"{openspiel_ismcts_per_second(config.game, config.seconds):,.0f}"))
     if config.solver:
         f = solver_figures(config.game)
         if f:

@@ -175,3 +175,30 @@ def test_parse_where_canonical_form():
     w = parse_where(game, {"hold": {1: ["Ah", "6s"]}, "count": [{"seat": 0, "cards": "tens"}]})
     assert w.canonical == {"hold": {"1": ["6s", "Ah"]},
                            "count": [{"seat": 0, "cards": "tens", "min": 0, "max": 4}]}
+
+
+def test_cli_analyze_where_analyzes_the_opening_of_a_drawn_deal(capsys, tmp_path):
+    """``cardsim analyze GAME --where JSON --deal-seed S``: the opening of the deal drawn under
+    the condition (the same deal as the API's), analyzed for the seat that decides first;
+    another seat, a position file as well, or bad JSON is one line."""
+    game = cardsim.load_game("scopa")
+    where = '{"hold": {"0": ["7co"]}}'
+    for seed in range(20):                        # a deal whose first decision is seat 0's
+        state = game.new_deal(seed=seed, where={"hold": {0: ["7co"]}})
+        if state.current_player() == 0:
+            break
+    assert "7co" in state.observation(0)["hand"]
+    args = ["analyze", "scopa", "--where", where, "--deal-seed", str(seed), "--worlds", "4"]
+    assert main([*args, "--player", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "player 0 to move" in out and "7co" in out
+    legal = {state.action_to_string(a) for a in state.legal_actions()}
+    assert legal <= set(out.split())
+    for argv, needle in (([*args, "--player", "1"], "first decision is seat 0's"),
+                         (["analyze", "scopa", "x.json", "--where", where, "--player", "0"],
+                          "give no position file"),
+                         (["analyze", "scopa", "--where", "{", "--player", "0"], "not JSON"),
+                         (["analyze", "scopa", "--player", "0"], "give a position file")):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert needle in err and "\n" not in err

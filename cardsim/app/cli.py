@@ -220,7 +220,15 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     """Every legal action of a position, as the player to move sees it, with its expected
     return and win probability."""
     from solvers.analyze import AnalysisConfig, analyze
-    game, state = _load_position(args.game, args.position, args.option)
+    if args.where is not None:
+        game, state = _conditioned_opening(args)
+    elif args.position is None:
+        raise CardsimError("analyze: give a position file, or --where JSON for the opening of a "
+                           "deal drawn under a condition")
+    else:
+        if args.deal_seed is not None:
+            raise CardsimError("--deal-seed goes with --where (the seed of the drawn deal)")
+        game, state = _load_position(args.game, args.position, args.option)
     config = AnalysisConfig(player=args.player, agent=args.agent, worlds=args.worlds,
                             seed=args.seed)
     equity = _equity_of(game, args.match) if args.match is not None else None
@@ -300,6 +308,26 @@ def _thresholds(text: str) -> tuple[float, float, float]:
         raise argparse.ArgumentTypeError(f"{text!r}: expected three increasing positive "
                                          "numbers I,M,B (inaccuracy, mistake, blunder)")
     return values
+
+
+def _conditioned_opening(args: argparse.Namespace):
+    """``analyze --where``: (game, state) of the opening of the deal of ``--deal-seed`` drawn
+    under the condition (:mod:`cardsim.deals`); the player must be the first to decide."""
+    import json
+
+    from cardsim.game import load_game
+    if args.position is not None:
+        raise CardsimError("--where draws the deal to analyze: give no position file")
+    try:
+        where = json.loads(args.where)
+    except json.JSONDecodeError as e:
+        raise CardsimError(f"--where {args.where!r}: not JSON ({e.msg})") from None
+    game = load_game(args.game, **parse_option_pairs(args.option))
+    state = game.new_deal(seed=args.deal_seed or 0, where=where)
+    if state.current_player() != args.player:
+        raise CardsimError(f"the drawn deal's first decision is seat {state.current_player()}'s: "
+                           f"--player {state.current_player()}")
+    return game, state
 
 
 def _equity_of(game, folder: str) -> dict:
@@ -604,11 +632,14 @@ def _dask_address(text: str) -> str:
     return text
 
 
-def _position_command(sub, name: str, help: str, position_help: str) -> argparse.ArgumentParser:
-    """A subcommand on a position file: its ``game`` and ``position`` arguments."""
+def _position_command(sub, name: str, help: str, position_help: str,
+                      optional: bool = False) -> argparse.ArgumentParser:
+    """A subcommand on a position file: its ``game`` and ``position`` arguments (``optional``:
+    the position may be left out)."""
     p = sub.add_parser(name, help=help)
     p.add_argument("game", help="a game name (see `cardsim games`)")
-    p.add_argument("position", help="a position JSON file (State.to_dict format)" + position_help)
+    p.add_argument("position", nargs="?" if optional else None,
+                   help="a position JSON file (State.to_dict format)" + position_help)
     return p
 
 
@@ -730,7 +761,8 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = _position_command(sub, "analyze", "value every legal action of a position (win "
                           "probability and expected return, with intervals)", "; only what the "
-                          "player sees is used: sampled worlds replace the hidden cards")
+                          "player sees is used: sampled worlds replace the hidden cards; "
+                          "without it, --where", optional=True)
     p.add_argument("--player", type=_int_at_least(0, "non-negative"), required=True,
                    help="the seat to move, as whom the position is seen")
     p.add_argument("--agent", default="heuristic",
@@ -745,6 +777,12 @@ def make_parser() -> argparse.ArgumentParser:
                    "scores and a match-equity table (`cardsim equity --out EQUITY_DIR`; "
                    "without a folder, cardsim equity's default one, computed first if "
                    "missing): the player's side is side a")
+    p.add_argument("--where", metavar="JSON", default=None,
+                   help="instead of a position file: the opening of a deal drawn under this "
+                   "condition on the initial cards (cardsim.deals), e.g. "
+                   "'{\"hold\": {\"0\": [\"7co\"]}}'")
+    p.add_argument("--deal-seed", type=_int_at_least(0, "non-negative"), default=None,
+                   help="with --where: the seed of the drawn deal (0)")
     _rules_option(p, "a rules option (default: the position's rules)")
     p.set_defaults(func=cmd_analyze)
 

@@ -68,10 +68,10 @@ class Game:
     def __repr__(self) -> str:
         return f"Game({self.name!r}, {self.rules!r})"
 
-    def _start(self, kernel: Callable, seed: Any) -> "State":
+    def _dealt(self, kernel: Callable, seed: Any) -> np.ndarray:
         vec = np.zeros(self.spec.state_len, dtype=np.uint64)
         kernel(self.spec.params, rng_from_seed(seed), vec)
-        return State(self, vec).started(seed)
+        return vec
 
     def new_deal(self, seed: Any, where: Any = None, **setup: Any) -> "State":
         """One deal, dealt from ``seed``; the state is terminal when the deal is scored.
@@ -83,16 +83,16 @@ class Game:
                                + ", ".join(sorted(setup)))
         if where:
             from .deals import deal_where
-            state = State(self, deal_where(self, seed, where)).started(seed)
+            vec = deal_where(self, seed, where)
         else:
-            state = self._start(self.spec.new_deal, seed)
+            vec = self._dealt(self.spec.new_deal, seed)
         if setup:
-            self.definition.deal_setup(state.vec, self.rules, **setup)
-        return state.started(state.seed)
+            self.definition.deal_setup(vec, self.rules, **setup)
+        return State(self, vec).started(seed)
 
     def new_match(self, seed: Any) -> "State":
         """A whole match (or game), dealt from ``seed``; terminal when it is decided."""
-        return self._start(self.spec.new_match, seed)
+        return State(self, self._dealt(self.spec.new_match, seed)).started(seed)
 
     def from_dict(self, position: Mapping[str, Any]) -> "State":
         """A state from a position dict, validated (:class:`~cardsim.errors.PositionError`)."""

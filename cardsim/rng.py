@@ -30,6 +30,12 @@ def rng_from_seed(seed) -> np.ndarray:
     return state
 
 
+def child_seed(seed: int, k: int) -> int:
+    """The ``k``-th seed derived from ``seed`` (``SeedSequence([seed, k])``, one uint64): the
+    seed of a game's move ``k`` (``cardsim play``'s agents, a review's decision worlds)."""
+    return int(np.random.SeedSequence([int(seed), int(k)]).generate_state(1, dtype=np.uint64)[0])
+
+
 @helper
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))

@@ -47,7 +47,7 @@ import pandas as pd
 
 from cardsim import __version__
 from cardsim.game import load_game
-from cardsim.match import A_WINS, B_WINS, DRAW, MatchModel
+from cardsim.match import A_WINS, B_WINS, DRAW, MatchModel, dense_equity
 from cardsim.options import rules_dict
 
 from .equity_folder import (
@@ -61,7 +61,6 @@ from .equity_folder import (
     match_model,
     read_manifest,
     read_table,
-    table_values,
 )
 from .spec import ExperimentSpec, parse_spec
 from .store import folder_lock, levels_of, write_synced
@@ -378,7 +377,7 @@ def load_table(game, folder: str = "", user: str = "cardsim") -> tuple[dict, pd.
 
 
 def equity_values(game, folder: str = "", user: str = "cardsim"):
-    """:func:`.equity_folder.table_values`, the default table computed first if missing
-    (:func:`load_table`)."""
-    load_table(game, folder, user)
-    return table_values(game, folder)
+    """The match values per cell (:func:`cardsim.match.dense_equity`) of :func:`load_table`'s
+    table: the default table computed first if missing."""
+    _, table = load_table(game, folder, user)
+    return dense_equity(match_model(game), table)

@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.errors import CardsimError
+from cardsim.rng import child_seed as decision_seed  # a decision's worlds' seed
 from cardsim.stats import mean_interval
 
 from .agents import parse_agent
@@ -116,11 +117,6 @@ def _plain(v):
     if isinstance(v, (np.floating, float)):
         return None if np.isnan(v) else float(v)
     return v
-
-
-def decision_seed(seed: int, move: int) -> int:
-    """The seed of the worlds of the decision at move ``move`` (module docstring)."""
-    return int(np.random.SeedSequence([seed, move]).generate_state(1, dtype=np.uint64)[0])
 
 
 def mark_of(loss: float, low: float, thresholds) -> str:

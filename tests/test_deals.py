@@ -198,6 +198,8 @@ def test_cli_analyze_where_analyzes_the_opening_of_a_drawn_deal(capsys, tmp_path
                          (["analyze", "scopa", "x.json", "--where", where, "--player", "0"],
                           "give no position file"),
                          (["analyze", "scopa", "--where", "{", "--player", "0"], "not JSON"),
+                         (["analyze", "scopa", "--where", "[" * 100_000, "--player", "0"],
+                          "nested too deeply"),
                          (["analyze", "scopa", "--player", "0"], "give a position file")):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip()

@@ -121,10 +121,7 @@ def _simulate_where(args: argparse.Namespace, options: dict) -> int:
     if args.player:
         raise CardsimError("--player sets the compiled random loop's player; with --where the "
                            "deals are played by the uniform random agent: drop --player")
-    try:
-        where = json.loads(args.where)
-    except json.JSONDecodeError as e:
-        raise CardsimError(f"--where {args.where!r}: not JSON ({e.msg})") from None
+    where = _where_of(args.where)
     game = load_game(args.game, **options)
     condition = parse_where(game, where)
     with tqdm(total=args.deals, unit="deal", disable=True if args.quiet else None,
@@ -310,18 +307,25 @@ def _thresholds(text: str) -> tuple[float, float, float]:
     return values
 
 
+def _where_of(text: str):
+    """``--where JSON``: the condition it holds, or one line when it is not JSON."""
+    import json
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise CardsimError("--where: JSON nested too deeply") from None
+    except ValueError as e:                   # JSONDecodeError, or a number too long
+        raise CardsimError(f"--where {text[:60]!r}: not JSON ({e})") from None
+
+
 def _conditioned_opening(args: argparse.Namespace):
     """``analyze --where``: (game, state) of the opening of the deal of ``--deal-seed`` drawn
     under the condition (:mod:`cardsim.deals`); the player must be the first to decide."""
-    import json
 
     from cardsim.game import load_game
     if args.position is not None:
         raise CardsimError("--where draws the deal to analyze: give no position file")
-    try:
-        where = json.loads(args.where)
-    except json.JSONDecodeError as e:
-        raise CardsimError(f"--where {args.where!r}: not JSON ({e.msg})") from None
+    where = _where_of(args.where)
     game = load_game(args.game, **parse_option_pairs(args.option))
     state = game.new_deal(seed=args.deal_seed or 0, where=where)
     if state.current_player() != args.player:

@@ -38,6 +38,7 @@ from cardsim.errors import AgentError, CardsimError
 from cardsim.record import PERSON
 from cardsim.render import MATCH_SCORE_KEYS, View
 from cardsim.render import render_observation as render_observation  # re-exported: it lived here
+from cardsim.rng import child_seed as move_seed  # the agent's seed at a move (0-based)
 from solvers.agents import Agent, choose, parse_agent, workspace
 
 HELP_WORDS = ("?", "help", "h")
@@ -48,13 +49,6 @@ HIDDEN = "??"
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _NUMBER = re.compile(r"[0-9]+")
-
-
-def move_seed(seed: int, move: int) -> int:
-    """The seed of the agent's choice at move ``move`` (0-based, counting every seat's moves)
-    of the game played from ``seed``."""
-    return int(np.random.SeedSequence([int(seed), int(move)])
-               .generate_state(1, dtype=np.uint64)[0])
 
 
 def resolve_opponents(n_players: int, human_seat: int, opponents,

@@ -18,17 +18,35 @@ automatic steps (Minchiate: the cutter's and the dealer's robbing; Scopa: the re
 opening table of kings, SC-DEAL-3; Bura: the redeal of a combination, BU-DEAL-5), before any
 decision.
 
-Method: rejection. Try ``k`` deals the seed's deal when ``k == 0``, else the deal of the
-sub-seed ``k`` of the seed (:func:`sub_seed`), each dealt by the game's own kernel, so that
-every deal-time rule of the game holds; the first try that satisfies the condition is the
-deal. The tries are independent draws of the game's deals, so the deal is uniform among the
-deals the *game* produces that satisfy the condition, and the same seed gives the same deal.
-When 1,000 tries fail, a fixed trial of :data:`TRIAL` deals estimates the acceptance rate
-(once per game, rules and condition in a process); a rate of 0 is refused in one line
-(:class:`DealError`, with the estimate), else the search goes on up to ``50 / rate`` tries (a
-failure chance of about ``e**-50``). Nothing is constructed: a condition rarer than about
-1 in :data:`TRIAL` is refused rather than drawn from a constructed deal, as a construction
-would have to redo each game's redeal rules to stay uniform among the game's deals.
+Method. First rejection: try ``k`` deals the seed's deal when ``k == 0``, else the deal of
+the sub-seed ``k`` of the seed (:func:`sub_seed`), each dealt by the game's own kernel, so that
+every deal-time rule of the game holds; the first of :data:`FIRST_TRIES` tries that satisfies
+the condition is the deal. The tries are independent draws of the game's deals, so the deal is
+uniform among the deals the *game* produces that satisfy the condition, and the same seed
+gives the same deal.
+
+When those tries fail, or at once when the constructed event below has a chance under
+``1 / FIRST_TRIES`` (a rare condition), the deal is *constructed*: each further try deals
+the sub-seed's deal (its dealer and chance stream), then replaces its shuffled order by one
+drawn uniformly among the orders that put the ``hold``, ``table`` and ``turned`` cards in
+their places' positions (the game's ``deal_slots``) and, for one ``count`` (the rarest), put
+a number of its cards in its place drawn from the exact (hypergeometric) distribution under
+those placements; Bura's and Mushka's trumps first draw the turned card, weighed by the
+count's chance under each. The game's ``deal_cards`` deals that order; the try is kept when
+the game does not void it (a redeal) and the whole condition holds, which also checks the
+other counts and the places a robber's choice makes loose (Minchiate: the cutter's and the
+dealer's first hands). A try is also kept only with probability ``P_d / max P``, ``P_d`` the
+chance of the constructed event under the try's dealer ``d``, so that dealers stay weighed as
+the game weighs them. A mixture of uniform draws over the same set is uniform: the deal is
+uniform among the game's deals satisfying the condition either way. A condition whose places
+overlap under some dealer (Mushka's turned card in a dealer's hand, Minchiate's two robbers)
+is not constructed but left to rejection.
+
+Without a construction, a fixed trial of :data:`TRIAL` deals estimates the acceptance rate
+(once per game, rules and condition in a process; with one, :data:`CONSTRUCT_TRIAL`
+constructed tries); a rate of 0 is refused in one line (:class:`DealError`, with the
+estimate), else the search goes on up to ``50 / rate`` tries (a failure chance of about
+``e**-50``).
 
 Impossible conditions are refused before any deal (:func:`parse_where`): unknown cards, seats
 or sets, a card required in two places, more cards than a hand holds or a set has, ``min``
@@ -47,7 +65,7 @@ from .cards import SCOPA, Deck
 from .errors import CardError, CardsimError
 from .rng import rng_from_seed
 
-__all__ = ["DealError", "NAMED_SETS", "Where", "deal_where", "parse_where", "sub_seed"]
+__all__ = ["DealError", "METHODS", "NAMED_SETS", "Where", "deal_where", "parse_where", "sub_seed"]
 
 FIRST_TRIES = 1_000
 """Tries before the acceptance rate is estimated."""
@@ -59,6 +77,12 @@ SUB_SEED_KEY = 0x77686572
 """The spawn-key element that marks the sub-seeds of a seed."""
 MARGIN = 50.0
 """Tries allowed beyond the first ones: ``MARGIN / rate``."""
+CONSTRUCT_TRIAL = 2_000
+"""Constructed tries of the trial that estimates their acceptance rate."""
+CONSTRUCT_KEY = 0x636F6E73
+"""The spawn-key element of a constructed try's draws."""
+TABLE_PLACE, TURNED_PLACE = -1, -2
+"""The places of ``deal_slots`` besides the seats."""
 
 
 class DealError(CardsimError):
@@ -171,18 +195,19 @@ def _int(value: Any, key: str) -> int:
     return int(value)
 
 
-_SIZES: dict[tuple, tuple[int, int]] = {}
+_SIZES: dict[tuple, tuple[int, int, int]] = {}
 
 
-def _sizes(game) -> tuple[int, int]:
-    """(largest first hand, opening-table size) of the game's deals (from one deal)."""
+def _sizes(game) -> tuple[int, int, int]:
+    """(largest first hand, opening-table size, mask of the cards in play) of the game's deals
+    (from one deal)."""
     key = (game.name, repr(game.rules))
     if key not in _SIZES:
         _SIZES[key] = _dealt_sizes(game)
     return _SIZES[key]
 
 
-def _dealt_sizes(game) -> tuple[int, int]:
+def _dealt_sizes(game) -> tuple[int, int, int]:
     vec = np.zeros(game.spec.state_len, dtype=np.uint64)
     game.spec.new_deal(game.spec.params, rng_from_seed(0), vec)
     layout, deck = game.definition.layout, game.definition.deck
@@ -190,26 +215,33 @@ def _dealt_sizes(game) -> tuple[int, int]:
                                    layout.HAND + deck.n_words * (s + 1)]).bit_count()
                for s in range(game.num_players))
     table = int(vec[layout.TABLE]).bit_count() if game.name in _HAS_TABLE else 0
-    return hand, table
+    positions = game.definition.deal_slots(game.rules, 0)[0]
+    order = vec[layout.ORDER:layout.ORDER + layout.ORDER_WORDS].view(np.uint8)[:positions]
+    return hand, table, sum(1 << int(c) for c in set(order.tolist()))
 
 
 _KEYS = ("hold", "table", "turned", "count")
 _COUNT_KEYS = {"seat", "cards", "min", "max"}
 
 
-def parse_where(game, where: Mapping[str, Any]) -> Where:
+def parse_where(game, where: Mapping[str, Any] | Where) -> Where:
     """Check a condition against ``game`` and parse it; :class:`DealError` (one line) when it
-    is malformed or impossible."""
+    is malformed or impossible. A parsed one is returned as it is."""
+    if isinstance(where, Where):
+        return where
     if not isinstance(where, Mapping):
         raise DealError(f"where={where!r}: expected a dict with some of {', '.join(_KEYS)}")
     unknown = sorted(map(str, set(where) - set(_KEYS)))
     if unknown:
         raise DealError(f"unknown where key {unknown[0]!r}: expected some of {', '.join(_KEYS)}")
     deck, n = game.definition.deck, game.num_players
-    hand_size, table_size = _sizes(game)
+    hand_size, table_size, in_play = _sizes(game)
     used: dict[int, str] = {}                 # card index -> where the condition puts it
 
     def put(mask: int, place: str) -> None:
+        if mask & ~in_play:
+            raise DealError(f"impossible condition: {deck.names(mask & ~in_play)[0]} is not "
+                            f"in play under these rules")
         for i in range(deck.size):
             if mask >> i & 1:
                 if i in used and used[i] != place:
@@ -342,27 +374,202 @@ def _rate(game, where: Where) -> float:
     return _RATES[key]
 
 
-def deal_where(game, seed: Any, where: Mapping[str, Any] | Where) -> np.ndarray:
-    """The state vector of the deal of ``seed`` under ``where`` (module docstring)."""
-    if not isinstance(where, Where):
-        where = parse_where(game, where)
+@dataclass(frozen=True)
+class Draw:
+    """How a constructed try draws the order of a deal with one dealer (module docstring)."""
+
+    positions: int                          # positions of the deal order in play
+    places: Mapping[int, tuple[int, ...]]   # place -> its positions
+    loose: frozenset[int]                   # places whose positions hold more than their cards
+    in_play: int                            # the mask of the cards the deal uses
+    required: Mapping[int, tuple[int, ...]]  # place -> the cards asked there
+    count: Count | None                     # the count drawn exactly, or None
+    turned: tuple[tuple[int, float], ...]   # (card, weight) of a drawn turned card, or ()
+    probability: float                      # the constructed event's chance under the dealer
+
+
+def _window(free: int, marked: int, drawn: int, low: int, high: int) -> list[tuple[int, int]]:
+    """``(k, ways)`` for ``low <= k <= high``: the ways ``drawn`` of ``free`` cards hold ``k``
+    of the ``marked`` ones (the hypergeometric law's numerators)."""
+    return [(k, math.comb(marked, k) * math.comb(free - marked, drawn - k))
+            for k in range(max(low, 0), min(high, marked, drawn) + 1)]
+
+
+def _draw(game, where: Where, dealer: int) -> Draw | None:
+    """The construction of a try under ``dealer``; None when its places overlap."""
+    positions, places, loose = game.definition.deal_slots(game.rules, dealer)
+    required: dict[int, int] = dict(where.hold)
+    if where.table:
+        required[TABLE_PLACE] = where.table
+    if where.turned >= 0:
+        required[TURNED_PLACE] = 1 << where.turned
+    all_required = sum(required.values())
+    r = all_required.bit_count()
+    free = positions - r
+    in_play = _sizes(game)[2]
+    if any(m.bit_count() > len(places[p]) for p, m in required.items()):
+        return Draw(positions, places, loose, in_play, {}, None, (), 0.0)
+    placed = math.prod(math.perm(len(places[p]), m.bit_count()) for p, m in required.items()) \
+        / math.perm(positions, r)
+    best: tuple[float, Count | None, tuple] = (1.0, None, ())
+    for c in where.counts:
+        slots = len(places[c.place]) - required.get(c.place, 0).bit_count()
+        high = 10 ** 6 if c.place in loose else c.high
+
+        def chance(cards: int, free: int) -> float:
+            shift = (required.get(c.place, 0) & cards).bit_count()
+            ways = _window(free, (cards & in_play & ~all_required).bit_count(), slots,
+                           c.low - shift, high - shift)
+            return sum(w for _, w in ways) / math.comb(free, slots)
+
+        if not callable(c.cards):
+            p, turned = chance(c.cards, free), ()
+        elif where.turned >= 0:
+            p, turned = chance(c.cards(where.turned), free), ()
+        else:
+            cands = [t for t in range(game.definition.deck.size)
+                     if in_play >> t & 1 and not all_required >> t & 1]
+            turned = tuple((t, chance(c.cards(t) & ~(1 << t), free - 1)) for t in cands)
+            p = sum(w for _, w in turned) / len(cands)
+        if p < best[0]:
+            best = (p, c, turned)
+    probability, count, turned = best
+    used = set(required) | ({count.place} if count else set()) | ({TURNED_PLACE} if turned else set())
+    taken: set[int] = set()
+    for place in used:
+        if taken & set(places[place]):
+            return None
+        taken |= set(places[place])
+    cards = {p: tuple(i for i in range(game.definition.deck.size) if m >> i & 1)
+             for p, m in required.items()}
+    return Draw(positions, places, loose, in_play, cards, count, turned, placed * probability)
+
+
+_DRAWS: dict[tuple, tuple[Draw, ...] | None] = {}
+
+
+def _draws(game, where: Where) -> tuple[Draw, ...] | None:
+    """The construction under every dealer (cached), or None when some dealer's places overlap
+    (rejection alone then); :class:`DealError` when no dealer can deal the condition."""
+    key = (game.name, repr(game.rules), repr(where.canonical))
+    if key not in _DRAWS:
+        draws = tuple(_draw(game, where, d) for d in range(game.num_players))
+        _DRAWS[key] = None if None in draws else draws
+        if _DRAWS[key] and not max(d.probability for d in draws):
+            raise DealError(f"impossible condition: no deal can satisfy {dict(where.canonical)}")
+    return _DRAWS[key]
+
+
+def _pick(rng: np.random.Generator, items: list[int], k: int) -> list[int]:
+    """``k`` of ``items`` in a uniformly random order (all ``k``-orders equally likely)."""
+    return [items[i] for i in rng.permutation(len(items))[:k]]
+
+
+def _left(draw: Draw, order: np.ndarray) -> list[int]:
+    """The cards in play that ``order`` has not placed yet, ascending."""
+    placed = sum(1 << int(c) for c in order if c >= 0)
+    return [c for c in range(draw.in_play.bit_length()) if (draw.in_play & ~placed) >> c & 1]
+
+
+def _constructed(game, draws: tuple[Draw, ...], where: Where, seed: Any, k: int,
+                 vec: np.ndarray) -> bool:
+    """Constructed try ``k`` (module docstring) into ``vec``: True when it is a deal under
+    ``where``."""
+    spec, layout = game.spec, game.definition.layout
+    spec.new_deal(spec.params, rng_from_seed(sub_seed(seed, k)), vec)
+    draw = draws[int(vec[layout.DEALER])]
+    base = sub_seed(seed, k)
+    base = base if isinstance(base, np.random.SeedSequence) else np.random.SeedSequence(int(base))
+    rng = np.random.default_rng(np.random.SeedSequence(
+        base.entropy, spawn_key=(*base.spawn_key, CONSTRUCT_KEY)))
+    if rng.random() * max(d.probability for d in draws) >= draw.probability:
+        return False
+    order = np.full(draw.positions, -1, dtype=np.int64)
+    for place, cards in draw.required.items():
+        order[_pick(rng, list(draw.places[place]), len(cards))] = cards
+    count = draw.count
+    if count is not None:
+        marked = count.cards
+        if draw.turned:
+            weights = np.array([w for _, w in draw.turned])
+            turned = draw.turned[rng.choice(len(weights), p=weights / weights.sum())][0]
+            order[draw.places[TURNED_PLACE][0]] = turned
+            marked = count.cards(turned) & ~(1 << turned)
+        elif callable(marked):
+            marked = marked(where.turned)
+        left = _left(draw, order)
+        inside = [c for c in left if marked >> c & 1]
+        outside = [c for c in left if not marked >> c & 1]
+        slots = [p for p in draw.places[count.place] if order[p] < 0]
+        shift = sum(marked >> c & 1 for c in draw.required.get(count.place, ()))
+        high = len(slots) if count.place in draw.loose else count.high - shift
+        ways = _window(len(left), len(inside), len(slots), count.low - shift, high)
+        weights = np.array([float(w) for _, w in ways])
+        n_in = ways[rng.choice(len(ways), p=weights / weights.sum())][0]
+        chosen = _pick(rng, inside, n_in) + _pick(rng, outside, len(slots) - n_in)
+        order[slots] = [chosen[i] for i in rng.permutation(len(chosen))]
+    left = _left(draw, order)
+    order[order < 0] = _pick(rng, left, len(left))
+    vec[layout.ORDER:layout.ORDER + layout.ORDER_WORDS].view(np.uint8)[:draw.positions] = order
+    return bool(spec.deal_cards(vec, spec.params)) and where.accepts(game, vec)
+
+
+_CONSTRUCT_RATES: dict[tuple, float] = {}
+
+
+def _construct_rate(game, where: Where, draws: tuple[Draw, ...]) -> float:
+    """The share of :data:`CONSTRUCT_TRIAL` constructed tries from :data:`TRIAL_SEED` kept."""
+    key = (game.name, repr(game.rules), repr(where.canonical))
+    if key not in _CONSTRUCT_RATES:
+        vec = np.zeros(game.spec.state_len, dtype=np.uint64)
+        hits = sum(_constructed(game, draws, where, TRIAL_SEED, k, vec)
+                   for k in range(1, CONSTRUCT_TRIAL + 1))
+        _CONSTRUCT_RATES[key] = hits / CONSTRUCT_TRIAL
+    return _CONSTRUCT_RATES[key]
+
+
+METHODS = ("auto", "reject", "construct")
+
+
+def deal_where(game, seed: Any, where: Mapping[str, Any] | Where,
+               method: str = "auto") -> np.ndarray:
+    """The state vector of the deal of ``seed`` under ``where`` (module docstring); ``method``
+    ``"reject"`` or ``"construct"`` draws by that method alone (the same law: for comparison
+    and tests), ``"auto"`` as the module docstring says."""
+    if method not in METHODS:
+        raise DealError(f"method={method!r}: expected one of {', '.join(METHODS)}")
+    where = parse_where(game, where)
     rng_from_seed(seed)                               # a bad seed: its own error first
     vec = np.zeros(game.spec.state_len, dtype=np.uint64)
-    limit = FIRST_TRIES
-    k = 0
-    while True:
-        while k < limit:
-            game.spec.new_deal(game.spec.params, rng_from_seed(sub_seed(seed, k)), vec)
-            if where.accepts(game, vec):
-                return vec
-            k += 1
-        if limit > FIRST_TRIES:
-            break
-        rate = _rate(game, where)
+    draws = None if method == "reject" else _draws(game, where)
+    if method == "construct" and draws is None:
+        raise DealError(f"{dict(where.canonical)} cannot be constructed: its places overlap "
+                        "under some dealer")
+    rare = method == "construct" or (
+        draws is not None and max(d.probability for d in draws) < 1 / FIRST_TRIES)
+    for k in range(0 if rare else FIRST_TRIES):
+        game.spec.new_deal(game.spec.params, rng_from_seed(sub_seed(seed, k)), vec)
+        if where.accepts(game, vec):
+            return vec
+    if draws is not None:
+        rate = _construct_rate(game, where, draws)
         if rate == 0:
-            raise DealError(f"deal condition too rare to draw: 0 of {TRIAL:,} trial deals "
-                            f"satisfy {dict(where.canonical)} (estimated acceptance below "
-                            f"{3 / TRIAL:.1e}), or it is impossible")
-        limit = FIRST_TRIES + math.ceil(MARGIN / rate)
+            raise DealError(f"deal condition too rare to draw: 0 of {CONSTRUCT_TRIAL:,} "
+                            f"constructed deals satisfy {dict(where.canonical)} (the game "
+                            "voids or a robber's choice undoes them), or it is impossible")
+        for k in range(FIRST_TRIES, FIRST_TRIES + math.ceil(MARGIN / rate)):
+            if _constructed(game, draws, where, seed, k, vec):
+                return vec
+        raise DealError(f"no deal satisfies {dict(where.canonical)} in {k:,} tries "
+                        f"(estimated acceptance of a constructed deal {rate:.2e})")
+    rate = _rate(game, where)
+    if rate == 0:
+        raise DealError(f"deal condition too rare to draw: 0 of {TRIAL:,} trial deals "
+                        f"satisfy {dict(where.canonical)} (estimated acceptance below "
+                        f"{3 / TRIAL:.1e}), or it is impossible")
+    for k in range(FIRST_TRIES, FIRST_TRIES + math.ceil(MARGIN / rate)):
+        game.spec.new_deal(game.spec.params, rng_from_seed(sub_seed(seed, k)), vec)
+        if where.accepts(game, vec):
+            return vec
     raise DealError(f"no deal satisfies {dict(where.canonical)} in {k:,} tries (estimated "
                     f"acceptance {rate:.2e})")

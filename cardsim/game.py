@@ -81,14 +81,16 @@ class Game:
         if setup and self.definition.deal_setup is None:
             raise CardsimError(f"{self.name} deals take only a seed, not "
                                + ", ".join(sorted(setup)))
+        condition = None
         if where:
-            from .deals import deal_where
-            vec = deal_where(self, seed, where)
+            from .deals import deal_where, parse_where
+            condition = parse_where(self, where)
+            vec = deal_where(self, seed, condition)
         else:
             vec = self._dealt(self.spec.new_deal, seed)
         if setup:
             self.definition.deal_setup(vec, self.rules, **setup)
-        return State(self, vec).started(seed)
+        return State(self, vec).started(seed, condition and dict(condition.canonical))
 
     def new_match(self, seed: Any) -> "State":
         """A whole match (or game), dealt from ``seed``; terminal when it is decided."""
@@ -107,20 +109,23 @@ class State:
     and the actions applied to it since (:meth:`apply_action`, ``solvers.agents.play``), so
     that :meth:`record` gives the game's record (:mod:`cardsim.record`)."""
 
-    __slots__ = ("game", "vec", "start", "seed", "actions")
+    __slots__ = ("game", "vec", "start", "seed", "where", "actions")
 
     def __init__(self, game: Game, vec: np.ndarray) -> None:
         self.game = game
         self.vec = vec
         self.start: np.ndarray | None = None
         self.seed: Any = None
+        self.where: dict | None = None
         self.actions: list[int] = []
 
-    def started(self, seed: Any = None) -> "State":
-        """This state as the start of its record (what :meth:`record` replays from)."""
+    def started(self, seed: Any = None, where: dict | None = None) -> "State":
+        """This state as the start of its record (what :meth:`record` replays from), dealt
+        from ``seed`` under the condition ``where`` (canonical form) when given."""
         self.start = self.vec.copy()
         self.seed = seed if isinstance(seed, (int, np.integer)) and not isinstance(
             seed, bool) else None
+        self.where = where
         self.actions = []
         return self
 
@@ -135,7 +140,7 @@ class State:
                               "it has no record of its moves")
         start = State(self.game, self.start.copy())
         record = record_of(start, self.actions, seats,
-                           None if self.seed is None else int(self.seed))
+                           None if self.seed is None else int(self.seed), self.where)
         replayed = start.clone()
         for a in self.actions:
             replayed.apply_action(a)
@@ -216,6 +221,7 @@ class State:
         """An independent copy (with its record so far)."""
         copy = State(self.game, self.vec.copy())
         copy.start, copy.seed, copy.actions = self.start, self.seed, list(self.actions)
+        copy.where = self.where
         return copy
 
     def to_dict(self) -> dict:

@@ -25,7 +25,9 @@ shared. Format ``cardsim-record``, version 1, a JSON object:
     Each seat's return at the end (``State.returns``), or null when the record stops before
     the end.
 
-``seed`` (optional) is the seed the deal was dealt from, when it was.
+``seed`` (optional) is the seed the deal was dealt from, when it was; ``where`` (optional)
+the condition it was drawn under (:mod:`cardsim.deals`, canonical form): the start is then
+``new_deal(seed, where=where)``'s, not ``new_deal(seed)``'s.
 
 Every record is checked when read (:mod:`cardsim.replay`: its moves are replayed): a wrong
 field, or the first move that is not legal where it stands, is refused in one line
@@ -47,7 +49,7 @@ FORMAT = "cardsim-record"
 VERSION = 1
 PERSON = "person"
 KEYS = {"format", "version", "game", "rules", "seats", "start", "moves", "player", "views",
-        "result", "seed"}
+        "result", "seed", "where"}
 """The fields of a record (module docstring)."""
 
 
@@ -67,6 +69,7 @@ class GameRecord:
     views: tuple[dict, ...] | None = None
     result: tuple[float, ...] | None = None
     seed: int | None = None
+    where: dict | None = None
 
     @property
     def is_view(self) -> bool:
@@ -83,6 +86,8 @@ class GameRecord:
         d["result"] = None if self.result is None else list(self.result)
         if self.seed is not None:
             d["seed"] = self.seed
+        if self.where is not None:
+            d["where"] = self.where
         return d
 
     def to_json(self) -> str:
@@ -132,7 +137,7 @@ def action_from_string(state, text: str) -> int:
 
 
 def record_of(start, actions: Sequence[int], seats: Sequence[str] | None = None,
-              seed: int | None = None) -> GameRecord:
+              seed: int | None = None, where: dict | None = None) -> GameRecord:
     """The full record of ``actions`` (ids) played from the state ``start`` (left as it is)."""
     state = start.clone()
     moves = []
@@ -141,7 +146,7 @@ def record_of(start, actions: Sequence[int], seats: Sequence[str] | None = None,
         state.apply_action(int(a))
     n = start.game.num_players
     return GameRecord(game=start.game, seats=check_seats(seats, n), moves=tuple(moves),
-                      start=start.to_dict(), seed=seed,
+                      start=start.to_dict(), seed=seed, where=where,
                       result=tuple(state.returns()) if state.is_terminal() else None)
 
 

@@ -69,6 +69,13 @@ def from_dict(d: Any) -> GameRecord:
         return _view_record(d, game, seats, moves, seed, result)
     if d.get("start") is None:
         raise RecordError("start: a record needs its start position (or a player's views)")
+    where = d.get("where")
+    if where is not None:
+        from .deals import parse_where
+        try:
+            where = dict(parse_where(game, where).canonical)
+        except CardsimError as e:
+            raise RecordError(str(e) if str(e).startswith("where") else f"where: {e}") from None
     try:
         state = game.from_dict(d["start"])
     except CardsimError as e:
@@ -84,7 +91,7 @@ def from_dict(d: Any) -> GameRecord:
         raise RecordError(f"result: {result} is not the returns of the moves played "
                           f"({state.returns()})")
     return GameRecord(game=game, seats=seats, moves=tuple(moves), start=start, seed=seed,
-                      result=None if result is None else tuple(float(r) for r in result))
+                      where=where, result=None if result is None else tuple(float(r) for r in result))
 
 
 def _view_record(d, game, seats, moves, seed, result) -> GameRecord:

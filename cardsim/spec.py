@@ -26,6 +26,10 @@ the ``int64`` ``params``:
                         sees it (equal ids for moves he cannot tell apart)
 ``heuristic``           ``(state, params, actions, n, rng) -> index`` the game's heuristic
                         player (``cardsim/games/<game>/heuristic.py``)
+``deal_cards``          ``(state, params) -> bool`` the deal of the order the state holds,
+                        as ``start`` deals its shuffled order; False when the game voids
+                        that deal (a redeal). :mod:`cardsim.deals` deals a constructed
+                        order with it
 ``play_random_deals``   ``(params, rng, n_deals, records, max_actions, policy) -> None`` the
                         engine's own random-playout loop, one ``records`` row per deal;
                         ``policy`` (float64) holds the random player's parameters, in the
@@ -71,6 +75,7 @@ class Kernels:
     observed_action: Callable
     heuristic: Callable
     play_random_deals: Callable
+    deal_cards: Callable
 
     @classmethod
     def of(cls, *modules, **given: Callable) -> Kernels:
@@ -185,6 +190,11 @@ class GameDefinition:
     match state a state's deal was dealt from, seen by ``side`` (:attr:`MatchModel.cell`);
     ``G.match_cell`` in generic code, which a search valuing a deal's end by the table
     (``ismcts:value=match``) reads. None when the game has no match model."""
+    deal_slots: Callable[..., Any] | None = None
+    """``(rules, dealer) -> (positions, {place: positions}, loose)``: where each position of
+    the deal order goes (a place is a seat, -1 the opening table, -2 the turned card; a loose
+    place's positions hold more than its cards: a robber's); the layout's ``deal_slots``.
+    :mod:`cardsim.deals` draws rare conditions from it with ``deal_cards``."""
     deal_setup: Callable[..., None] | None = None
     """``(vec, rules, **setup)``: what ``Game.new_deal(seed, **setup)`` may set besides the
     cards (Mushka: ``records``); None when a deal takes nothing but its seed."""
@@ -203,6 +213,7 @@ class GameDefinition:
 
         layout = role("layout")
         given.setdefault("max_actions", lambda rules: layout.MAX_ACTIONS)
+        given.setdefault("deal_slots", getattr(layout, "deal_slots", None))
         return cls(name=package.rpartition(".")[2], codec=role("notation"), layout=layout,
                    kernels=Kernels.of(role("kernels"), role("worlds"),
                                       heuristic=role("heuristic").choose),
@@ -266,3 +277,4 @@ class GameSpec:
     observed_action = property(lambda self: self.kernels.observed_action)
     heuristic = property(lambda self: self.kernels.heuristic)
     play_random_deals = property(lambda self: self.kernels.play_random_deals)
+    deal_cards = property(lambda self: self.kernels.deal_cards)

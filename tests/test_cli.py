@@ -215,6 +215,22 @@ def test_bench_starts_exact_ismcts_cold_and_warm(tmp_path):
     assert load_spec(mushka[mushka.index("run") + 1]).agents[1] == "ismcts:iterations=50,exact=6"
 
 
+def test_bench_starts_rare_conditioned_deals_cold_and_warm(capsys):
+    """``cardsim bench --startup`` measures ``simulate --where`` on a rare condition per game
+    (issue 22: constructed deals, dealt by the compiled ``deal_cards``), and its command line
+    runs; three of the four are rarer than rejection's first tries, so drawn by construction."""
+    import cardsim
+    import cardsim.app.bench as bench
+    from cardsim.deals import FIRST_TRIES, _draws, parse_where
+    assert "simulate-where" in bench.STARTUP_COMMANDS
+    for name, where in bench.RARE_WHERE.items():
+        game = cardsim.load_game(name)
+        chance = max(d.probability for d in _draws(game, parse_where(game, where)))
+        assert (chance < 1 / FIRST_TRIES) == (name != "minchiate"), name
+    argv = bench.startup_argv("scopa", "simulate-where", "unused", "cold")
+    assert run(capsys, *argv[3:5], "--deals", "20", *argv[7:])[0] == 0
+
+
 def test_bench_starts_equity_cold_and_warm_where_the_game_has_a_match_model(tmp_path, capsys):
     """``cardsim bench --startup`` measures ``cardsim equity`` (issue 20) for the games with a
     match model (Bura's under its match format to 11 wins), and its command lines run."""

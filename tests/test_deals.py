@@ -9,7 +9,7 @@ from scipy.stats import chisquare
 
 import cardsim
 from cardsim.app.cli import main
-from cardsim.deals import DealError, parse_where
+from cardsim.deals import DealError, deal_where, parse_where
 from cardsim.errors import CardsimError
 from experiments.rows import seeded
 from experiments.runner import RunConfig, run
@@ -116,7 +116,14 @@ def test_same_seed_same_deal():
     assert np.array_equal(game.new_deal(3, where={"hold": {0: held}}).vec, plain.vec)
     state = game.new_deal(11, where=where)    # a record replays from the conditioned start
     state.apply_action(state.legal_actions()[0])
-    assert state.record() is not None
+    record = state.record().to_dict()          # and says how to draw it again
+    assert record["seed"] == 11 and record["where"] == {"hold": {"0": ["Aco", "7co"]}}
+    again = game.new_deal(record["seed"], where=record["where"])
+    assert again.to_dict() == record["start"] == state.record().start
+    from cardsim.replay import from_dict as read_record
+    assert read_record(record).where == record["where"]
+    with pytest.raises(CardsimError, match="where.hold.0: unknown scopa card 'Xco'"):
+        read_record({**record, "where": {"hold": {"0": ["Xco"]}}})
 
 
 @pytest.mark.parametrize("game,where,words", [
@@ -133,7 +140,9 @@ def test_same_seed_same_deal():
     ("bura", {"count": [{"seat": 0, "cards": "trumps", "min": 3}]}, "redealt (BU-DEAL-5)"),
     ("bura", {"turned": "As", "hold": {0: ["As"]}}, "As is asked in seat 0's hand and in the"),
     ("bura", {"table": ["As"]}, "bura has no opening table"),
-    ("minchiate", {"count": [{"seat": 1, "cards": "trumps", "min": 21}]}, "too rare to draw"),
+    ("minchiate", {"count": [{"seat": 1, "cards": "trumps", "min": 20},
+                             {"seat": 1, "cards": "kings", "min": 4}]}, "too rare to draw"),
+    ("mushka", {"hold": {0: ["2s"]}}, "2s is not in play under these rules"),
 ])
 def test_impossible_conditions_are_one_line_errors(game, where, words):
     with pytest.raises(DealError) as e:
@@ -151,6 +160,10 @@ def test_spec_deal_table_and_workers(tmp_path):
     one = run(spec, RunConfig(str(tmp_path / "one"), jobs=1, progress=False)).rows()
     two = run(spec, RunConfig(str(tmp_path / "two"), jobs=2, progress=False)).rows()
     assert seeded(one).equals(seeded(two))
+    rare = parse_spec({**base, "deal": {"hold": {"0": ["7co", "7cu", "7sw"]}}})  # constructed
+    one = run(rare, RunConfig(str(tmp_path / "rare1"), jobs=1, progress=False)).rows()
+    two = run(rare, RunConfig(str(tmp_path / "rare2"), jobs=2, progress=False)).rows()
+    assert seeded(one).equals(seeded(two)) and len(one) == 20
     game = spec.load()
     for i in range(3):
         seq = np.random.SeedSequence([2, 0, i]).spawn(3)[0]
@@ -204,3 +217,123 @@ def test_cli_analyze_where_analyzes_the_opening_of_a_drawn_deal(capsys, tmp_path
         assert main(argv) == 2
         err = capsys.readouterr().err.strip()
         assert needle in err and "\n" not in err
+
+
+# --- constructed draws (rare conditions) ---------------------------------------------------
+
+@pytest.mark.parametrize("name,options", [
+    ("scopa", {}), ("scopa", {"num_players": 4}), ("bura", {}), ("bura", {"num_players": 3}),
+    ("mushka", {}), ("mushka", {"dealer_takes_trump_card": True}), ("minchiate", {})])
+def test_deal_cards_of_the_kernels_own_order_is_its_deal(name, options):
+    """``deal_cards``, which deals a constructed order, is the second half of the kernel's
+    deal: on a dealt state's own order it gives back the same state, word for word."""
+    game = cardsim.load_game(name, **options)
+    for seed in range(200):
+        dealt = game.new_deal(seed).vec
+        again = dealt.copy()
+        assert game.spec.deal_cards(again, game.spec.params)
+        assert np.array_equal(again, dealt), seed
+
+
+def test_rare_scopa_hold_is_constructed_and_uniform():
+    """Seat 0 holds the three sevens other than 7de (1 deal in 10,000): drawn at once by
+    construction; the opening table is uniform over the 37 other cards."""
+    game = cardsim.load_game("scopa", redeal_kings_on_table="off")
+    where = {"hold": {0: ["7co", "7cu", "7sw"]}}
+    counts: dict[str, int] = {}
+    for seed in range(1000):
+        d = game.new_deal(seed, where=where).to_dict()
+        assert sorted(d["hands"][0]) == ["7co", "7cu", "7sw"]
+        for card in d["table"]:
+            counts[card] = counts.get(card, 0) + 1
+    free = [c for c in game.definition.deck.cards if c not in ("7co", "7cu", "7sw")]
+    assert uniform_over(counts, free, 4, deals=1000) > 0.001
+    assert np.array_equal(game.new_deal(7, where=where).vec, game.new_deal(7, where=where).vec)
+
+
+def test_constructed_dealers_are_weighed_as_the_game_weighs_them():
+    """Mushka with ``dealer_takes_trump_card``: the dealer's first hand has 6 cards, the
+    others 5, so four given cards are in seat 0's hand 360 : 120 times as often when seat 0
+    deals (perm(6, 4) : perm(5, 4)): seat 0 is the dealer in exactly half of such deals."""
+    game = cardsim.load_game("mushka", dealer_takes_trump_card=True)
+    where = {"hold": {0: ["As", "Ks", "Qs", "Js"]}}
+    dealers = np.zeros(4)
+    for seed in range(1000):
+        dealers[int(deal_where(game, seed, where, method="construct")[game.definition.layout
+                                                                          .DEALER])] += 1
+    assert chisquare(dealers, [500, 500 / 3, 500 / 3, 500 / 3]).pvalue > 0.001
+
+
+def test_constructed_turned_card_is_weighed_by_the_count():
+    """Bura (combination redeal off): seat 0 holds As and at least two trumps. Exact law of
+    the trump suit by enumeration of (seat 0's hand, turned card): spades (As a trump) need
+    one more spade, another suit two of it. The constructed deals follow it."""
+    game = cardsim.load_game("bura", initial_combo_redeal=False)
+    deck = game.definition.deck.cards
+    others = [c for c in deck if c != "As"]
+    exact = dict.fromkeys("cdhs", 0)
+    for i, a in enumerate(others):
+        for b in others[i + 1:]:
+            for t in others:
+                if t not in (a, b) and sum(c[-1] == t[-1] for c in ("As", a, b)) >= 2:
+                    exact[t[-1]] += 1
+    where = {"hold": {0: ["As"]}, "count": [{"seat": 0, "cards": "trumps", "min": 2}]}
+    seen = dict.fromkeys("cdhs", 0)
+    for seed in range(2000):
+        vec = deal_where(game, seed, where, method="construct")
+        seen[deck[int(vec[game.definition.layout.TRUMP_CARD])][-1]] += 1
+    total = sum(exact.values())
+    assert chisquare([seen[s] for s in "cdhs"], [2000 * exact[s] / total for s in "cdhs"]
+                     ).pvalue > 0.001
+
+
+def test_minchiate_robbers_constructed_as_rejection_draws_them():
+    """Minchiate, seat 0 with at least 13 trumps after the robbing (a robber's place is
+    loose): the constructed deals and the rejected ones agree on the law of the dealer and
+    of the number of trumps (two-sample chi-square); 21 trumps, beyond rejection, are drawn."""
+    game = cardsim.load_game("minchiate")
+    layout, trumps = game.definition.layout, cardsim.deals.NAMED_SETS["minchiate"]["trumps"]
+    where = {"count": [{"seat": 0, "cards": "trumps", "min": 13}]}
+    table = np.zeros((2, 4, 3))
+    for m, method in enumerate(("construct", "reject")):
+        for seed in range(600):
+            vec = deal_where(game, seed, where, method=method)
+            held = (game.definition.deck.from_words(vec[layout.HAND:layout.HAND + 2])
+                    & trumps).bit_count()
+            table[m, int(vec[layout.DEALER]), min(held - 13, 2)] += 1
+    flat = table.reshape(2, -1)
+    flat = flat[:, flat.sum(axis=0) > 0]
+    from scipy.stats import chi2_contingency
+    assert chi2_contingency(flat).pvalue > 0.001
+    hand = game.new_deal(5, where={"count": [{"seat": 1, "cards": "trumps", "min": 21}]}
+                         ).to_dict()["hands"][1]
+    assert sum(c[0] == "T" for c in hand) >= 21
+
+
+def test_method_is_checked_and_overlapping_places_are_not_constructed():
+    game = cardsim.load_game("mushka", dealer_takes_trump_card=True)
+    with pytest.raises(DealError, match="method='fast': expected one of auto, reject"):
+        deal_where(game, 1, {"hold": {0: ["As"]}}, method="fast")
+    overlap = {"turned": "Ah", "hold": {0: ["As"]}}     # seat 0's hand holds the turned card
+    with pytest.raises(DealError, match="cannot be constructed: its places overlap"):
+        deal_where(game, 1, overlap, method="construct")
+    vec = deal_where(game, 1, overlap)                  # rejection draws it
+    assert game.definition.deck.name(int(vec[game.definition.layout.TRUMP_CARD])) == "Ah"
+
+
+@pytest.mark.parametrize("name", ["scopa", "bura", "mushka", "minchiate"])
+def test_constructed_deals_are_valid_positions_played_to_the_end(name):
+    """A constructed deal (a rare condition of ``cardsim bench``) is a position the game's
+    validation accepts as it is (``from_dict(to_dict())`` gives it back) and plays to the end."""
+    import random
+
+    from cardsim.app.bench import RARE_WHERE
+    game = cardsim.load_game(name)
+    rnd = random.Random(0)
+    for seed in range(5):
+        state = game.new_deal(seed, where=RARE_WHERE[name])
+        assert parse_where(game, RARE_WHERE[name]).accepts(game, state.vec)
+        assert game.from_dict(state.to_dict()).to_dict() == state.to_dict()
+        while not state.is_terminal():
+            state.apply_action(rnd.choice(state.legal_actions()))
+        assert len(state.returns()) == game.num_players

@@ -310,14 +310,21 @@ def _timed_run(argv: list[str], env: dict, cwd: str | None = None) -> tuple[floa
     return seconds, usage.ru_maxrss / 1024
 
 
-STARTUP_COMMANDS = ("simulate", "run", "run-exact", "run-match", "analyze", "solve", "equity",
-                    "review")
+STARTUP_COMMANDS = ("simulate", "simulate-where", "run", "run-exact", "run-match", "analyze",
+                    "solve", "equity", "review")
 """The commands :func:`startup_figures` starts cold and warm (``run-exact``: ``run`` with an
 ISMCTS agent that plays exact endgames, ``exact=6``; it and ``solve`` where the game has an
 exact solver; ``run-match``: a whole match against an ISMCTS agent that values a deal's end
 by a match-equity table, ``value=match``, and ``equity``, a table from 20 heuristic deals,
 where the game has a match model; under :data:`MATCH_RULES`; ``review``: a heuristic deal's
-record reviewed for seat 0, 200 worlds a decision, as issue 21 measures it)."""
+record reviewed for seat 0, 200 worlds a decision, as issue 21 measures it;
+``simulate-where``: 200 deals drawn under :data:`RARE_WHERE`, which rejection cannot draw
+in reasonable time, so that they are constructed and dealt by ``deal_cards``)."""
+RARE_WHERE = {"scopa": {"hold": {"0": ["7co", "7cu", "7sw"]}},
+              "bura": {"hold": {"0": ["6s", "6h", "6d"]}},
+              "mushka": {"hold": {"0": ["As", "Ks", "Qs", "Js"]}},
+              "minchiate": {"count": [{"seat": 0, "cards": "trumps", "min": 18}]}}
+"""Per game, the rare condition of ``simulate-where`` (1 deal in 7,000 or rarer)."""
 MATCH_RULES = {"bura": {"match_format": "wins_to_n"}}
 """The rules ``run-match`` and ``equity`` start a game under where its default rules have no
 match of several deals (Bura's default is a single deal)."""
@@ -332,6 +339,9 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
     cli = [sys.executable, "-m", "cardsim"]
     if command == "simulate":
         return cli + ["simulate", game_name, "--deals", "1000", "--seed", "1", "--quiet"]
+    if command == "simulate-where":
+        return cli + ["simulate", game_name, "--deals", "200", "--seed", "1", "--quiet",
+                      "--where", json.dumps(RARE_WHERE[game_name])]
     rules = MATCH_RULES.get(game_name, {})
     if command in ("run", "run-exact", "run-match"):   # one batch: heuristic against ISMCTS
         if (command == "run-exact" and game.spec.exact is None

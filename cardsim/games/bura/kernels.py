@@ -166,27 +166,33 @@ def deal(state, params):
     """BU-DEAL-2..5: shuffle, three cards to each player from the dealer's left, the last card
     of the stock is the turned trump card; a dealt combination cancels the deal (same dealer).
     The scheduled leader (``LEADER``) must be set; ends with the first check point."""
-    n = params[P_NUM_PLAYERS]
     rng = state[L.RNG:L.RNG + 4]
     deal_order.reset_order(state, L.ORDER, L.N_CARDS)
     while True:
         deal_order.shuffle_order(state, L.ORDER, L.N_CARDS, rng)
-        trump_card = deal_order.order_card(state, L.ORDER, L.N_CARDS - 1)
-        for seat in range(n):
-            state[L.HAND + seat] = ZERO
-        for i in range(L.HAND_SIZE * n):
-            seat = (np.int64(state[L.DEALER]) + 1 + i) % n
-            state[L.HAND + seat] |= bit(deal_order.order_card(state, L.ORDER, i))
-        for w in range(L.GOT, L.GOT + 3 * L.LOG_WORDS):
-            state[w] = ZERO
-        redeal = False
-        if params[P_INITIAL_REDEAL] == 1:
-            for seat in range(n):
-                if has_active_combination(state[L.HAND + seat], trump_card, params):
-                    redeal = True
-        if not redeal:
+        if deal_cards(state, params):
             break
         state[L.REDEALS] += ONE
+
+
+@kernel
+def deal_cards(state, params):
+    """BU-DEAL-2..5: the deal of the order the state holds (``deal`` after its shuffle), to
+    its first check point. False, and the deal left unfinished, when a dealt combination
+    cancels it (BU-DEAL-5)."""
+    n = params[P_NUM_PLAYERS]
+    trump_card = deal_order.order_card(state, L.ORDER, L.N_CARDS - 1)
+    for seat in range(n):
+        state[L.HAND + seat] = ZERO
+    for i in range(L.HAND_SIZE * n):
+        seat = (np.int64(state[L.DEALER]) + 1 + i) % n
+        state[L.HAND + seat] |= bit(deal_order.order_card(state, L.ORDER, i))
+    for w in range(L.GOT, L.GOT + 3 * L.LOG_WORDS):
+        state[w] = ZERO
+    if params[P_INITIAL_REDEAL] == 1:
+        for seat in range(n):
+            if has_active_combination(state[L.HAND + seat], trump_card, params):
+                return False
     state[L.TRUMP_CARD] = trump_card
     state[L.NEXT] = L.HAND_SIZE * n
     stock = ZERO
@@ -210,6 +216,7 @@ def deal(state, params):
     for seat in range(n):
         log_received(state, seat, state[L.HAND + seat])
     check_point(state, params)
+    return True
 
 
 @kernel

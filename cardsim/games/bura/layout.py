@@ -108,3 +108,14 @@ ACES = np.uint64(sum(1 << (9 * s + 8) for s in range(4)))
 TENS = np.uint64(sum(1 << (9 * s + 7) for s in range(4)))
 SIXES = np.uint64(sum(1 << (9 * s) for s in range(4)))
 CLAIM_TARGET = 31
+
+
+def deal_slots(rules, dealer: int) -> tuple[int, dict[int, tuple[int, ...]], frozenset[int]]:
+    """Where the positions of the deal order go (``kernels.deal_cards``): ``(positions,
+    {place: positions}, loose)``, a place a seat or -2 (the turned card, the last position);
+    no place is loose. :mod:`cardsim.deals` draws rare conditions from it."""
+    n = rules.num_players
+    places = {seat: tuple(i for i in range(HAND_SIZE * n) if (dealer + 1 + i) % n == seat)
+              for seat in range(n)}
+    places[-2] = (N_CARDS - 1,)
+    return N_CARDS, places, frozenset()

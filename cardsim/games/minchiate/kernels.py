@@ -60,17 +60,25 @@ def deal(state, params):
     """MI-DEAL-1..4, MI-CUT-1..3, MI-ROB-1: shuffle; the cutter robs from the bottom; 10 + 11
     cards each from the dealer's right, the 21st face up; the rest is the Fola, which the
     dealer robs; then the discards (or the declarations)."""
+    rng = state[L.RNG:L.RNG + 4]
+    deal_order.reset_order(state, L.ORDER, L.N_CARDS)
+    deal_order.shuffle_order(state, L.ORDER, L.N_CARDS, rng)
+    deal_cards(state, params)
+
+
+@kernel
+def deal_cards(state, params):
+    """MI-DEAL-1..4, MI-CUT-1..3, MI-ROB-1: the deal of the order the state holds (``deal``
+    after its shuffle), to the first decision. Always True: Minchiate voids no deal."""
     for w in range(L.RNG):
-        state[w] = ZERO
+        if w < L.ORDER or w >= L.ORDER + L.ORDER_WORDS:
+            state[w] = ZERO
     for w in range(L.LEADER, L.STATE_LEN):
         if w != L.MODE and w != L.DEAL_NUMBER and w != L.START_DEALER and w != L.NET_TOTAL:
             state[w] = ZERO
     state[L.D_WORD] = np.uint64(_BIAS)
     state[L.NET] = np.uint64(_BIAS)
     state[L.LED_SUIT] = L.NO_SUIT
-    rng = state[L.RNG:L.RNG + 4]
-    deal_order.reset_order(state, L.ORDER, L.N_CARDS)
-    deal_order.shuffle_order(state, L.ORDER, L.N_CARDS, rng)
     dealer = np.int64(state[L.DEALER])
     cutter = (dealer + 3) % 4
     # MI-CUT-1: the cutter robs from the bottom of the pack
@@ -128,6 +136,7 @@ def deal(state, params):
                    set_value(state[L.DEALER_ROBBED], state[L.DEALER_ROBBED + 1]))
     # MI-DISC-1: the cutter discards first, then the dealer
     begin_discards(state, params, cutter)
+    return True
 
 
 @helper

@@ -223,3 +223,22 @@ DECINE_LOW, DECINE_HIGH, DECINE_FOUR = range(PAPI_1_13_28 + 1, PAPI_1_13_28 + 4)
 KINGS_THREE = DECINE_FOUR + 1      # + the missing King's suit
 KINGS_FOUR = KINGS_THREE + 4
 MATTO_BONUS = 5                    # MI-COMB-4
+
+
+def deal_slots(rules, dealer: int) -> tuple[int, dict[int, tuple[int, ...]], frozenset[int]]:
+    """Where the positions of the deal order go (``kernels.deal_cards``): ``(positions,
+    {seat: positions}, loose)``. A robber's first hand holds the cards he robbed, chosen by
+    their values: his place (loose) is his dealt positions and those he may rob from (the
+    cutter the bottom ``rob_cap``, the dealer the Fola), a superset of his first hand.
+    :mod:`cardsim.deals` draws rare conditions from it."""
+    places = {(dealer + 1 + j) % 4: tuple(range(10 * j, 10 * j + 10))
+              + tuple(range(40 + 11 * j, 51 + 11 * j)) for j in range(4)}
+    loose = set()
+    cutter = (dealer + 3) % 4
+    if rules.cutter_rob == "auto":
+        places[cutter] += tuple(range(N_CARDS - rules.rob_cap, N_CARDS))
+        loose.add(cutter)
+    if rules.dealer_rob == "auto_all":
+        places[dealer] += tuple(range(4 * HAND_SIZE, N_CARDS))
+        loose.add(dealer)
+    return N_CARDS, places, frozenset(loose)

@@ -60,7 +60,6 @@ def deal(state, params):
     """MU-DEAL-2..4: shuffle the deck, five cards to each player one at a time from the
     dealer's left, turn the next card for trump; the rest is the stock. With
     ``dealer_takes_trump_card`` the dealer takes the turned card and must discard one."""
-    n = params[P_NUM_PLAYERS]
     lowest = params[P_LOWEST_RANK]
     rng = state[L.RNG:L.RNG + 4]
     cards = deal_order.order_bytes(state, L.ORDER, L.N_CARDS)
@@ -70,6 +69,17 @@ def deal(state, params):
             cards[k] = c
             k += 1
     rng_shuffle(cards, k, rng)
+    deal_cards(state, params)
+
+
+@kernel
+def deal_cards(state, params):
+    """MU-DEAL-2..4: the deal of the order the state holds (``deal`` after its shuffle): five
+    cards to each player, the turned card, the stock; with ``dealer_takes_trump_card`` the
+    dealer takes the turned card. Always True: Mushka voids no deal at dealing."""
+    n = params[P_NUM_PLAYERS]
+    k = 4 * (13 - params[P_LOWEST_RANK])
+    cards = deal_order.order_bytes(state, L.ORDER, L.N_CARDS)
     dealer = np.int64(state[L.DEALER])
     for seat in range(L.MAX_PLAYERS):
         for w in (L.HAND, L.DISCARDS, L.TRICK_CARD, L.TRICKS_WON, L.EXCLUDED, L.PLAYED, L.DECISION):
@@ -96,6 +106,7 @@ def deal(state, params):
     else:
         state[L.PHASE] = L.PHASE_EXCHANGE
         state[L.TO_MOVE] = next_seat(dealer, n)
+    return True
 
 
 @kernel

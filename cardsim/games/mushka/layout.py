@@ -98,3 +98,17 @@ MAX_DEAL_MOVES = 64    # 7 exchange decisions, a discard, 35 cards played, stop 
 # Card tables.
 SUIT_MASK = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], dtype=np.uint64)
 ACES = np.array([13 * s + 12 for s in range(4)], dtype=np.int64)
+
+
+def deal_slots(rules, dealer: int) -> tuple[int, dict[int, tuple[int, ...]], frozenset[int]]:
+    """Where the positions of the deal order go (``kernels.deal_cards``): ``(positions,
+    {place: positions}, loose)``, a place a seat or -2 (the turned card); with
+    ``dealer_takes_trump_card`` the dealer's first hand holds the turned card's position too.
+    No place is loose. :mod:`cardsim.deals` draws rare conditions from it."""
+    n = rules.num_players
+    places = {seat: tuple(i for i in range(HAND_SIZE * n) if (dealer + 1 + i) % n == seat)
+              for seat in range(n)}
+    places[-2] = (HAND_SIZE * n,)
+    if rules.dealer_takes_trump_card:
+        places[dealer] += places[-2]
+    return rules.deck_size, places, frozenset()

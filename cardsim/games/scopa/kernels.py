@@ -76,12 +76,21 @@ def deal(state, params):
     deal_order.reset_order(state, L.ORDER, L.N_CARDS)
     while True:
         deal_order.shuffle_order(state, L.ORDER, L.N_CARDS, rng)
-        state[L.NEXT] = 0
-        state[L.STOCK] = L.FULL_DECK
-        state[L.TABLE] = deal_next(state, 4)
-        if not is_void_deal(state[L.TABLE], params):
+        if deal_cards(state, params):
             break
         state[L.REDEALS] += ONE
+
+
+@kernel
+def deal_cards(state, params):
+    """SC-DEAL-2..5: the deal of the order the state holds (``deal`` after its shuffle): 4
+    cards to the table, the hands, the dealer's next player moves. False, and the deal left
+    unfinished, when the table cancels it (SC-DEAL-3)."""
+    state[L.NEXT] = 0
+    state[L.STOCK] = L.FULL_DECK
+    state[L.TABLE] = deal_next(state, 4)
+    if is_void_deal(state[L.TABLE], params):
+        return False
     deal_hands(state, params)
     for side in range(2):
         state[L.PILE + side] = ZERO
@@ -89,6 +98,7 @@ def deal(state, params):
     state[L.LAST_CAPTURER] = ZERO
     state[L.TO_MOVE] = next_seat(np.int64(state[L.DEALER]), params[P_NUM_PLAYERS])
     state[L.PHASE] = L.PHASE_PLAY
+    return True
 
 
 @kernel

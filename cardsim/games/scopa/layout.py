@@ -80,3 +80,15 @@ N_CATEGORIES = 5
 MAX_ACTIONS_3 = 3 * 1702
 MAX_ACTIONS_9 = 4 * 1702 + 4 * 1024 + 601
 MAX_DEAL_MOVES = 36   # every card but the first four table cards is played once
+
+
+def deal_slots(rules, dealer: int) -> tuple[int, dict[int, tuple[int, ...]], frozenset[int]]:
+    """Where the positions of the deal order go (``kernels.deal_cards``): ``(positions,
+    {place: positions}, loose)``, a place a seat or -1 (the opening table); no place is loose
+    (each is exactly its positions' cards). :mod:`cardsim.deals` draws rare conditions from
+    it."""
+    n, h = rules.num_players, rules.hand_size
+    places: dict[int, tuple[int, ...]] = {-1: tuple(range(4))}
+    for j in range(n):
+        places[(dealer + 1 + j) % n] = tuple(range(4 + h * j, 4 + h * (j + 1)))
+    return N_CARDS, places, frozenset()

@@ -35,7 +35,8 @@ those placements; Bura's and Mushka's trumps first draw the turned card, weighed
 count's chance under each. The game's ``deal_cards`` deals that order; the try is kept when
 the game does not void it (a redeal) and the whole condition holds, which also checks the
 other counts and the places a robber's choice makes loose (Minchiate: the cutter's and the
-dealer's first hands). A try is also kept only with probability ``P_d / max P``, ``P_d`` the
+dealer's first hands). A constructed deal counts no redeal
+(Scopa's and Bura's ``redeals`` column is 0). A try is also kept only with probability ``P_d / max P``, ``P_d`` the
 chance of the constructed event under the try's dealer ``d``, so that dealers stay weighed as
 the game weighs them. A mixture of uniform draws over the same set is uniform: the deal is
 uniform among the game's deals satisfying the condition either way. A condition whose places
@@ -511,6 +512,8 @@ def _constructed(game, draws: tuple[Draw, ...], where: Where, seed: Any, k: int,
     left = _left(draw, order)
     order[order < 0] = _pick(rng, left, len(left))
     vec[layout.ORDER:layout.ORDER + layout.ORDER_WORDS].view(np.uint8)[:draw.positions] = order
+    if hasattr(layout, "REDEALS"):      # the sub-seed's redeals are not this deal's: none
+        vec[layout.REDEALS] = 0
     return bool(spec.deal_cards(vec, spec.params)) and where.accepts(game, vec)
 
 

@@ -235,7 +235,7 @@ def test_deal_cards_of_the_kernels_own_order_is_its_deal(name, options):
         assert np.array_equal(again, dealt), seed
 
 
-def test_rare_scopa_hold_is_constructed_and_uniform():
+def test_rare_hold_is_constructed_uniform_and_counts_no_redeal():
     """Seat 0 holds the three sevens other than 7de (1 deal in 10,000): drawn at once by
     construction; the opening table is uniform over the 37 other cards."""
     game = cardsim.load_game("scopa", redeal_kings_on_table="off")
@@ -249,6 +249,9 @@ def test_rare_scopa_hold_is_constructed_and_uniform():
     free = [c for c in game.definition.deck.cards if c not in ("7co", "7cu", "7sw")]
     assert uniform_over(counts, free, 4, deals=1000) > 0.001
     assert np.array_equal(game.new_deal(7, where=where).vec, game.new_deal(7, where=where).vec)
+    bura = cardsim.load_game("bura")   # a constructed deal counts no redeal (BU-DEAL-5: 2%)
+    assert all(bura.new_deal(seed, where={"hold": {0: ["6s", "6h", "6d"]}}).to_dict()["redeals"]
+               == 0 for seed in range(400))
 
 
 def test_constructed_dealers_are_weighed_as_the_game_weighs_them():

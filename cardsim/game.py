@@ -90,7 +90,8 @@ class Game:
             vec = self._dealt(self.spec.new_deal, seed)
         if setup:
             self.definition.deal_setup(vec, self.rules, **setup)
-        return State(self, vec).started(seed, condition and dict(condition.canonical))
+        return State(self, vec).started(seed, dict(condition.canonical) if condition and
+                                        condition.canonical else None)
 
     def new_match(self, seed: Any) -> "State":
         """A whole match (or game), dealt from ``seed``; terminal when it is decided."""

@@ -131,9 +131,13 @@ def test_bench_prints_every_figure(capsys, monkeypatch):
                    "OpenSpiel random play over cardsim, best run (deals/s, 1 core)",
                    "OpenSpiel's Python ISMCTS over cardsim (simulations/s, random rollouts)",
                    "ISMCTS from the opening, best run (iterations/s, 1 core, random rollouts)",
-                   "ISMCTS, median run (iterations/s)"):
+                   "ISMCTS, median run (iterations/s)", "a plain new_deal (ms)",
+                   "a deal under the rare condition (ms)",
+                   '{"hold": {"0": ["7co", "7cu", "7sw"]}}',
+                   "constructed event's chance; constructed tries kept"):
         assert figure in out
     assert "12.50" in out and "1.25" in out
+    assert re.search(r"rare deal / plain deal\s+[\d,]+x", out)
     ratio = re.search(r"compiled \(best\) / reference\s+([\d,]+)x", out)
     assert ratio and int(ratio.group(1).replace(",", "")) > 1
     median = re.search(r"exact solver, a deal from its first move, median of 3 \(ms, 1 core\)"

@@ -4,7 +4,9 @@ Measures random-playout deals per second of the compiled engine (its own play lo
 and of the plain-Python reference engine on the same machine in the same run, and their ratio;
 the cold compile time (a fresh process with an empty numba cache) and the warm start time of
 ``cardsim simulate`` (a fresh process with the cache filled); ISMCTS iterations per second
-from the opening position of a deal (2 players, random rollouts); and the exact solver's time
+from the opening position of a deal (2 players, random rollouts); the time of a deal drawn
+under a rare condition (:data:`RARE_WHERE`, constructed) against a plain deal; and the exact
+solver's time
 per deal over a fixed set of seeded deals (median, 99th percentile, nodes per second) with
 PIMC's time per decision. Figures are measurements, never
 guesses: report them as printed.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import os
 import random
 import subprocess
@@ -230,6 +233,27 @@ def reference_deals_per_second(game_name: str, seconds: float) -> float:
     return deals / (time.perf_counter() - t0)
 
 
+def rare_deal_figures(game_name: str, deals: int = 200) -> dict:
+    """A deal drawn under the game's :data:`RARE_WHERE` (constructed, issue 22) against a plain
+    ``new_deal``, in seconds a deal (after the condition's one-time trial), with the chance of
+    the constructed event and the share of constructed tries kept."""
+    from cardsim.deals import _construct_rate, _draws, deal_where, parse_where
+    game = load_game(game_name)
+    where = parse_where(game, RARE_WHERE[game_name])
+    deal_where(game, 0, where)
+    draws = _draws(game, where)
+    start = time.perf_counter()
+    for seed in range(1, deals + 1):
+        deal_where(game, seed, where)
+    rare = (time.perf_counter() - start) / deals
+    start = time.perf_counter()
+    for seed in range(10 * deals):
+        game.new_deal(seed)
+    plain = (time.perf_counter() - start) / (10 * deals)
+    return {"rare": rare, "plain": plain, "chance": max(d.probability for d in draws),
+            "kept": _construct_rate(game, where, draws)}
+
+
 def openspiel_figures(game_name: str, seconds: float) -> dict:
     """Random play through OpenSpiel over cardsim's game (:mod:`cardsim.openspiel`, the
     ``openspiel`` extra): deals per second (best and median of runs of about 0.1 s, one
@@ -334,7 +358,6 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
     """The command line of one start-up measurement of ``command`` for the game (files it
     needs are written into ``folder``; ``tag`` keeps a run's output folder new), or None when
     the game has no such command (``solve`` without an exact solver)."""
-    import json
     game = load_game(game_name)
     cli = [sys.executable, "-m", "cardsim"]
     if command == "simulate":
@@ -470,6 +493,13 @@ def bench(config: BenchConfig) -> list[tuple[str, str]]:
                   f"{o['deals_per_s']:,.0f}"),
                  ("OpenSpiel random play, median run (deals/s)",
                   f"{o['deals_per_s_median']:,.0f}")]
+    d = rare_deal_figures(config.game)
+    rows += [("rare condition (drawn by construction)", json.dumps(RARE_WHERE[config.game])),
+             ("a deal under the rare condition (ms)", f"{1000 * d['rare']:.2f}"),
+             ("a plain new_deal (ms)", f"{1000 * d['plain']:.3f}"),
+             ("rare deal / plain deal", f"{d['rare'] / d['plain']:,.0f}x"),
+             ("constructed event's chance; constructed tries kept",
+              f"{d['chance']:.1e}; {100 * d['kept']:.1f}%")]
     best, median = ismcts_iterations_per_second(config.game, config.seconds)
     rows += [("ISMCTS from the opening, best run (iterations/s, 1 core, random rollouts)",
               f"{best:,.0f}"),

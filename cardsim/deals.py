@@ -66,7 +66,8 @@ from .cards import SCOPA, Deck
 from .errors import CardError, CardsimError
 from .rng import rng_from_seed
 
-__all__ = ["DealError", "METHODS", "NAMED_SETS", "Where", "deal_where", "parse_where", "sub_seed"]
+__all__ = ["Construction", "DealError", "METHODS", "NAMED_SETS", "Where", "acceptance", "construction",
+           "deal_where", "parse_where", "sub_seed"]
 
 FIRST_TRIES = 1_000
 """Tries before the acceptance rate is estimated."""
@@ -177,8 +178,17 @@ def sub_seed(seed: Any, k: int) -> Any:
     """The seed of try ``k``: the seed itself for 0, else a child of its SeedSequence."""
     if k == 0:
         return seed
-    base = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(int(seed))
+    base = _sequence(seed)
     return np.random.SeedSequence(base.entropy, spawn_key=(*base.spawn_key, SUB_SEED_KEY, k))
+
+
+def _sequence(seed: Any) -> np.random.SeedSequence:
+    return seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(int(seed))
+
+
+def _key(game, where: Where) -> tuple:
+    """The key of the per-process caches of a condition under a game's rules."""
+    return game.name, repr(game.rules), repr(where.canonical)
 
 
 def _cards(deck: Deck, value: Any, key: str) -> int:
@@ -358,23 +368,6 @@ def _kings_refused(key: str) -> None:
                     "is redealt (SC-DEAL-3); set redeal_kings_on_table=off")
 
 
-_RATES: dict[tuple, float] = {}
-
-
-def _rate(game, where: Where) -> float:
-    """The acceptance rate of ``where`` over :data:`TRIAL` deals from :data:`TRIAL_SEED`."""
-    key = (game.name, repr(game.rules), repr(where.canonical))
-    if key not in _RATES:
-        vec = np.zeros(game.spec.state_len, dtype=np.uint64)
-        rng = rng_from_seed(TRIAL_SEED)
-        hits = 0
-        for _ in range(TRIAL):
-            game.spec.new_deal(game.spec.params, rng, vec)
-            hits += where.accepts(game, vec)
-        _RATES[key] = hits / TRIAL
-    return _RATES[key]
-
-
 @dataclass(frozen=True)
 class Draw:
     """How a constructed try draws the order of a deal with one dealer (module docstring)."""
@@ -415,7 +408,7 @@ def _draw(game, where: Where, dealer: int) -> Draw | None:
     best: tuple[float, Count | None, tuple] = (1.0, None, ())
     for c in where.counts:
         slots = len(places[c.place]) - required.get(c.place, 0).bit_count()
-        high = 10 ** 6 if c.place in loose else c.high
+        high = len(places[c.place]) if c.place in loose else c.high
 
         def chance(cards: int, free: int) -> float:
             shift = (required.get(c.place, 0) & cards).bit_count()
@@ -446,19 +439,31 @@ def _draw(game, where: Where, dealer: int) -> Draw | None:
     return Draw(positions, places, loose, in_play, cards, count, turned, placed * probability)
 
 
-_DRAWS: dict[tuple, tuple[Draw, ...] | None] = {}
+@dataclass(frozen=True)
+class Construction:
+    """How constructed tries draw a condition's deals: a :class:`Draw` per dealer, and
+    ``chance``, the largest of their events' chances (a try under dealer ``d`` is kept with
+    probability ``draws[d].probability / chance``)."""
+
+    draws: tuple[Draw, ...]
+    chance: float
 
 
-def _draws(game, where: Where) -> tuple[Draw, ...] | None:
-    """The construction under every dealer (cached), or None when some dealer's places overlap
-    (rejection alone then); :class:`DealError` when no dealer can deal the condition."""
-    key = (game.name, repr(game.rules), repr(where.canonical))
-    if key not in _DRAWS:
+_CONSTRUCTIONS: dict[tuple, Construction | None] = {}
+
+
+def construction(game, where: Mapping[str, Any] | Where) -> Construction | None:
+    """The construction of ``where``'s deals (cached), or None when some dealer's places
+    overlap (rejection alone then); :class:`DealError` when no dealer can deal it."""
+    where = parse_where(game, where)
+    key = _key(game, where)
+    if key not in _CONSTRUCTIONS:
         draws = tuple(_draw(game, where, d) for d in range(game.num_players))
-        _DRAWS[key] = None if None in draws else draws
-        if _DRAWS[key] and not max(d.probability for d in draws):
+        made = None if None in draws else Construction(draws, max(d.probability for d in draws))
+        if made is not None and not made.chance:
             raise DealError(f"impossible condition: no deal can satisfy {dict(where.canonical)}")
-    return _DRAWS[key]
+        _CONSTRUCTIONS[key] = made
+    return _CONSTRUCTIONS[key]
 
 
 def _pick(rng: np.random.Generator, items: list[int], k: int) -> list[int]:
@@ -472,18 +477,23 @@ def _left(draw: Draw, order: np.ndarray) -> list[int]:
     return [c for c in range(draw.in_play.bit_length()) if (draw.in_play & ~placed) >> c & 1]
 
 
-def _constructed(game, draws: tuple[Draw, ...], where: Where, seed: Any, k: int,
+def _rejected(game, where: Where, seed: Any, k: int, vec: np.ndarray) -> bool:
+    """Rejection try ``k`` into ``vec``: the sub-seed's deal; True when it satisfies ``where``."""
+    game.spec.new_deal(game.spec.params, rng_from_seed(sub_seed(seed, k)), vec)
+    return where.accepts(game, vec)
+
+
+def _constructed(game, made: Construction, where: Where, seed: Any, k: int,
                  vec: np.ndarray) -> bool:
     """Constructed try ``k`` (module docstring) into ``vec``: True when it is a deal under
     ``where``."""
     spec, layout = game.spec, game.definition.layout
-    spec.new_deal(spec.params, rng_from_seed(sub_seed(seed, k)), vec)
-    draw = draws[int(vec[layout.DEALER])]
-    base = sub_seed(seed, k)
-    base = base if isinstance(base, np.random.SeedSequence) else np.random.SeedSequence(int(base))
+    base = _sequence(sub_seed(seed, k))
+    spec.new_deal(spec.params, rng_from_seed(base), vec)
+    draw = made.draws[int(vec[layout.DEALER])]
     rng = np.random.default_rng(np.random.SeedSequence(
         base.entropy, spawn_key=(*base.spawn_key, CONSTRUCT_KEY)))
-    if rng.random() * max(d.probability for d in draws) >= draw.probability:
+    if rng.random() * made.chance >= draw.probability:
         return False
     order = np.full(draw.positions, -1, dtype=np.int64)
     for place, cards in draw.required.items():
@@ -517,18 +527,27 @@ def _constructed(game, draws: tuple[Draw, ...], where: Where, seed: Any, k: int,
     return bool(spec.deal_cards(vec, spec.params)) and where.accepts(game, vec)
 
 
-_CONSTRUCT_RATES: dict[tuple, float] = {}
+_RATES: dict[tuple, float] = {}
 
 
-def _construct_rate(game, where: Where, draws: tuple[Draw, ...]) -> float:
-    """The share of :data:`CONSTRUCT_TRIAL` constructed tries from :data:`TRIAL_SEED` kept."""
-    key = (game.name, repr(game.rules), repr(where.canonical))
-    if key not in _CONSTRUCT_RATES:
+def acceptance(game, where: Where, made: Construction | None = None) -> float:
+    """The share of a fixed trial's tries that satisfy ``where`` (cached): :data:`TRIAL`
+    deals of one stream from :data:`TRIAL_SEED`, or with ``made`` :data:`CONSTRUCT_TRIAL`
+    constructed tries of its sub-seeds."""
+    key = (made is not None, *_key(game, where))
+    if key not in _RATES:
         vec = np.zeros(game.spec.state_len, dtype=np.uint64)
-        hits = sum(_constructed(game, draws, where, TRIAL_SEED, k, vec)
-                   for k in range(1, CONSTRUCT_TRIAL + 1))
-        _CONSTRUCT_RATES[key] = hits / CONSTRUCT_TRIAL
-    return _CONSTRUCT_RATES[key]
+        if made is None:
+            rng = rng_from_seed(TRIAL_SEED)
+            hits = 0
+            for _ in range(TRIAL):
+                game.spec.new_deal(game.spec.params, rng, vec)
+                hits += where.accepts(game, vec)
+            _RATES[key] = hits / TRIAL
+        else:
+            _RATES[key] = sum(_constructed(game, made, where, TRIAL_SEED, k, vec)
+                              for k in range(1, CONSTRUCT_TRIAL + 1)) / CONSTRUCT_TRIAL
+    return _RATES[key]
 
 
 METHODS = ("auto", "reject", "construct")
@@ -544,35 +563,26 @@ def deal_where(game, seed: Any, where: Mapping[str, Any] | Where,
     where = parse_where(game, where)
     rng_from_seed(seed)                               # a bad seed: its own error first
     vec = np.zeros(game.spec.state_len, dtype=np.uint64)
-    draws = None if method == "reject" else _draws(game, where)
-    if method == "construct" and draws is None:
+    made = None if method == "reject" else construction(game, where)
+    if method == "construct" and made is None:
         raise DealError(f"{dict(where.canonical)} cannot be constructed: its places overlap "
                         "under some dealer")
-    rare = method == "construct" or (
-        draws is not None and max(d.probability for d in draws) < 1 / FIRST_TRIES)
+    rare = method == "construct" or (made is not None and made.chance < 1 / FIRST_TRIES)
     for k in range(0 if rare else FIRST_TRIES):
-        game.spec.new_deal(game.spec.params, rng_from_seed(sub_seed(seed, k)), vec)
-        if where.accepts(game, vec):
+        if _rejected(game, where, seed, k, vec):
             return vec
-    if draws is not None:
-        rate = _construct_rate(game, where, draws)
-        if rate == 0:
-            raise DealError(f"deal condition too rare to draw: 0 of {CONSTRUCT_TRIAL:,} "
-                            f"constructed deals satisfy {dict(where.canonical)} (the game "
-                            "voids or a robber's choice undoes them), or it is impossible")
-        for k in range(FIRST_TRIES, FIRST_TRIES + math.ceil(MARGIN / rate)):
-            if _constructed(game, draws, where, seed, k, vec):
-                return vec
-        raise DealError(f"no deal satisfies {dict(where.canonical)} in {k:,} tries "
-                        f"(estimated acceptance of a constructed deal {rate:.2e})")
-    rate = _rate(game, where)
+    rate = acceptance(game, where, made)
     if rate == 0:
-        raise DealError(f"deal condition too rare to draw: 0 of {TRIAL:,} trial deals "
-                        f"satisfy {dict(where.canonical)} (estimated acceptance below "
-                        f"{3 / TRIAL:.1e}), or it is impossible")
+        raise DealError(
+            f"deal condition too rare to draw: 0 of {CONSTRUCT_TRIAL:,} constructed deals "
+            f"satisfy {dict(where.canonical)} (the game voids or a robber's choice undoes "
+            "them), or it is impossible" if made else
+            f"deal condition too rare to draw: 0 of {TRIAL:,} trial deals satisfy "
+            f"{dict(where.canonical)} (estimated acceptance below {3 / TRIAL:.1e}), or it is "
+            "impossible")
     for k in range(FIRST_TRIES, FIRST_TRIES + math.ceil(MARGIN / rate)):
-        game.spec.new_deal(game.spec.params, rng_from_seed(sub_seed(seed, k)), vec)
-        if where.accepts(game, vec):
+        if (_constructed(game, made, where, seed, k, vec) if made
+                else _rejected(game, where, seed, k, vec)):
             return vec
     raise DealError(f"no deal satisfies {dict(where.canonical)} in {k:,} tries (estimated "
-                    f"acceptance {rate:.2e})")
+                    f"acceptance{' of a constructed deal' if made else ''} {rate:.2e})")

@@ -225,11 +225,10 @@ def test_bench_starts_rare_conditioned_deals_cold_and_warm(capsys):
     runs; three of the four are rarer than rejection's first tries, so drawn by construction."""
     import cardsim
     import cardsim.app.bench as bench
-    from cardsim.deals import FIRST_TRIES, _draws, parse_where
+    from cardsim.deals import FIRST_TRIES, construction
     assert "simulate-where" in bench.STARTUP_COMMANDS
     for name, where in bench.RARE_WHERE.items():
-        game = cardsim.load_game(name)
-        chance = max(d.probability for d in _draws(game, parse_where(game, where)))
+        chance = construction(cardsim.load_game(name), where).chance
         assert (chance < 1 / FIRST_TRIES) == (name != "minchiate"), name
     argv = bench.startup_argv("scopa", "simulate-where", "unused", "cold")
     assert run(capsys, *argv[3:5], "--deals", "20", *argv[7:])[0] == 0

@@ -237,11 +237,11 @@ def rare_deal_figures(game_name: str, deals: int = 200) -> dict:
     """A deal drawn under the game's :data:`RARE_WHERE` (constructed, issue 22) against a plain
     ``new_deal``, in seconds a deal (after the condition's one-time trial), with the chance of
     the constructed event and the share of constructed tries kept."""
-    from cardsim.deals import _construct_rate, _draws, deal_where, parse_where
+    from cardsim.deals import acceptance, construction, deal_where, parse_where
     game = load_game(game_name)
     where = parse_where(game, RARE_WHERE[game_name])
     deal_where(game, 0, where)
-    draws = _draws(game, where)
+    made = construction(game, where)
     start = time.perf_counter()
     for seed in range(1, deals + 1):
         deal_where(game, seed, where)
@@ -250,8 +250,8 @@ def rare_deal_figures(game_name: str, deals: int = 200) -> dict:
     for seed in range(10 * deals):
         game.new_deal(seed)
     plain = (time.perf_counter() - start) / (10 * deals)
-    return {"rare": rare, "plain": plain, "chance": max(d.probability for d in draws),
-            "kept": _construct_rate(game, where, draws)}
+    return {"rare": rare, "plain": plain, "chance": made.chance,
+            "kept": acceptance(game, where, made)}
 
 
 def openspiel_figures(game_name: str, seconds: float) -> dict:

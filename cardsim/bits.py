@@ -72,3 +72,16 @@ def indices_of(mask, out):
         mask &= mask - ONE
         k += 1
     return k
+
+
+@helper
+def put_cards(mask, base, idx, val, n):
+    """The learned evaluation's one-hot inputs (a game's ``encoding.py``): ``base + i`` for
+    every set bit ``i`` of ``mask``, written at ``idx[n:]`` with value 1 in ``val``; the new
+    count."""
+    while mask:
+        idx[n] = base + lowest_index(mask)
+        val[n] = 1.0
+        mask &= mask - ONE
+        n += 1
+    return n

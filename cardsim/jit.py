@@ -112,8 +112,9 @@ def leaf(fn: Callable):
 G = types.ModuleType("cardsim.jit.G", """The placeholder of a game's kernels in generic code:
 every name of :class:`cardsim.spec.Kernels` (``G.legal_actions``, ``G.heuristic``, ...) and,
 for a game with an exact solver, ``G.exact_<hook>`` for every hook of
-:class:`cardsim.spec.ExactHooks`; for a game with a match model, ``G.match_cell``. Each copy of a generic function sees one game's kernels
-under these names.""")
+:class:`cardsim.spec.ExactHooks`; for a game with a match model, ``G.match_cell``; for a game
+with a learned evaluation's encoding, ``G.encode``. Each copy of a generic function sees one
+game's kernels under these names.""")
 
 EXACT_HOOKS = ("single_deal", "side", "value", "features", "bounds", "order", "cards_left",
                "deal_return")
@@ -135,6 +136,8 @@ def namespace(game) -> types.ModuleType:
                 setattr(ns, f"exact_{name}", getattr(game.exact, name))
         if game.match_cell is not None:
             ns.match_cell = game.match_cell
+        if game.encoding is not None:
+            ns.encode = game.encoding.encode
         _NAMESPACES[game.name] = ns
     return ns
 

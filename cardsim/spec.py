@@ -42,6 +42,7 @@ once per game with that game's kernels in place: no game id at run time, no othe
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass, fields
 from types import ModuleType
 from typing import Any, Callable
@@ -195,6 +196,10 @@ class GameDefinition:
     the deal order goes (a place is a seat, -1 the opening table, -2 the turned card; a loose
     place's positions hold more than its cards: a robber's); the layout's ``deal_slots``.
     :mod:`cardsim.deals` draws rare conditions from it with ``deal_cards``."""
+    encoding: ModuleType | None = None
+    """The game's ``encoding`` module, the learned evaluation's input (:mod:`solvers.evaluation`):
+    ``encode(state, params, player, idx, val) -> n`` (compiled; ``G.encode`` in generic code),
+    ``N_INPUTS``, ``MAX_ACTIVE``, ``N_SEATS``, ``VERSION``; None for a game without one."""
     deal_setup: Callable[..., None] | None = None
     """``(vec, rules, **setup)``: what ``Game.new_deal(seed, **setup)`` may set besides the
     cards (Mushka: ``records``); None when a deal takes nothing but its seed."""
@@ -214,6 +219,8 @@ class GameDefinition:
         layout = role("layout")
         given.setdefault("max_actions", lambda rules: layout.MAX_ACTIONS)
         given.setdefault("deal_slots", getattr(layout, "deal_slots", None))
+        if importlib.util.find_spec(f"{package}.encoding") is not None:
+            given.setdefault("encoding", role("encoding"))
         return cls(name=package.rpartition(".")[2], codec=role("notation"), layout=layout,
                    kernels=Kernels.of(role("kernels"), role("worlds"),
                                       heuristic=role("heuristic").choose),

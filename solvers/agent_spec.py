@@ -30,7 +30,10 @@ names or values are refused with what is allowed):
   counts its points — the position searched as a lone deal —, ``match`` stops there and
   counts the chance of winning the match from the score it leaves, read from a match-equity
   table that whoever runs the agent supplies: :mod:`experiments.equity`; default ``game``;
-  in a lone deal all three are the deal's points) and ``nodes`` (the
+  in a lone deal all three are the deal's points), ``leaf`` (``playout``: a leaf is played out
+  to the end; ``net``: after ``playout`` moves, default 0, a value network values it —
+  :mod:`solvers.evaluation`, the game's shipped weights for the rules, or ``weights=PATH``;
+  the deal is searched for its points, ``value=points``) and ``nodes`` (the
   tree's capacity, default iterations + 1, or 1,000,000 with a time budget).
 
 - ``easy``, ``medium``, ``strong``, ``best`` — the named levels, each one of the agents above
@@ -50,7 +53,7 @@ reading a store and parsing its agents leaves :mod:`solvers.agents` unimported.
 >>> parse_agent("ismcts:iters=5")
 Traceback (most recent call last):
 ...
-cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, epsilon, exact, model, value, nodes
+cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, epsilon, exact, model, value, leaf, playout, nodes, weights
 >>> parse_agent("strong").params.tolist() == parse_agent(LEVELS["strong"]).params.tolist()
 True
 >>> parse_agent("best", "bura").name, float(parse_agent("best", "bura").params[C])
@@ -68,11 +71,15 @@ from cardsim.errors import AgentError
 # compiled searches (solvers/ismcts.py, solvers/pimc.py). Numba freezes these values into the
 # compiled code, and cardsim/_cache.py hashes only the files that define compiled functions:
 # a change here must come with a change of solvers/ismcts.py (or an empty cache).
-ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT, EPSILON, EXACT, MODEL, VALUE = range(10)
-N_PARAMS = 10
+ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT, EPSILON, EXACT, MODEL, VALUE, LEAF, PLAYOUT = \
+    range(12)
+N_PARAMS = 12
 FINAL_VISITS, FINAL_SAMPLE, FINAL_VALUE = range(3)
 ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = range(2)
 VALUE_GAME, VALUE_POINTS, VALUE_MATCH = range(3)
+LEAF_PLAYOUT, LEAF_NET = range(2)
+MAX_PLAYOUT = 1000
+"""The most play-out moves before a network values a leaf (``playout``)."""
 
 RANDOM, HEURISTIC, ISMCTS, PIMC, ORACLE = range(5)
 KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "ismcts": ISMCTS, "pimc": PIMC,
@@ -99,9 +106,11 @@ _ISMCTS_PARAMS = {   # name -> (index, default, parser description)
     "exact": (EXACT, 0, f"an integer >= 0 (at most {MAX_EXACT})"),
     "model": (MODEL, 0.0, "a probability from 0 to 1"),
     "value": (VALUE, "game", "game, points or match"),
+    "leaf": (LEAF, "playout", "playout or net"),
+    "playout": (PLAYOUT, 0, f"an integer >= 0 (at most {MAX_PLAYOUT})"),
 }
 _CHOICES = {"final": ("visits", "sample", "value"), "rollout": ("random", "heuristic"),
-            "value": ("game", "points", "match")}
+            "value": ("game", "points", "match"), "leaf": ("playout", "net")}
 
 LEVELS = {
     "easy": "ismcts:iterations=50",
@@ -140,8 +149,8 @@ def level(name: str, game=None) -> str | None:
 
 
 _HIGH = {"iterations": MAX_COUNT, "worlds": MAX_FIXED_WORLDS}
-_INTEGER = ("iterations", "worlds", "exact")
-_TOP = {**_HIGH, "epsilon": 1.0, "model": 1.0, "exact": MAX_EXACT}
+_INTEGER = ("iterations", "worlds", "exact", "playout")
+_TOP = {**_HIGH, "epsilon": 1.0, "model": 1.0, "exact": MAX_EXACT, "playout": MAX_PLAYOUT}
 
 
 @dataclass(frozen=True)
@@ -152,6 +161,9 @@ class Agent:
     kind: int
     params: np.ndarray
     nodes: int = 0
+    weights: str = ""
+    """``leaf=net``: the weights file given (``weights=PATH``), "" for the game's shipped
+    weights (:func:`solvers.evaluation.net_for`)."""
 
     @property
     def is_search(self) -> bool:
@@ -170,6 +182,11 @@ class Agent:
         """An ISMCTS agent that values a deal's end by a match-equity table (``value=match``):
         it needs the table (:func:`solvers.agents.workspace`)."""
         return self.kind == ISMCTS and self.params[VALUE] == VALUE_MATCH
+
+    @property
+    def uses_net(self) -> bool:
+        """An ISMCTS agent whose leaves a value network values (``leaf=net``)."""
+        return self.kind == ISMCTS and self.params[LEAF] == LEAF_NET
 
     @property
     def for_the_points(self) -> bool:
@@ -199,14 +216,21 @@ def parse_agent(spec: str, game=None) -> Agent:
         return Agent(spec.strip(), KINDS[name], params)
     values = {k: d for k, (_, d, _) in _ISMCTS_PARAMS.items()}
     nodes = None
+    weights = ""
     for key, eq, text in _items(spec, rest):
+        if key == "weights":
+            if not eq or not text.strip():
+                raise AgentError(f"agent {spec!r}: expected weights=PATH (a file of cardsim "
+                                 "train)")
+            weights = text.strip()
+            continue
         if key == "nodes":
             nodes = _number(spec, key, text, f"an integer >= 2 (at most {MAX_NODES:,})",
                             integer=True, low=2, high=MAX_NODES)
             continue
         if key not in _ISMCTS_PARAMS:
             raise AgentError(f"agent {spec!r}: unknown parameter {key!r}; expected one of "
-                             + ", ".join([*_ISMCTS_PARAMS, "nodes"]))
+                             + ", ".join([*_ISMCTS_PARAMS, "nodes", "weights"]))
         if not eq:
             raise AgentError(f"agent {spec!r}: expected {key}=value")
         _, _, allowed = _ISMCTS_PARAMS[key]
@@ -221,13 +245,22 @@ def parse_agent(spec: str, game=None) -> Agent:
         values["iterations"] = 0                    # a time budget given alone is the budget
     if values["iterations"] == 0 and values["seconds"] == 0:
         raise AgentError(f"agent {spec!r}: give iterations > 0 or seconds > 0")
+    given = [k for k, _, _ in _items(spec, rest)]
+    if values["leaf"] == "net":
+        if "value" in given and values["value"] != "points":
+            raise AgentError(f"agent {spec!r}: leaf=net values the deal (a network predicts "
+                             "the deal's return): value=points, or leave value out")
+        values["value"] = "points"
+    elif weights or "playout" in given:
+        raise AgentError(f"agent {spec!r}: {'weights' if weights else 'playout'} is for "
+                         "leaf=net")
     for key, (index, _, _) in _ISMCTS_PARAMS.items():
         v = values[key]
         params[index] = _CHOICES[key].index(v) if key in _CHOICES else float(v)
     if nodes is None:
         nodes = (DEFAULT_NODES_TIMED if values["seconds"]
                  else min(int(values["iterations"]) + 1, MAX_NODES))
-    return Agent(spec.strip(), ISMCTS, params, int(nodes))
+    return Agent(spec.strip(), ISMCTS, params, int(nodes), weights)
 
 
 def _parse_pimc(spec: str, rest: str, params: np.ndarray) -> Agent:

@@ -17,7 +17,7 @@ from cardsim.errors import AgentError
 from cardsim.jit import G, generic
 from cardsim.rng import rng_below, rng_from_seed
 
-from . import exact, ismcts
+from . import evaluation, exact, ismcts
 from .agent_spec import EXACT, HEURISTIC, ISMCTS, ORACLE, PIMC, WORLDS, Agent, parse_agent, search_budget
 from .ismcts import search as ismcts_search
 from .pimc import oracle as pimc_oracle
@@ -37,9 +37,18 @@ chose among two or more (``decisions``), which :func:`play_out` adds to."""
 def workspace(spec, agents, equity=None) -> Workspace:
     """One workspace large enough for every agent of ``agents``; ``equity`` is the match
     values per cell of a match-equity table (:func:`cardsim.match.dense_equity`), which an
-    agent with ``value=match`` needs (:class:`AgentError` without it)."""
+    agent with ``value=match`` needs (:class:`AgentError` without it). Agents with
+    ``leaf=net`` share one value network (:func:`solvers.evaluation.net_for`): the same
+    weights for all of them."""
     agents = [parse_agent(a, spec.name) if isinstance(a, str) else a for a in agents]
     match_agents(spec, agents, equity)
+    net = None
+    netted = [a for a in agents if a.uses_net]
+    if netted:
+        if len({a.weights for a in netted}) > 1:
+            raise AgentError(f"{', '.join(a.name for a in netted)}: agents with different "
+                             "weights cannot play in one game (they share one network)")
+        net = evaluation.net_for(spec, netted[0].weights)
     nodes = max([a.nodes for a in agents if a.is_search] or [2])
     worlds = max([int(a.params[WORLDS]) for a in agents if a.is_search] or [0])
     solving = any(a.is_exact for a in agents)
@@ -53,7 +62,7 @@ def workspace(spec, agents, equity=None) -> Workspace:
               else exact.workspace(spec, table_bits=1, plies=2))
     return Workspace(
         search=ismcts.workspace(spec, nodes, worlds, solver,
-                                equity if any(a.for_the_match for a in agents) else None),
+                                equity if any(a.for_the_match for a in agents) else None, net),
         exact=solver,
         world=np.zeros(spec.state_len, dtype=np.uint64),
         totals=np.zeros(spec.max_actions, dtype=np.int64),
@@ -117,7 +126,8 @@ def switches(agents) -> dict[str, bool]:
             "WITH_PIMC": any(a.kind in (PIMC, ORACLE) for a in agents),
             "WITH_EXACT": any(a.is_search and a.is_exact for a in agents),
             "WITH_MATCH": any(a.for_the_match for a in agents),
-            "WITH_POINTS": any(a.for_the_points for a in agents)}
+            "WITH_POINTS": any(a.for_the_points for a in agents),
+            "WITH_NET": any(a.uses_net for a in agents)}
 
 
 @generic(switches=("WITH_ISMCTS", "WITH_PIMC"), inline="ir")

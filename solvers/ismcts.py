@@ -55,6 +55,18 @@ backs up +1, -1 or 0. This is how GNU Backgammon's rollouts score a game's end b
 equity table rather than by its points. Match values are backed up as they are (from -1 to 1),
 not divided by the reward scale.
 
+**Leaves valued by a network** (``leaf=net``): instead of one play-out to the end, a new
+leaf's world is played ``playout`` moves on (default 0) and then valued by the game's learned
+evaluation (:mod:`solvers.evaluation`: every seat's expected return of that world, learned from
+self-play), so each iteration backs up an average instead of one noisy sample, and costs
+less. The value of a search that stops at a leaf to evaluate it rather than rolling out is
+AlphaGo's (Silver et al., Nature 2016: a value network at the leaves, there mixed with a
+play-out) and AlphaZero's (without play-outs); in an imperfect-information game, valuing the
+sampled worlds of determinized search with a learned function is the Skat programs' way
+(Buro et al., IJCAI 2009; Rebstock et al., 2019). The network predicts a deal's return, so the
+deal is searched for its points (``value=points``). With ``exact=K``, the last K cards are
+still solved exactly. Without weights for the rules the search plays out as before.
+
 The final move is the root child with the most visits (``final=visits``, ties to the higher
 mean), one drawn in proportion to the visits (``final=sample``), or the one with the highest
 mean (``final=value``). The budget is a number of iterations, a wall-clock time, or both
@@ -84,7 +96,10 @@ from .agent_spec import (
     FINAL_SAMPLE,
     FINAL_VALUE,
     ITERATIONS,
+    LEAF,
+    LEAF_NET,
     MODEL,
+    PLAYOUT,
     ROLLOUT,
     ROLLOUT_HEURISTIC,
     SECONDS,
@@ -94,6 +109,7 @@ from .agent_spec import (
     WORLDS,
     C,
 )
+from .evaluation import net_returns, no_net
 from .exact import solve_children, solve_root
 from .pimc import first_best, mover_sign
 
@@ -108,6 +124,10 @@ without a match model never compiles it)."""
 WITH_POINTS = False
 """The search's switch for ``value=points``: whether a copy can search a match's deal alone
 (the exact solver's ``single_deal`` hook; off unless an agent asks)."""
+WITH_NET = False
+"""The search's switch for ``leaf=net``: whether a copy can value a leaf by the learned
+evaluation (the game's ``encode`` and :func:`solvers.evaluation.net_returns`; off unless an
+agent asks)."""
 
 # Columns of the int64 tree array and of the float64 statistics array.
 KEY, PLAYER, CHILD, SIBLING, AVAIL = range(5)
@@ -117,20 +137,22 @@ VISITS, TOTAL = range(2)
 MAX_DEPTH = 1024          # moves from the root to the end of a match
 
 Workspace = namedtuple("Workspace", "tree stats world worlds actions keys seen path rets "
-                                    "exact values scratch lone equity")
+                                    "exact values scratch lone equity net")
 """Preallocated arrays of a search: the tree (``int64[max_nodes, 5]``), its statistics
 (``float64[max_nodes, 2]``), the current world, the fixed worlds (``worlds=K``), and
 scratch arrays for legal actions, their observed keys, a flag per action, the path and the
 returns; for exact endgames (``exact=K``) the exact solver's workspace, its values per action
-and a scratch state; the root as a lone deal (``value=points``) and the match values of a
-match-equity table's cells (``value=match``; empty otherwise)."""
+and a scratch state; the root as a lone deal (``value=points``), the match values of a
+match-equity table's cells (``value=match``; empty otherwise) and the value network of
+``leaf=net`` (:class:`solvers.evaluation.Net`, empty otherwise)."""
 
 
 def workspace(spec, max_nodes: int, max_worlds: int = 0, solver=None,
-              equity=None) -> Workspace:
+              equity=None, net=None) -> Workspace:
     """A :class:`Workspace` for searches of ``spec``'s game with up to ``max_nodes`` nodes;
     ``solver`` is the exact solver's workspace for exact endgames (a minimal one when None);
-    ``equity`` the match values per cell of ``value=match`` (module docstring)."""
+    ``equity`` the match values per cell of ``value=match``; ``net`` the value network of
+    ``leaf=net`` (module docstring)."""
     n_actions = spec.max_actions
     return Workspace(
         tree=np.zeros((max(max_nodes, 2), 5), dtype=np.int64),
@@ -147,7 +169,8 @@ def workspace(spec, max_nodes: int, max_worlds: int = 0, solver=None,
         scratch=np.zeros(spec.state_len, dtype=np.uint64),
         lone=np.zeros(spec.state_len, dtype=np.uint64),
         equity=(np.zeros(0, dtype=np.float64) if equity is None
-                else np.ascontiguousarray(equity, dtype=np.float64)))
+                else np.ascontiguousarray(equity, dtype=np.float64)),
+        net=no_net(spec) if net is None else net)
 
 
 @generic(inline=True, nrt=False)
@@ -262,6 +285,33 @@ def match_values(params, world, rets, equity):
                 rets[p] = equity[G.match_cell(world, params, p % 2)]
 
 
+@generic(switches=("WITH_NET",), inline="ir")
+def net_leaf(params, world, observer, search, rng, ws, reward_scale):
+    """``leaf=net``: play ``playout`` moves of the rollout player from the leaf ``world``, then,
+    unless the deal is over or within ``exact`` cards of its end (solved exactly instead),
+    value it by the network into ``ws.rets`` (module docstring).
+    Whether the network valued it (False for another leaf, a copy without the switch or an
+    empty network: the search plays out as before)."""
+    if WITH_NET:
+        if search[LEAF] == LEAF_NET and ws.net.w1.shape[0] > 0:
+            actions = ws.actions
+            rollout = np.int64(search[ROLLOUT])
+            epsilon = search[EPSILON]
+            for _ in range(np.int64(search[PLAYOUT])):
+                if G.is_terminal(world, params):
+                    return False
+                n = G.legal_actions(world, params, actions)
+                G.apply_action(world, params,
+                               policy_action(world, params, rollout, epsilon, actions, n, rng))
+            endgame = np.int64(search[EXACT])
+            if G.is_terminal(world, params) or (
+                    endgame > 0 and G.exact_cards_left(world, params) <= endgame):
+                return False                  # over, or an exact endgame (``exact=K``)
+            net_returns(params, world, observer, ws.net, ws.rets, reward_scale)
+            return True
+    return False
+
+
 @generic(switches=("WITH_EXACT", "WITH_MATCH"), inline="ir")
 def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell):
     """One ISMCTS iteration on the world in ``ws.world``; returns the new node count.
@@ -348,8 +398,9 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell)
         node = best
         G.apply_action(world, params, modelled if modelled >= 0
                        else any_with_key(actions, keys, n, tree[best, KEY], rng))
-    solved = False
-    while not G.is_terminal(world, params) and not deal_ended(params, world, stop_cell):
+    solved = net_leaf(params, world, observer, search, rng, ws, reward_scale)
+    while not solved and not G.is_terminal(world, params) and not deal_ended(
+            params, world, stop_cell):
         if WITH_EXACT:
             if endgame > 0 and G.exact_cards_left(world, params) <= endgame:
                 if lone_deal(params, world, ws.scratch):

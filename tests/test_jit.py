@@ -99,9 +99,10 @@ def test_switches_follow_the_callees():
 def test_agent_loops_switch_on_only_the_kinds_they_run():
     kinds = [parse_agent(a) for a in ("random", "heuristic", "ismcts:iterations=5", "pimc",
                                       "ismcts:iterations=5,exact=6", "oracle",
-                                      "ismcts:value=match", "ismcts:value=points")]
+                                      "ismcts:value=match", "ismcts:value=points",
+                                      "ismcts:leaf=net")]
     off = {"WITH_ISMCTS": False, "WITH_PIMC": False, "WITH_EXACT": False,
-           "WITH_MATCH": False, "WITH_POINTS": False}
+           "WITH_MATCH": False, "WITH_POINTS": False, "WITH_NET": False}
     assert switches(kinds[:2]) == off
     assert switches(kinds[:3]) == {**off, "WITH_ISMCTS": True}
     assert switches([kinds[3], kinds[0]]) == {**off, "WITH_PIMC": True}
@@ -109,6 +110,8 @@ def test_agent_loops_switch_on_only_the_kinds_they_run():
     assert switches([kinds[4], kinds[0]]) == {**off, "WITH_ISMCTS": True, "WITH_EXACT": True}
     assert switches([kinds[6], kinds[2]]) == {**off, "WITH_ISMCTS": True, "WITH_MATCH": True}
     assert switches([kinds[7], kinds[1]]) == {**off, "WITH_ISMCTS": True, "WITH_POINTS": True}
+    assert switches([kinds[8], kinds[1]]) == {**off, "WITH_ISMCTS": True, "WITH_POINTS": True,
+                                              "WITH_NET": True}
 
 
 def test_exact_endgames_and_pimc_have_separate_switches():
@@ -117,11 +120,12 @@ def test_exact_endgames_and_pimc_have_separate_switches():
     compile PIMC, and a PIMC loop does not compile the search's endgames."""
     from solvers import agents, ismcts
     assert agents.choose_action.all_switches() == ("WITH_EXACT", "WITH_ISMCTS", "WITH_MATCH",
-                                                   "WITH_PIMC", "WITH_POINTS")
+                                                   "WITH_NET", "WITH_PIMC", "WITH_POINTS")
     assert "WITH_PIMC" in agents.choose_action.switches
     assert "WITH_EXACT" not in agents.choose_action.switches
-    assert ismcts.iterate.all_switches() == ("WITH_EXACT", "WITH_MATCH")
-    assert ismcts.search.all_switches() == ("WITH_EXACT", "WITH_MATCH", "WITH_POINTS")
+    assert ismcts.iterate.all_switches() == ("WITH_EXACT", "WITH_MATCH", "WITH_NET")
+    assert ismcts.search.all_switches() == ("WITH_EXACT", "WITH_MATCH", "WITH_NET",
+                                            "WITH_POINTS")
 
 
 def test_generic_functions_are_not_called_directly():

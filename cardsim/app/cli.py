@@ -416,6 +416,28 @@ def cmd_run(args: argparse.Namespace) -> int:
     return _run_and_print(spec, out, args.jobs, not args.quiet, args.dask)
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    """Train (or go on training) a game's learned evaluation by self-play into a folder, then
+    write its report (:mod:`solvers.training`, :mod:`reports.training`)."""
+    from dataclasses import fields
+    from pathlib import Path
+
+    from reports.training import write_training_report
+    from solvers.training import Plan, train
+    rules_from_options(definition(args.game).rules_type, parse_option_pairs(args.option),
+                       args.game)
+    given = {f.name: getattr(args, f.name) for f in fields(Plan)
+             if f.name not in ("game", "rules") and getattr(args, f.name, None) is not None}
+    plan = Plan(args.game, parse_option_pairs(args.option), **given)
+    out = args.out or str(Path("runs") / f"train-{args.game}")
+    state = train(plan, out, jobs=args.jobs, budget_minutes=args.budget,
+                  say=(lambda s: None) if args.quiet else (lambda s: print(s, flush=True)))
+    report = write_training_report(out)
+    print(f"{len(state['rounds'])} of {plan.rounds} rounds done; weights: "
+          f"{Path(out) / 'weights.npz'} (use: ismcts:leaf=net,weights=PATH); report: {report}")
+    return 0
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check a run's store without running anything: every batch read back and checked against
     its record (size, rows, sha256)."""
@@ -734,6 +756,36 @@ def make_parser() -> argparse.ArgumentParser:
                    help="local worker processes (1)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_equity)
+
+    p = sub.add_parser("train", help="train a game's learned evaluation by self-play "
+                       "(deep Monte-Carlo) and write its report; run again to go on")
+    p.add_argument("game", help="a game name (see `cardsim games`)")
+    _rules_option(p, "a rules option the weights are for, repeatable (see `cardsim games`)")
+    p.add_argument("--seed", type=_int_at_least(0, "non-negative"), help="root seed (0)")
+    p.add_argument("--rounds", type=_int_at_least(1, "positive", 100),
+                   help="rounds of play and fit (3)")
+    p.add_argument("--deals", type=_int_at_least(10, "at least 10", 10**7),
+                   help="deals played a round (20000)")
+    p.add_argument("--hidden", type=_int_at_least(1, "positive", 4096),
+                   help="hidden units of the network (64)")
+    p.add_argument("--epochs", type=_int_at_least(1, "positive", 1000),
+                   help="most epochs a fit (20)")
+    p.add_argument("--iterations", type=_int_at_least(1, "positive", 10**6),
+                   help="ISMCTS iterations a move of the self-play after round 0 (100)")
+    p.add_argument("--check-deals", dest="check_deals", type=_int_at_least(0, "non-negative",
+                                                                          10**6),
+                   help="duplicate deals of each round's strength check (200; 0: none)")
+    p.add_argument("--check-iterations", dest="check_iterations",
+                   type=_int_at_least(1, "positive", 10**6),
+                   help="ISMCTS iterations a move in the strength check (300)")
+    p.add_argument("--budget", type=_seconds, default=0.0, metavar="MINUTES",
+                   help="start no new round after this many minutes (none)")
+    p.add_argument("--out", type=_folder, help="training folder (runs/train-<game>); an "
+                   "existing one goes on where it stopped")
+    p.add_argument("--jobs", type=_int_at_least(1, "positive"), default=1,
+                   help="worker processes playing the deals (1)")
+    p.add_argument("--quiet", action="store_true", help="print only the last line")
+    p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("demo", help="a built-in study: Scopa's random, heuristic and ISMCTS "
                        "players on duplicate deals, ending with its report in OUT/report")

@@ -1,0 +1,298 @@
+"""The learned evaluation (solvers/evaluation.py), ISMCTS with ``leaf=net`` and ``cardsim
+train`` (solvers/training.py): the network's compiled values against numpy's, agents legal,
+deterministic and blind to hidden cards in every game, weights refused in one line, training
+reproducible and resumable, shipped weights playing as recorded."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import cardsim
+from cardsim.errors import AgentError
+from cardsim.rng import rng_from_seed
+from solvers import ismcts
+from solvers.agents import choose, parse_agent, play, workspace
+from solvers.evaluation import (
+    N_WDL,
+    Weights,
+    net_for,
+    read_weights,
+    weights_folder,
+    world_value,
+)
+from solvers.training import Data, Plan, fit, split, train
+from tests.conformance.test_every_game import _permuted_truth
+
+GAMES = ("scopa", "bura", "mushka", "minchiate")
+
+
+def random_weights(game, hidden=8, seed=0) -> Weights:
+    """Weights of the right shapes for ``game``'s rules, drawn at random."""
+    spec = game.spec
+    enc = spec.definition.encoding
+    rng = np.random.default_rng(seed)
+    return Weights(game=game.name, encoding=enc.VERSION,
+                   params=tuple(int(x) for x in spec.params), rules={},
+                   w1=rng.normal(0, 0.3, (enc.N_INPUTS, hidden)), b1=rng.normal(0, 0.1, hidden),
+                   w2=rng.normal(0, 0.3, (hidden, enc.N_SEATS + N_WDL)),
+                   b2=rng.normal(0, 0.1, enc.N_SEATS + N_WDL), made={})
+
+
+def saved(weights: Weights, tmp_path, name="w.npz") -> str:
+    path = tmp_path / name
+    weights.save(path)
+    return str(path)
+
+
+def net_agent(path, iterations=40, extra=""):
+    return parse_agent(f"ismcts:iterations={iterations},rollout=heuristic,leaf=net,"
+                       f"weights={path}{extra}")
+
+
+def _search(state, agent, seed):
+    """One ISMCTS search with the network: (action, root children's keys and visits)."""
+    spec = state.game.spec
+    ws = workspace(spec, [agent]).search
+    run = ismcts.search[spec, {"WITH_NET": True, "WITH_POINTS": True}]
+    action, _ = run(spec.params, state.vec, agent.params, rng_from_seed(seed), ws,
+                    spec.reward_scale)
+    children = []
+    child = ws.tree[0, ismcts.CHILD]
+    while child >= 0:
+        children.append((int(ws.tree[child, ismcts.KEY]), ws.stats[child, ismcts.VISITS],
+                         ws.stats[child, ismcts.TOTAL]))
+        child = ws.tree[child, ismcts.SIBLING]
+    return int(action), children
+
+
+# --- the network ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", GAMES)
+def test_compiled_values_are_numpys_forward_pass(name, tmp_path):
+    """The compiled first layer (rows of the active inputs added) computes the same returns as
+    a dense numpy forward pass over the one-hot input vector, rotated back to seats."""
+    game = cardsim.load_game(name)
+    spec = game.spec
+    enc = spec.definition.encoding
+    w = random_weights(game, hidden=16, seed=3)
+    state = game.new_deal(seed=4)
+    idx = np.zeros(enc.MAX_ACTIVE, dtype=np.int64)
+    val = np.zeros(enc.MAX_ACTIVE)
+    rnd = random.Random(1)
+    checked = 0
+    while not state.is_terminal():
+        for player in range(spec.n_players):
+            n = enc.encode(state.vec, spec.params, player, idx, val)
+            x = np.zeros(enc.N_INPUTS)
+            x[idx[:n]] = val[:n]
+            out = np.maximum(x @ w.w1 + w.b1, 0) @ w.w2 + w.b2
+            want = np.zeros(spec.n_players)
+            for r in range(spec.n_players):
+                want[(player + r) % spec.n_players] = out[r] * spec.reward_scale
+            assert np.allclose(world_value(w, state, player), want, atol=1e-9)
+            checked += 1
+        state.apply_action(rnd.choice(state.legal_actions()))
+    assert checked > 10
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_net_agents_play_legal_deals_under_every_preset(name, tmp_path):
+    """ISMCTS with ``leaf=net`` plays whole deals of every preset; every move it made is legal
+    where it was made (replayed on a fresh state)."""
+    from cardsim.game import definition
+    rules = __import__(definition(name).rules_type.__module__, fromlist=["PRESETS"]).PRESETS
+    for preset, r in sorted(rules.items()):
+        game = cardsim.load_game(name, r)
+        path = saved(random_weights(game, seed=1), tmp_path, f"{preset}.npz")
+        start = game.new_deal(seed=2)
+        state = start.clone()
+        agents = [net_agent(path, 20)] + ["heuristic"] * (game.num_players - 1)
+        play(state, agents, seed=5)
+        assert state.is_terminal()
+        replay = start.clone()
+        for a in state.actions:
+            assert a in replay.legal_actions(), (preset, a)
+            replay.apply_action(a)
+        assert replay.is_terminal()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_net_search_is_deterministic(name, tmp_path):
+    """Under an iteration budget the same seed gives the same move and the same tree."""
+    game = cardsim.load_game(name)
+    agent = net_agent(saved(random_weights(game), tmp_path), 200)
+    state = game.new_deal(seed=7)
+    assert _search(state, agent, 3) == _search(state, agent, 3)
+    assert choose(agent, state, seed=4) == choose(agent, state, seed=4)
+
+
+@pytest.mark.parametrize("name,opts", [("scopa", {}), ("bura", {}),
+                                       ("bura", {"facedown_discards": "choice"})])
+def test_net_search_ignores_the_hidden_truth(name, opts, tmp_path):
+    """No leak: two true states the player to move cannot tell apart give the same move and
+    the same root statistics (the network values sampled worlds only)."""
+    game = cardsim.load_game(name, **opts)
+    agent = net_agent(saved(random_weights(game, seed=2), tmp_path), 150)
+    rnd = random.Random(5)
+    compared = 0
+    for seed in range(4):
+        state = game.new_deal(seed=seed)
+        k = 0
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if k % 3 == 0 and len(legal) > 1:
+                player = state.current_player()
+                other = _permuted_truth(game, state.to_dict(), player, rnd)
+                if other.to_dict() != state.to_dict():
+                    assert other.observation(player) == state.observation(player)
+                    assert _search(state, agent, 9) == _search(other, agent, 9)
+                    compared += 1
+            state.apply_action(rnd.choice(legal))
+            k += 1
+    assert compared >= 5
+
+
+def test_without_weights_a_net_search_plays_out_and_says_so_once():
+    """Rules without shipped weights: ``leaf=net`` falls back to play-outs — the same search as
+    ``value=points`` with the same play-out — with one warning per game and rules."""
+    game = cardsim.load_game("scopa", target_score=21, redeal_kings_on_table="off")
+    state = game.new_deal(seed=3)
+    with pytest.warns(UserWarning, match="no learned evaluation for these rules"):
+        a = choose(parse_agent("ismcts:iterations=300,rollout=heuristic,leaf=net"), state, 2)
+    b = choose(parse_agent("ismcts:iterations=300,rollout=heuristic,value=points"), state, 2)
+    assert a == b
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        net_for(game.spec)
+
+
+# --- weights files -------------------------------------------------------------------------
+
+def test_weights_for_other_rules_or_games_or_damaged_are_refused_in_one_line(tmp_path):
+    scopa = cardsim.load_game("scopa")
+    w = random_weights(scopa)
+    path = saved(w, tmp_path)
+    cases = {
+        "other rules": (cardsim.load_game("scopa", num_players=4), path, "other rules"),
+        "other game": (cardsim.load_game("bura"), path, "trained for scopa"),
+    }
+    truncated = tmp_path / "cut.npz"
+    truncated.write_bytes(open(path, "rb").read()[:300])
+    garbage = tmp_path / "junk.npz"
+    garbage.write_bytes(b"\x00not weights" * 50)
+    old = tmp_path / "old.npz"
+    Weights(**{**w.__dict__, "encoding": 0}).save(old)
+    cases["truncated"] = (scopa, str(truncated), "cannot be read")
+    cases["garbage"] = (scopa, str(garbage), "cannot be read")
+    cases["old encoding"] = (scopa, str(old), "encoding version")
+    cases["missing"] = (scopa, str(tmp_path / "none.npz"), "cannot be read")
+    for what, (game, p, text) in cases.items():
+        with pytest.raises(AgentError, match=text) as e:
+            workspace(game.spec, [net_agent(p)])
+        assert "\n" not in str(e.value), what
+
+
+@pytest.mark.parametrize("spec,text", [
+    ("ismcts:leaf=net,value=match", "leaf=net values the deal"),
+    ("ismcts:leaf=net,value=game", "leaf=net values the deal"),
+    ("ismcts:playout=3", "playout is for leaf=net"),
+    ("ismcts:weights=x.npz", "weights is for leaf=net"),
+    ("ismcts:leaf=net,weights=", "expected weights=PATH"),
+    ("ismcts:leaf=tree", "playout or net"),
+    ("ismcts:leaf=net,playout=1001", "at most 1000"),
+])
+def test_bad_net_specs_are_one_line(spec, text):
+    with pytest.raises(AgentError, match=text):
+        parse_agent(spec)
+
+
+def test_two_weights_in_one_game_are_refused(tmp_path):
+    game = cardsim.load_game("scopa")
+    a = saved(random_weights(game, seed=1), tmp_path, "a.npz")
+    b = saved(random_weights(game, seed=2), tmp_path, "b.npz")
+    with pytest.raises(AgentError, match="different weights"):
+        workspace(game.spec, [net_agent(a), net_agent(b)])
+
+
+# --- training ------------------------------------------------------------------------------
+
+def test_fit_learns_a_known_value():
+    """A target that is a fixed function of the inputs is learned far below the error of the
+    mean (a fit that learned nothing fails this)."""
+    rng = np.random.default_rng(0)
+    n, n_inputs, active = 6000, 50, 6
+    idx = np.stack([rng.choice(n_inputs, active, replace=False) for _ in range(n)])
+    val = np.ones((n, active), dtype=np.float32)
+    true = rng.normal(0, 0.5, n_inputs)
+    y = np.stack([true[idx].sum(axis=1), -true[idx].sum(axis=1)], axis=1)
+    data = Data(idx.astype(np.int16), val, np.zeros(n, np.int8), np.arange(n, dtype=np.int32),
+                y.astype(np.float32))
+    train_set, held = split(data, 1)
+    result = fit(train_set, held, n_inputs, 2, hidden=16, seed=1, epochs=30, rate=3e-3)
+    baseline = ((held.targets - held.targets.mean(axis=0)) ** 2).sum(axis=1).mean()
+    assert result.curve[result.best_epoch - 1]["held_mse"] < 0.1 * baseline
+
+
+TINY = dict(rounds=2, deals=30, hidden=4, epochs=2, iterations=8, check_deals=2,
+            check_iterations=10, chunk=15)
+
+
+def test_training_is_reproducible_and_resumes_to_the_same_weights(tmp_path):
+    """The same plan and seed give byte-identical weights on 1 or 2 workers, and a folder
+    trained one round, then told to go on to two, ends where the straight run did; a lost
+    chunk of data is played again, the same."""
+    plan = Plan("scopa", {}, seed=4, **TINY)
+    train(plan, tmp_path / "a", jobs=1, say=lambda s: None)
+    train(Plan("scopa", {}, seed=4, **{**TINY, "rounds": 1}), tmp_path / "b", jobs=2,
+          say=lambda s: None)
+    (tmp_path / "b" / "data-0-1.npz").unlink()
+    train(plan, tmp_path / "b", jobs=2, say=lambda s: None)
+    a, b = read_weights(tmp_path / "a" / "weights.npz"), read_weights(tmp_path / "b" /
+                                                                       "weights.npz")
+    assert all(np.array_equal(getattr(a, k), getattr(b, k)) for k in ("w1", "b1", "w2", "b2"))
+    assert a.made["command"].startswith("cardsim train scopa --seed 4")
+
+
+def test_training_refuses_another_plan_in_the_same_folder(tmp_path):
+    from solvers.training import TrainError
+    train(Plan("scopa", {}, seed=1, **{**TINY, "rounds": 1, "check_deals": 0}), tmp_path,
+          say=lambda s: None)
+    with pytest.raises(TrainError, match="another plan.*hidden"):
+        train(Plan("scopa", {}, seed=1, **{**TINY, "rounds": 1, "check_deals": 0,
+                                          "hidden": 5}), tmp_path, say=lambda s: None)
+
+
+def test_cardsim_train_end_to_end(tmp_path, capsys):
+    """``cardsim train`` on a tiny budget: weights a search can load, the training report with
+    its learning curve, one line at the end."""
+    from cardsim.app.cli import main
+    out = tmp_path / "t"
+    assert main(["train", "bura", "--deals", "20", "--rounds", "1", "--hidden", "4",
+                 "--epochs", "2", "--check-deals", "2", "--check-iterations", "10",
+                 "--out", str(out), "--quiet"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "1 of 1 rounds done" in last and "weights.npz" in last
+    report = (out / "report.md").read_text()
+    assert "Learned evaluation of bura" in report and "learning.png" in report
+    assert (out / "learning.png").read_bytes()[:4] == b"\x89PNG"
+    game = cardsim.load_game("bura")
+    choose(net_agent(out / "weights.npz"), game.new_deal(seed=1), seed=1)
+    assert main(["train", "bura", "--hidden", "0", "--out", str(out)]) == 2
+
+
+# --- shipped weights -----------------------------------------------------------------------
+
+SHIPPED = sorted(p for g in GAMES for p in weights_folder(g).glob("*.npz"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
+def test_shipped_weights_play_the_moves_recorded_when_they_were_made(path):
+    from solvers.training import fingerprint
+    w = read_weights(path)
+    game = cardsim.load_game(w.game, w.rules)
+    recorded = w.made["choices"]
+    assert recorded and fingerprint(path, game, len(recorded),
+                                    recorded[0]["iterations"]) == recorded

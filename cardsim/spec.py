@@ -196,6 +196,9 @@ class GameDefinition:
     the deal order goes (a place is a seat, -1 the opening table, -2 the turned card; a loose
     place's positions hold more than its cards: a robber's); the layout's ``deal_slots``.
     :mod:`cardsim.deals` draws rare conditions from it with ``deal_cards``."""
+    partnerships: Callable[[Any], bool] = lambda rules: False
+    """``(rules) -> bool``: whether seats play in two partnerships (seat ``s`` with ``s + 2``),
+    so that a strength check pits one partnership against another."""
     encoding: ModuleType | None = None
     """The game's ``encoding`` module, the learned evaluation's input (:mod:`solvers.evaluation`):
     ``encode(state, params, player, idx, val) -> n`` (compiled; ``G.encode`` in generic code),

@@ -19,7 +19,7 @@ from .plots import png
 
 def learning_figure(state: dict) -> Figure:
     """Held-out error against epochs, rounds one after another."""
-    fig = Figure(figsize=(8, 3.6), layout="constrained")
+    fig = Figure(figsize=(9, 3.8), layout="constrained")
     ax = fig.subplots()
     ax.grid(True, color="0.9", linewidth=0.6)
     x0 = 0
@@ -35,7 +35,7 @@ def learning_figure(state: dict) -> Figure:
     ax.set_xlabel("epoch (rounds one after another)")
     ax.set_ylabel("squared error of the returns")
     ax.set_title("Learning curve (flat lines: the error of predicting the mean)")
-    ax.legend(fontsize=7, loc="upper right", ncols=2)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
 
 

@@ -36,7 +36,7 @@ names or values are refused with what is allowed):
   the deal is searched for its points, ``value=points``) and ``nodes`` (the
   tree's capacity, default iterations + 1, or 1,000,000 with a time budget).
 
-- ``easy``, ``medium``, ``strong``, ``best`` — the named levels, each one of the agents above
+- ``easy``, ``medium``, ``strong``, ``best``, ``fast`` — the named levels, each one of the agents above
   (:data:`LEVELS`, or the game's own in :data:`GAME_LEVELS`).
 
 Each parameter is given at most once; counts have upper bounds (:data:`MAX_COUNT` iterations or
@@ -117,6 +117,7 @@ LEVELS = {
     "medium": "heuristic",
     "strong": "ismcts:seconds=0.1,rollout=heuristic",
     "best": "ismcts:seconds=1,rollout=heuristic",
+    "fast": "ismcts:seconds=0.004,rollout=heuristic,leaf=net",
 }
 """The named levels (issue 19): ``easy``, ``medium``, ``strong`` and ``best`` are agent spec
 strings accepted wherever an agent is, each standing for the agent given here, or for the
@@ -126,17 +127,24 @@ is ``cardsim play``'s default opponent. Their figures are in the closing notes o
 
 GAME_LEVELS = {
     "scopa": {"strong": "ismcts:seconds=0.1,rollout=heuristic,model=1",
-              "best": "ismcts:seconds=1,rollout=heuristic,model=1"},
+              "best": "ismcts:seconds=1,rollout=heuristic,model=1",
+              "fast": "ismcts:seconds=0.004,rollout=heuristic,leaf=net,c=1.4"},
     "mushka": {"strong": "ismcts:seconds=0.1,rollout=heuristic,model=1",
-               "best": "ismcts:seconds=1,rollout=heuristic,model=1"},
+               "best": "ismcts:seconds=1,rollout=heuristic,model=1",
+               "fast": "ismcts:seconds=0.004,rollout=heuristic,leaf=net,model=1"},
     "bura": {"strong": "ismcts:iterations=1000,rollout=heuristic,c=2",
-             "best": "ismcts:iterations=1000,rollout=heuristic,c=2"},
+             "best": "ismcts:iterations=1000,rollout=heuristic,c=2",
+             "fast": "ismcts:seconds=0.004,rollout=heuristic,leaf=net,c=2"},
+    "minchiate": {"fast": "ismcts:seconds=0.004,rollout=heuristic"},
 }
 """Where a game's measured best differs from :data:`LEVELS`: the opponent model (``model=1``)
 wins in Scopa and Mushka (where it lifts ISMCTS from below the heuristic to about its level);
 in Bura it loses, a wider ``c`` wins, and more time than 1,000 iterations (about 5 ms) plays
 no better (so its ``best`` is fast). In Minchiate nothing measured beats the default (closing
-note of issue 19)."""
+note of issue 19). ``fast`` (for apps: at most 5 ms a move, 4 ms of search) values its leaves by
+the game's learned evaluation (:mod:`solvers.evaluation`) where that measured better than
+play-outs at equal time (Scopa with a wider ``c``, Bura, Mushka; not Minchiate: issue 40's
+closing note)."""
 
 
 def level(name: str, game=None) -> str | None:

@@ -32,14 +32,19 @@ from pathlib import Path
 
 import numpy as np
 
-from cardsim.errors import CardsimError
+import cardsim
+from cardsim.errors import AgentError, CardsimError
 from cardsim.jit import G, generic
+from cardsim.options import rules_dict
 from cardsim.rng import rng_below
 from cardsim.spec import DEAL
+from cardsim.stats import mean_interval
 
+from .agent_spec import level
 from .agents import choose, choose_action, parse_agent, switches, workspace
-from .evaluation import N_WDL, Weights
+from .evaluation import N_WDL, Weights, read_weights
 from .ismcts import uniform
+from .strength import gains
 
 PAD = -1
 """An unused input slot of a kept position."""
@@ -124,7 +129,6 @@ def play_chunk(game_name: str, rules: dict, agents: list[str], weights: str, see
                n_deals: int, keep: float, explore: float) -> Data:
     """The kept positions of ``n_deals`` deals (:func:`record_deals`) from ``seed`` (a
     SeedSequence entropy list); ``weights`` for the agents with ``leaf=net``."""
-    import cardsim
     game = cardsim.load_game(game_name, rules)
     spec = game.spec
     enc = spec.definition.encoding
@@ -351,13 +355,12 @@ def _save_state(folder: Path, state: dict) -> None:
 
 def round_data(plan: Plan, folder: Path, r: int, weights: str, jobs: int, progress=None) -> Data:
     """Round ``r``'s kept positions, played in chunks (module docstring); a chunk already in
-    ``folder`` is read back, not played again."""
-    import cardsim
+    ``folder`` is read back, not played again (a damaged one is played again: the same)."""
     n_players = cardsim.load_game(plan.game, plan.rules).num_players
     agents = plan.agents(r, n_players)
     chunks = [(k, min(plan.chunk, plan.deals - k * plan.chunk))
               for k in range((plan.deals + plan.chunk - 1) // plan.chunk)]
-    todo = [(k, n) for k, n in chunks if not (folder / f"data-{r}-{k}.npz").exists()]
+    todo = [(k, n) for k, n in chunks if _chunk(folder, r, k) is None]
     if todo:
         from joblib import Parallel, delayed
         work = (delayed(_chunk_to_file)(plan, folder, r, k, n, agents, weights) for k, n in todo)
@@ -366,10 +369,24 @@ def round_data(plan: Plan, folder: Path, r: int, weights: str, jobs: int, progre
                 progress(1)
     parts = []
     for k, _ in chunks:
-        part = Data.load(folder / f"data-{r}-{k}.npz")
+        part = _chunk(folder, r, k)
+        if part is None:
+            raise TrainError(f"{folder / f'data-{r}-{k}.npz'}: written but unreadable (a full "
+                             "disk?): run the same command again")
         part.deal = part.deal + k * plan.chunk
         parts.append(part)
     return Data.concat(parts)
+
+
+def _chunk(folder: Path, r: int, k: int) -> Data | None:
+    """Chunk ``k`` of round ``r``, or None when it is missing or damaged."""
+    path = folder / f"data-{r}-{k}.npz"
+    try:
+        return Data.load(path)
+    except FileNotFoundError:
+        return None
+    except Exception:                   # damaged: numpy's zip, pickle or shape errors
+        return None
 
 
 def _chunk_to_file(plan: Plan, folder: Path, r: int, k: int, n: int, agents, weights) -> None:
@@ -378,25 +395,26 @@ def _chunk_to_file(plan: Plan, folder: Path, r: int, k: int, n: int, agents, wei
     data.save(folder / f"data-{r}-{k}.npz")
 
 
+def check_agents(game, iterations: int) -> tuple[str, str]:
+    """The agents of a strength check: the game's ``strong`` level with ``iterations`` for its
+    budget and leaves valued by the network, and the same search with play-outs."""
+    _, _, rest = level("strong", game).partition(":")
+    kept = [i for i in rest.split(",") if i and not i.startswith(("seconds=", "iterations="))]
+    playout = ",".join([f"ismcts:iterations={iterations}", *kept])
+    return playout + ",leaf=net", playout
+
+
 def check(plan: Plan, weights: str) -> dict:
     """The strength check of a round (module docstring, step 3): the network's search and the
-    same search with heuristic play-outs, each against the heuristic on the same duplicate
-    deals (a partnership against one in Minchiate)."""
-    import cardsim
-    from cardsim.stats import mean_interval
-
-    from .strength import gains
+    same search with play-outs (:func:`check_agents`), each against the heuristic on the same
+    duplicate deals (a partnership against one where the game plays in partnerships)."""
     game = cardsim.load_game(plan.game, plan.rules)
-    partners = game.num_players == 4 and plan.game in ("minchiate",) or (
-        plan.game == "scopa" and game.num_players == 4)
+    net, playout = check_agents(game, plan.check_iterations)
     out = {}
-    for name, agent in (
-            ("net", f"ismcts:iterations={plan.check_iterations},rollout=heuristic,leaf=net,"
-                    f"weights={weights}"),
-            ("playout", f"ismcts:iterations={plan.check_iterations},rollout=heuristic")):
+    for name, agent in (("net", f"{net},weights={weights}"), ("playout", playout)):
         start = time.perf_counter()
         g = gains(game, agent, "heuristic", plan.check_deals, seed=[plan.seed, 99],
-                  partners=partners)
+                  partners=game.definition.partnerships(game.rules))
         mean, lo, hi = mean_interval(g)
         out[name] = {"agent": agent.split(",weights=")[0], "gain": mean, "low": lo,
                      "high": hi, "seconds": time.perf_counter() - start}
@@ -407,7 +425,6 @@ def train(plan: Plan, folder, jobs: int = 1, budget_minutes: float = 0.0, say=pr
     """Run ``plan``'s rounds in ``folder`` (module docstring), going on where a previous run
     stopped; returns the training state (``train.json``). The final weights are
     ``weights.npz``: the last round's."""
-    import cardsim
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     state = _load_state(folder, plan)
@@ -480,13 +497,14 @@ def _renumber(data: Data, r: int) -> Data:
 
 
 def read_fit(path: Path) -> Fit:
-    from .evaluation import read_weights
-    w = read_weights(path)
+    try:
+        w = read_weights(path)
+    except AgentError as e:
+        raise TrainError(f"{e}: remove it to fit that round again") from None
     return Fit(w.w1, w.b1, w.w2, w.b2)
 
 
 def _plain(rules) -> dict:
-    from cardsim.options import rules_dict
     return {k: (v if isinstance(v, (int, float, str, bool)) or v is None else str(v))
             for k, v in rules_dict(rules).items()}
 
@@ -506,21 +524,26 @@ def command(plan: Plan, folder) -> str:
     return " ".join(parts)
 
 
-def ship(folder, name: str = "default") -> Path:
-    """Copy a training folder's ``weights.npz`` into its game's package as ``<name>.npz``
-    (:func:`solvers.evaluation.weights_folder`), with the moves it plays in a few openings
-    recorded in its header (:func:`fingerprint`), which the tests replay."""
+def ship(folder, name: str = "default", round_: int | None = None) -> Path:
+    """Copy a training folder's weights into its game's package as ``<name>.npz``
+    (:func:`solvers.evaluation.weights_folder`): ``weights.npz``, or round ``round_``'s (then
+    its command is the one that stops after that round), with the moves it plays in a few
+    openings recorded in its header (:func:`fingerprint`), which the tests replay."""
     import dataclasses
 
-    import cardsim
-
-    from .evaluation import read_weights, weights_folder
+    from .evaluation import weights_folder
     folder = Path(folder)
-    w = read_weights(folder / "weights.npz")
+    source = folder / ("weights.npz" if round_ is None else f"round-{round_}.npz")
+    w = read_weights(source)
+    made = dict(w.made)
+    if round_ is not None:
+        plan = Plan(**{**made["plan"], "rounds": round_ + 1})
+        made.update(plan=plan.as_dict(), command=command(plan, made["command"].rpartition(
+            "--out ")[2]))
     game = cardsim.load_game(w.game, w.rules)
     out = weights_folder(w.game) / f"{name}.npz"
     out.parent.mkdir(exist_ok=True)
-    made = dict(w.made, choices=fingerprint(folder / "weights.npz", game))
+    made["choices"] = fingerprint(source, game)
     dataclasses.replace(w, made=made).save(out)
     return out
 

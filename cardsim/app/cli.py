@@ -824,7 +824,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--agent", default="heuristic",
                    help="the agent that plays every seat after the first move (heuristic; "
                    "random; ismcts:iterations=N,...; pimc:worlds=N; a level easy, medium, "
-                   "strong, best)")
+                   "fast, strong, best)")
     p.add_argument("--worlds", type=_int_at_least(2, "at least 2", 1_000_000), default=200,
                    help="sampled worlds per action (200)")
     p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0, help="seed (0)")
@@ -886,8 +886,8 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a deal (or a match) against agents at the terminal")
     p.add_argument("game", help="a game name (see `cardsim games`)")
     p.add_argument("--vs", action="append", default=[], metavar="AGENT",
-                   help="the opponents' agent (strong): a level easy, medium, strong or "
-                   "best, or random, heuristic, ismcts:seconds=0.5,...; once for all, or once "
+                   help="the opponents' agent (strong): a level easy, medium, fast, strong "
+                   "or best, or random, heuristic, ismcts:seconds=0.5,...; once for all, or once "
                    "per other seat")
     p.add_argument("--seat", type=_int_at_least(0, "non-negative"), default=0,
                    help="your seat (0)")

@@ -39,21 +39,22 @@ def test_parse_agent_defaults_and_values():
     assert parse_agent("random").kind != parse_agent("heuristic").kind
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "strong", "best"])
+@pytest.mark.parametrize("level", ["easy", "medium", "strong", "best", "fast"])
 def test_named_levels_are_agents(level):
     """Issue 19: each named level parses to its documented agent (LEVELS), keeps its name
-    (what stores and reports show), and ``strong`` and ``best`` think for 0.1 s and 1 s."""
+    (what stores and reports show), and ``strong`` and ``best`` think for 0.1 s and 1 s,
+    ``fast`` (issue 40) for 4 ms."""
     from solvers.agent_spec import LEVELS
     agent, means = parse_agent(level), parse_agent(LEVELS[level])
     assert agent.name == level and agent.kind == means.kind and agent.nodes == means.nodes
     assert agent.params.tolist() == means.params.tolist()
-    seconds = {"strong": 0.1, "best": 1.0}.get(level)
+    seconds = {"strong": 0.1, "best": 1.0, "fast": 0.004}.get(level)
     if seconds:
         assert agent.params[ismcts.SECONDS] == seconds and agent.params[ismcts.ITERATIONS] == 0
 
 
 @pytest.mark.parametrize("name", ["scopa", "bura", "mushka", "minchiate"])
-@pytest.mark.parametrize("level", ["easy", "medium", "strong", "best"])
+@pytest.mark.parametrize("level", ["easy", "medium", "strong", "best", "fast"])
 def test_named_levels_are_each_games_own(name, level):
     """A level stands for the game's own agent where :data:`GAME_LEVELS` has one (measured in
     issue 19's note), else for the default; a game object or its name give the same."""

@@ -66,7 +66,7 @@ GAME = GameDefinition.of_package(
     __name__, reference="ReferenceGame", rules_type=MinchiateRules, deck=MINCHIATE,
     summary="Florentine tarot: 97 cards, 2 x 2 partnerships, robbing, versicole, resti",
     summarize=summarize, record_columns=scoring.RECORD_COLUMNS,
-    reward_scale=2.0, n_players=lambda rules: 4,
+    reward_scale=2.0, n_players=lambda rules: 4, partnerships=lambda rules: True,
     exact=ExactHooks(
         single_deal=exact.single_deal, side=exact.side_of, value=exact.deal_value,
         features=exact.features, bounds=exact.bounds, order=exact.move_order,

@@ -33,6 +33,7 @@ GAME = GameDefinition.of_package(
         features=exact.features, bounds=exact.bounds, order=exact.move_order,
         cards_left=exact.cards_left, deal_return=exact.deal_return, unit="points of the deal's difference"),
     categories=("cards", "coins", "settebello", "primiera", "scopas"),
-    match=match.model, match_cell=match.match_cell)
+    match=match.model, match_cell=match.match_cell,
+    partnerships=lambda rules: rules.num_players == 4)
 
 __all__ = ["GAME", "PRESETS", "ScopaRules"]

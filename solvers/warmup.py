@@ -3,7 +3,8 @@ compile`` runs, one process per game.
 
 :func:`warm_up` drives every compiled entry point of the game once, through the same calls the
 commands make (so the compiled signatures are theirs): the engine (``cardsim simulate``) and
-the state API; the agent loops for random and heuristic players, with ISMCTS, and — where the
+the state API; the agent loops for random and heuristic players, with ISMCTS (also with leaves
+valued by the learned evaluation, ``leaf=net``, as the ``fast`` level plays), and — where the
 game has an exact solver — with PIMC and the oracle, alone and beside ISMCTS; one move of each
 agent (``choose``, the terminal game); ISMCTS and PIMC searches on their own (``cardsim
 bench``); position analysis with each kind of agent (``cardsim analyze``); and the exact
@@ -48,10 +49,11 @@ def _agents(game) -> None:
     from solvers.agents import choose, parse_agent, play, workspace
     n = game.num_players
     search = parse_agent("ismcts:iterations=4")
-    for agents in (["random", "heuristic"], [search, "heuristic"]):
+    netted = parse_agent("ismcts:iterations=4,leaf=net")       # the learned evaluation's
+    for agents in (["random", "heuristic"], [search, "heuristic"], [netted, "heuristic"]):
         play(game.new_deal(seed=1), (agents * n)[:n], seed=1)
     state = game.new_deal(seed=2)
-    for agent in ("random", "heuristic", search):
+    for agent in ("random", "heuristic", search, netted):
         choose(parse_agent(agent) if isinstance(agent, str) else agent, state, seed=0)
     spec = game.spec
     ws = workspace(spec, [search])

@@ -131,7 +131,10 @@ def test_bench_prints_every_figure(capsys, monkeypatch):
                    "OpenSpiel random play over cardsim, best run (deals/s, 1 core)",
                    "OpenSpiel's Python ISMCTS over cardsim (simulations/s, random rollouts)",
                    "ISMCTS from the opening, best run (iterations/s, 1 core, random rollouts)",
-                   "ISMCTS, median run (iterations/s)", "a plain new_deal (ms)",
+                   "ISMCTS, median run (iterations/s)",
+                   "ISMCTS, heuristic play-outs, best run (iterations/s)",
+                   "ISMCTS, leaves valued by the learned evaluation (leaf=net), best run "
+                   "(iterations/s)", "leaf=net / heuristic play-outs", "a plain new_deal (ms)",
                    "a deal under the rare condition (ms)",
                    '{"hold": {"0": ["7co", "7cu", "7sw"]}}',
                    "constructed event's chance; constructed tries kept"):

@@ -78,21 +78,25 @@ def compiled_deals_per_second(game_name: str, seconds: float) -> tuple[float, fl
     return max(rates), float(np.median(rates))
 
 
-def ismcts_iterations_per_second(game_name: str, seconds: float) -> tuple[float, float]:
-    """(best, median) ISMCTS iterations per second (one core, random rollouts) from the
-    opening position of a seeded deal, in runs of about 0.1 s each."""
+def ismcts_iterations_per_second(game_name: str, seconds: float,
+                                 options: str = "") -> tuple[float, float]:
+    """(best, median) ISMCTS iterations per second (one core; random rollouts, or the search
+    ``options`` ask for, such as ``rollout=heuristic`` or ``leaf=net``) from the opening
+    position of a seeded deal, in runs of about 0.1 s each."""
     from solvers import ismcts
-    from solvers.agents import parse_agent, workspace
+    from solvers.agents import parse_agent, switches, workspace
     spec = load_game(game_name).spec
     root = load_game(game_name).new_deal(seed=2024).vec
     rng = rng_from_seed(7)
 
     def run(iterations: int) -> float:
-        agent = parse_agent(f"ismcts:iterations={iterations}")
+        agent = parse_agent(f"ismcts:iterations={iterations}" + (f",{options}" if options
+                                                                  else ""))
         ws = workspace(spec, [agent])
+        on = {k: v for k, v in switches([agent]).items() if k in ismcts.search.all_switches()}
         t = time.perf_counter()
-        ismcts.search[spec](spec.params, root, agent.params, rng, ws.search,
-                            spec.reward_scale)
+        ismcts.search[spec, on](spec.params, root, agent.params, rng, ws.search,
+                                spec.reward_scale)
         return iterations / (time.perf_counter() - t)
 
     run(10)  # compile
@@ -510,6 +514,13 @@ def bench(config: BenchConfig) -> list[tuple[str, str]]:
     rows += [("ISMCTS from the opening, best run (iterations/s, 1 core, random rollouts)",
               f"{best:,.0f}"),
              ("ISMCTS, median run (iterations/s)", f"{median:,.0f}")]
+    heuristic, _ = ismcts_iterations_per_second(config.game, config.seconds, "rollout=heuristic")
+    net, _ = ismcts_iterations_per_second(config.game, config.seconds,
+                                          "rollout=heuristic,leaf=net")
+    rows += [("ISMCTS, heuristic play-outs, best run (iterations/s)", f"{heuristic:,.0f}"),
+             ("ISMCTS, leaves valued by the learned evaluation (leaf=net), best run "
+              "(iterations/s)", f"{net:,.0f}"),
+             ("leaf=net / heuristic play-outs", f"{net / heuristic:.1f}x")]
     if importlib.util.find_spec("pyspiel") is not None:
         rows.append(("OpenSpiel's Python ISMCTS over cardsim (simulations/s, random rollouts)",
                      f"{openspiel_ismcts_per_second(config.game, config.seconds):,.0f}"))

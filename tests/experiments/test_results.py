@@ -29,8 +29,16 @@ def test_a_published_study_is_a_whole_run_of_its_shipped_spec(folder):
     assert manifest["levels"] == levels_of(spec.to_dict())
     matchups = pd.read_csv(folder / "tables" / "matchups.csv")
     rotations = spec.load().num_players if spec.duplicate else 1
-    assert matchups.groupby("matchup")["games"].max().to_dict() == {
-        m: spec.deals * rotations for m in range(len(spec.matchups))}
+    games = matchups.groupby("matchup")["games"].max().to_dict()
+    if spec.sprt is None:
+        assert games == {m: spec.deals * rotations for m in range(len(spec.matchups))}
+        return
+    # a sequential study is whole when every matchup's test decided or reached max_deals
+    sprt = pd.read_csv(folder / "tables" / "sprt.csv").set_index("matchup")
+    assert sorted(games) == sorted(sprt.index) == list(range(len(spec.matchups)))
+    for m, n in games.items():
+        assert n <= spec.max_deals * rotations
+        assert sprt.loc[m, "verdict"] in ("H0", "H1") or n == spec.max_deals * rotations
 
 
 @pytest.mark.parametrize("folder", PUBLISHED, ids=lambda p: p.name)

@@ -610,7 +610,9 @@ def _int_at_least(minimum: int, what: str, maximum: int | None = None):
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
         if value < minimum:
-            raise argparse.ArgumentTypeError(f"{text!r}: expected a {what} integer")
+            raise argparse.ArgumentTypeError(f"{text!r}: expected an integer {what}"
+                                             if what.startswith("at least")
+                                             else f"{text!r}: expected a {what} integer")
         if maximum is not None and value > maximum:
             raise argparse.ArgumentTypeError(f"{text!r}: at most {maximum:,}")
         return value

@@ -145,6 +145,8 @@ def warm_up(spec: ExperimentSpec) -> None:
     game = spec.load()
     kinds = [parse_agent(a, spec.game) for a in spec.agents]
     quick = [("ismcts:iterations=2,value=match" if a.for_the_match else
+              "ismcts:iterations=2,leaf=net" + (f",weights={a.weights}" if a.weights else "")
+              if a.uses_net else
               "ismcts:iterations=2,value=points" if a.for_the_points else "ismcts:iterations=2")
              if a.is_search else "pimc:worlds=1" if a.name.startswith("pimc") else a.name
              for a in kinds]                       # the same compiled loop, a tiny budget

@@ -317,3 +317,18 @@ def test_the_fast_level_plays_a_deal_within_its_time(name):
                            rotate=False)
     think, decisions = float(table["think_0"].iloc[0]), int(table["decisions_0"].iloc[0])
     assert decisions > 0 and think / decisions < 0.05
+
+
+def test_a_runs_warm_up_compiles_the_network_search_its_batches_play():
+    """``cardsim run`` compiles each agent loop once before its workers start, with a tiny
+    budget: for ``leaf=net`` agents that is the network's loop, not a play-out one."""
+    from pathlib import Path
+
+    from experiments.runner import warm_up
+    from experiments.spec import load_spec
+    from solvers.agents import play_out
+    spec = load_spec(Path(__file__).resolve().parents[2] / "experiments" / "specs" /
+                     "bura_net_tuning.toml")
+    warm_up(spec)
+    loops = [dict(key[1]) for key in play_out.copies if key[0] == "bura"]
+    assert any(d.get("WITH_NET") and d.get("WITH_ISMCTS") for d in loops)

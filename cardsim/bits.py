@@ -85,3 +85,12 @@ def put_cards(mask, base, idx, val, n):
         mask &= mask - ONE
         n += 1
     return n
+
+
+@helper
+def put_input(idx, val, n, i, v):
+    """One input of the learned evaluation (a game's ``encoding.py``): index ``i`` with value
+    ``v`` written at ``idx[n]``, ``val[n]``; the new count."""
+    idx[n] = i
+    val[n] = v
+    return n + 1

@@ -143,8 +143,8 @@ in Bura it loses, a wider ``c`` wins, and more time than 1,000 iterations (about
 no better (so its ``best`` is fast). In Minchiate nothing measured beats the default (closing
 note of issue 19). ``fast`` (for apps: at most 5 ms a move, 4 ms of search) values its leaves by
 the game's learned evaluation (:mod:`solvers.evaluation`) where that measured better than
-play-outs at equal time (Scopa with a wider ``c``, Bura, Mushka; not Minchiate: issue 40's
-closing note)."""
+play-outs at equal time (Scopa with a wider ``c``, Bura, Mushka; not Minchiate: README,
+"Learned evaluation")."""
 
 
 def level(name: str, game=None) -> str | None:

@@ -317,10 +317,10 @@ class Plan:
     def as_dict(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
-    def agents(self, r: int, n_players: int) -> list[str]:
-        one = "heuristic" if r == 0 else (
-            f"ismcts:iterations={self.iterations},rollout=heuristic,leaf=net")
-        return [one] * n_players
+    def agent(self, r: int) -> str:
+        """The agent at every seat of round ``r``'s self-play."""
+        return ("heuristic" if r == 0
+                else f"ismcts:iterations={self.iterations},rollout=heuristic,leaf=net")
 
 
 # --- the rounds ---------------------------------------------------------------------------
@@ -356,8 +356,7 @@ def _save_state(folder: Path, state: dict) -> None:
 def round_data(plan: Plan, folder: Path, r: int, weights: str, jobs: int, progress=None) -> Data:
     """Round ``r``'s kept positions, played in chunks (module docstring); a chunk already in
     ``folder`` is read back, not played again (a damaged one is played again: the same)."""
-    n_players = cardsim.load_game(plan.game, plan.rules).num_players
-    agents = plan.agents(r, n_players)
+    agents = [plan.agent(r)] * cardsim.load_game(plan.game, plan.rules).num_players
     chunks = [(k, min(plan.chunk, plan.deals - k * plan.chunk))
               for k in range((plan.deals + plan.chunk - 1) // plan.chunk)]
     todo = [(k, n) for k, n in chunks if _chunk(folder, r, k) is None]
@@ -446,7 +445,7 @@ def train(plan: Plan, folder, jobs: int = 1, budget_minutes: float = 0.0, say=pr
             break
         weights_in = str(folder / f"round-{r - 1}.npz") if r > 0 else ""
         t0 = time.perf_counter()
-        say(f"round {r}: playing {plan.deals:,} deals ({plan.agents(r, 1)[0]})")
+        say(f"round {r}: playing {plan.deals:,} deals ({plan.agent(r)})")
         data = round_data(plan, folder, r, weights_in, jobs)
         data_parts.append(data)
         if done:
@@ -472,7 +471,7 @@ def train(plan: Plan, folder, jobs: int = 1, budget_minutes: float = 0.0, say=pr
         t2 = time.perf_counter()
         strength = check(plan, str(folder / f"round-{r}.npz")) if plan.check_deals else {}
         state["rounds"].append({
-            "round": r, "agents": plan.agents(r, 1)[0], "positions": int(len(data.idx)),
+            "round": r, "agents": plan.agent(r), "positions": int(len(data.idx)),
             "train_positions": int(len(train_set.idx)), "held_positions": int(len(held.idx)),
             "baseline_mse": baseline_mse(held, enc.N_SEATS), "curve": result.curve,
             "best_epoch": result.best_epoch, "strength": strength,

@@ -43,7 +43,7 @@ def test_parse_agent_defaults_and_values():
 def test_named_levels_are_agents(level):
     """Issue 19: each named level parses to its documented agent (LEVELS), keeps its name
     (what stores and reports show), and ``strong`` and ``best`` think for 0.1 s and 1 s,
-    ``fast`` (issue 40) for 4 ms."""
+    ``fast`` for 4 ms."""
     from solvers.agent_spec import LEVELS
     agent, means = parse_agent(level), parse_agent(LEVELS[level])
     assert agent.name == level and agent.kind == means.kind and agent.nodes == means.nodes

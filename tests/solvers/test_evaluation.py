@@ -308,7 +308,7 @@ def test_shipped_weights_play_the_moves_recorded_when_they_were_made(path):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_fast_level_plays_a_deal_within_its_time(name):
-    """``fast`` (issue 40): a 4 ms search a move, with the shipped network where the level
+    """``fast``: a 4 ms search a move, with the shipped network where the level
     uses it; a whole deal against the heuristic, its searching seat's mean time a decision
     under 5 ms on an idle core (checked loosely: a shared test machine is noisy)."""
     from solvers.duplicate import play_duplicate

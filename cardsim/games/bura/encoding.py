@@ -45,7 +45,7 @@ The model's outputs (:data:`N_SEATS`) are the deal returns of the seats ``player
 """
 import numpy as np
 
-from ...bits import ZERO, bit, popcount, put_cards
+from ...bits import ZERO, bit, popcount, put_cards, put_input
 from ...jit import kernel
 from . import layout as L
 from .rules import P_NUM_PLAYERS
@@ -101,35 +101,23 @@ def encode(state, params, player, idx, val):
     n = put_cards(down, _TRICK_DOWN, idx, val, n)
     trump_card = np.int64(state[L.TRUMP_CARD])
     n = put_cards(state[L.STOCK] & bit(trump_card), _TURNED, idx, val, n)
-    idx[n] = _TRUMP_SUIT + suit_of(trump_card)
-    val[n] = 1.0
-    n += 1
+    n = put_input(idx, val, n, _TRUMP_SUIT + suit_of(trump_card), 1.0)
     for r in range(n_players):
         seat = (player + r) % n_players
         up = points(state[L.PILE_UP + seat])
         total = up + points(state[L.PILE_DOWN + seat])
         if total > 0:
-            idx[n] = _POINTS + r
-            val[n] = total / 120.0
-            n += 1
+            n = put_input(idx, val, n, _POINTS + r, total / 120.0)
         if up > 0:
-            idx[n] = _POINTS_UP + r
-            val[n] = up / 120.0
-            n += 1
+            n = put_input(idx, val, n, _POINTS_UP + r, up / 120.0)
     stock = popcount(state[L.STOCK])
     if stock > 0:
-        idx[n] = _STOCK
-        val[n] = stock / 30.0
-        n += 1
+        n = put_input(idx, val, n, _STOCK, stock / 30.0)
     phase = np.int64(state[L.PHASE])
     over = phase >= L.PHASE_DEAL_OVER
     if not over:
-        idx[n] = _TO_MOVE + (np.int64(state[L.TO_MOVE]) - player) % n_players
-        val[n] = 1.0
-        n += 1
-    idx[n] = _LEADER + (np.int64(state[L.LEADER]) - player) % n_players
-    val[n] = 1.0
-    n += 1
+        n = put_input(idx, val, n, _TO_MOVE + (np.int64(state[L.TO_MOVE]) - player) % n_players, 1.0)
+    n = put_input(idx, val, n, _LEADER + (np.int64(state[L.LEADER]) - player) % n_players, 1.0)
     k = np.int64(state[L.TRICK_K])
     if k > 0:
         idx[n] = _HOLDER + (np.int64(state[L.TRICK_HOLDER]) - player) % n_players

@@ -53,7 +53,7 @@ The model's outputs (:data:`N_SEATS`) are the deal returns (net resti) of the se
 """
 import numpy as np
 
-from ...bits import ONE, ZERO, put_cards
+from ...bits import ONE, ZERO, put_cards, put_input
 from ...jit import kernel
 from . import layout as L
 from .rules import P_DECLARE_AFTER_CARD, P_RESTO
@@ -112,89 +112,58 @@ def encode(state, params, player, idx, val):
     for r in range(4):
         t = np.int64(state[L.TRICK_CARD + (player + r) % 4])
         if t > 0:
-            idx[n] = _TRICK + r * L.N_CARDS + t - 1
-            val[n] = 1.0
-            n += 1
+            n = put_input(idx, val, n, _TRICK + r * L.N_CARDS + t - 1, 1.0)
     phase = np.int64(state[L.PHASE])
     resto = float(params[P_RESTO])
     if phase < L.PHASE_DEAL_OVER:
         to_move = np.int64(state[L.TO_MOVE])
-        idx[n] = _TO_MOVE + (to_move - player) % 4
-        val[n] = 1.0
-        n += 1
+        n = put_input(idx, val, n, _TO_MOVE + (to_move - player) % 4, 1.0)
         started = phase == L.PHASE_PLAY or (phase == L.PHASE_DECLARE
                                             and params[P_DECLARE_AFTER_CARD] == 1)
-        if started:
-            idx[n] = _LEADER + (np.int64(state[L.LEADER]) - player) % 4
-        else:
-            idx[n] = _DEALER + (np.int64(state[L.DEALER]) - player) % 4
-        val[n] = 1.0
-        n += 1
+        seat, base = ((np.int64(state[L.LEADER]), _LEADER) if started
+                      else (np.int64(state[L.DEALER]), _DEALER))
+        n = put_input(idx, val, n, base + (seat - player) % 4, 1.0)
         done = np.int64(state[L.DECLARED_DONE])
         for r in range(4):
             if (done >> ((player + r) % 4)) & 1 == 0:
-                idx[n] = _TO_DECLARE + r
-                val[n] = 1.0
-                n += 1
+                n = put_input(idx, val, n, _TO_DECLARE + r, 1.0)
         if phase == L.PHASE_DISCARD:
-            idx[n] = _TO_DISCARD
-            val[n] = np.int64(state[L.TO_DISCARD]) / 13.0
-            n += 1
+            n = put_input(idx, val, n, _TO_DISCARD, np.int64(state[L.TO_DISCARD]) / 13.0)
         elif phase == L.PHASE_DECLARE:
             lo = state[L.DECLARED + 2 * to_move]
             hi = state[L.DECLARED + 2 * to_move + 1]
             if lo != ZERO or hi != ZERO:
                 points = combos_points(lo, hi, params, False)
-                idx[n] = _PENDING
-                val[n] = points / resto
-                n += 1
+                n = put_input(idx, val, n, _PENDING, points / resto)
                 bonus = combos_points(lo, hi, params, True) - points
                 if bonus > 0:
-                    idx[n] = _PENDING_BONUS
-                    val[n] = bonus / resto
-                    n += 1
+                    n = put_input(idx, val, n, _PENDING_BONUS, bonus / resto)
             last = np.int64(state[L.DECL_LAST])
             if last > 0:
-                idx[n] = _DECL_LAST
-                val[n] = last / float(L.N_COMBOS)
-                n += 1
+                n = put_input(idx, val, n, _DECL_LAST, last / float(L.N_COMBOS))
     if phase != L.PHASE_PLAY:
-        idx[n] = _PHASE + (0 if phase == L.PHASE_DISCARD else (1 if phase == L.PHASE_DECLARE
-                                                                 else 2))
-        val[n] = 1.0
-        n += 1
+        stage = 0 if phase == L.PHASE_DISCARD else (1 if phase == L.PHASE_DECLARE else 2)
+        n = put_input(idx, val, n, _PHASE + stage, 1.0)
     tricks = np.int64(state[L.TRICK_NUMBER])
     if tricks > 0:
-        idx[n] = _TRICKS
-        val[n] = tricks / float(L.TRICKS_PER_DEAL)
-        n += 1
+        n = put_input(idx, val, n, _TRICKS, tricks / float(L.TRICKS_PER_DEAL))
     led = state[L.SUITS_LED]
     for s in range(4):
         if (led >> np.uint64(s)) & ONE != ZERO:
-            idx[n] = _SUITS_LED + s
-            val[n] = 1.0
-            n += 1
+            n = put_input(idx, val, n, _SUITS_LED + s, 1.0)
     suit = np.int64(state[L.LED_SUIT])
     if suit < L.NO_SUIT:
-        idx[n] = _LED_SUIT + suit
-        val[n] = 1.0
-        n += 1
+        n = put_input(idx, val, n, _LED_SUIT + suit, 1.0)
     d = np.int64(state[L.D_WORD]) - _BIAS
     if own == 1:
         d = -d
     if d != 0:
-        idx[n] = _D + (0 if d > 0 else 1)
-        val[n] = abs(d) / resto
-        n += 1
+        n = put_input(idx, val, n, _D + (0 if d > 0 else 1), abs(d) / resto)
     for k in range(2):
         resti = np.int64(state[L.RESTI + (own if k == 0 else 1 - own)])
         if resti > 0:
-            idx[n] = _RESTI + k
-            val[n] = float(resti)
-            n += 1
+            n = put_input(idx, val, n, _RESTI + k, float(resti))
     m_team = np.int64(state[L.MATTO_TEAM]) - 1
     if m_team >= 0 and np.int64(state[L.MATTO_DEBT]) == 1 and phase < L.PHASE_DEAL_OVER:
-        idx[n] = _DEBT + (0 if m_team == own else 1)
-        val[n] = 1.0
-        n += 1
+        n = put_input(idx, val, n, _DEBT + (0 if m_team == own else 1), 1.0)
     return n

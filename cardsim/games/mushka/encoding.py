@@ -50,7 +50,7 @@ seats ``player + r`` for ``r`` = 0 .. ``N_SEATS - 1`` (zero for seats that do no
 """
 import numpy as np
 
-from ...bits import ZERO, bit, put_cards
+from ...bits import ZERO, bit, put_cards, put_input
 from ...jit import kernel
 from . import layout as L
 from .rules import P_NUM_PLAYERS
@@ -106,9 +106,7 @@ def encode(state, params, player, idx, val):
         n = put_cards(state[L.HAND + seat], r * _Z, idx, val, n)
         card = np.int64(state[L.TRICK_CARD + seat])
         if card > 0:
-            idx[n] = _TRICK + r * _Z + card - 1
-            val[n] = 1.0
-            n += 1
+            n = put_input(idx, val, n, _TRICK + r * _Z + card - 1, 1.0)
     if exchanging:
         n = put_cards(state[L.STOCK], _STOCK, idx, val, n)
     active = state[L.ACTIVE]
@@ -116,33 +114,21 @@ def encode(state, params, player, idx, val):
         seat = (player + r) % n_players
         tricks = np.int64(state[L.TRICKS_WON + seat])
         if tricks > 0:
-            idx[n] = _TRICKS + r
-            val[n] = tricks / 5.0
-            n += 1
+            n = put_input(idx, val, n, _TRICKS + r, tricks / 5.0)
         record = np.int64(state[L.RECORD + seat])
         written = np.int64(state[L.START_RECORD + seat]) - record
         if written != 0:
-            idx[n] = _WRITTEN + r
-            val[n] = written / 5.0
-            n += 1
+            n = put_input(idx, val, n, _WRITTEN + r, written / 5.0)
         if record > 0:
-            idx[n] = _RECORD + r
-            val[n] = min(record, 25) / 25.0
-            n += 1
+            n = put_input(idx, val, n, _RECORD + r, min(record, 25) / 25.0)
         decision = np.int64(state[L.DECISION + seat])
         if decision != L.DECIDED_NONE:
-            idx[n] = (_PASSED if decision == L.DECIDED_PASS else _PLAYS) + r
-            val[n] = 1.0
-            n += 1
+            n = put_input(idx, val, n, (_PASSED if decision == L.DECIDED_PASS else _PLAYS) + r, 1.0)
         if active & bit(seat):
-            idx[n] = _ACTIVE + r
-            val[n] = 1.0
-            n += 1
+            n = put_input(idx, val, n, _ACTIVE + r, 1.0)
     holder = np.int64(state[L.ACE_HOLDER])
     if holder > 0:
-        idx[n] = _ACE + (holder - 1 - player) % n_players
-        val[n] = 1.0
-        n += 1
+        n = put_input(idx, val, n, _ACE + (holder - 1 - player) % n_players, 1.0)
     idx[n] = _DEALER + (np.int64(state[L.DEALER]) - player) % n_players
     val[n] = 1.0
     idx[n + 1] = _LEADER + (np.int64(state[L.LEADER]) - player) % n_players
@@ -151,35 +137,21 @@ def encode(state, params, player, idx, val):
     val[n + 2] = 1.0
     n += 3
     if phase < L.PHASE_DEAL_OVER:
-        idx[n] = _TO_MOVE + (np.int64(state[L.TO_MOVE]) - player) % n_players
-        val[n] = 1.0
-        n += 1
+        n = put_input(idx, val, n, _TO_MOVE + (np.int64(state[L.TO_MOVE]) - player) % n_players, 1.0)
     if phase <= L.PHASE_MATCH_OVER:
-        idx[n] = _PHASE + phase
-        val[n] = 1.0
-        n += 1
+        n = put_input(idx, val, n, _PHASE + phase, 1.0)
     if phase == L.PHASE_STOP:
-        idx[n] = _STOP_AT + np.int64(state[L.STOP_AT])
-        val[n] = 1.0
-        n += 1
+        n = put_input(idx, val, n, _STOP_AT + np.int64(state[L.STOP_AT]), 1.0)
     if state[L.BONUS_TAKEN] != ZERO:
-        idx[n] = _BONUS
-        val[n] = 1.0
-        n += 1
+        n = put_input(idx, val, n, _BONUS, 1.0)
     if state[L.TRUMP_TAKEN] != ZERO:
-        idx[n] = _TAKEN
-        val[n] = 1.0
-        n += 1
+        n = put_input(idx, val, n, _TAKEN, 1.0)
     done = np.int64(state[L.TRICK_NUMBER])
     if done > 0:
-        idx[n] = _TRICK_NUMBER
-        val[n] = done / 5.0
-        n += 1
+        n = put_input(idx, val, n, _TRICK_NUMBER, done / 5.0)
     lone = np.int64(state[L.LONE_LEFT])
     if lone > 0:
-        idx[n] = _LONE
-        val[n] = lone / 5.0
-        n += 1
+        n = put_input(idx, val, n, _LONE, lone / 5.0)
     idx[n] = _PLAYERS + n_players - 3
     val[n] = 1.0
     return n + 1

@@ -25,7 +25,7 @@ The model's outputs (:data:`N_SEATS`) are the deal returns of the seats ``player
 """
 import numpy as np
 
-from ...bits import ZERO, popcount, put_cards
+from ...bits import ZERO, popcount, put_cards, put_input
 from ...jit import kernel
 from . import layout as L
 from .rules import P_NUM_PLAYERS
@@ -62,19 +62,13 @@ def encode(state, params, player, idx, val):
     for k in range(2):
         scopas = state[L.SCOPE + (own if k == 0 else 1 - own)]
         if scopas != ZERO:
-            idx[n] = _COUNTERS + k
-            val[n] = float(scopas)
-            n += 1
+            n = put_input(idx, val, n, _COUNTERS + k, float(scopas))
     last = np.int64(state[L.LAST_CAPTURER])
     if last > 0:
-        idx[n] = _COUNTERS + 2 + (0 if last - 1 == own else 1)
-        val[n] = 1.0
-        n += 1
+        n = put_input(idx, val, n, _COUNTERS + 2 + (0 if last - 1 == own else 1), 1.0)
     stock = popcount(state[L.STOCK])
     if stock > 0:
-        idx[n] = _COUNTERS + 4
-        val[n] = stock / 40.0
-        n += 1
+        n = put_input(idx, val, n, _COUNTERS + 4, stock / 40.0)
     idx[n] = _COUNTERS + 5 + (np.int64(state[L.TO_MOVE]) - player) % n_players
     val[n] = 1.0
     return n + 1

@@ -141,15 +141,11 @@ def match_values(spec: ExperimentSpec, game):
 def warm_up(spec: ExperimentSpec) -> None:
     """Compile (or load) every kernel a batch needs in this process before the workers start,
     so that they find the compiled code in the cache instead of compiling it at once each."""
+    from solvers.agent_spec import least_budget
     from solvers.agents import parse_agent, play, switches
     game = spec.load()
     kinds = [parse_agent(a, spec.game) for a in spec.agents]
-    quick = [("ismcts:iterations=2,value=match" if a.for_the_match else
-              "ismcts:iterations=2,leaf=net" + (f",weights={a.weights}" if a.weights else "")
-              if a.uses_net else
-              "ismcts:iterations=2,value=points" if a.for_the_points else "ismcts:iterations=2")
-             if a.is_search else "pimc:worlds=1" if a.name.startswith("pimc") else a.name
-             for a in kinds]                       # the same compiled loop, a tiny budget
+    quick = [least_budget(a) for a in kinds]      # the same compiled loop, a tiny budget
     equity = match_values(spec, game)
     loops = {}                                     # one seating per compiled agent loop
     for seating in spec.matchups:

@@ -10,7 +10,12 @@ names or values are refused with what is allowed):
 - ``pimc[:worlds=N,seconds=S]`` — :mod:`solvers.pimc`: ``worlds`` sampled worlds (default
   50), each solved exactly by :mod:`solvers.exact`, the best average action played; or a
   wall-clock budget ``seconds`` per move (then the worlds are not capped unless ``worlds`` is
-  given too).
+  given too). With ``leaf=net`` each world is searched ``depth`` moves ahead (default 2, the
+  move itself included; at most :data:`MAX_DEPTH`) by :mod:`solvers.lookahead`, an
+  alpha-beta whose leaves the value network values (``weights=PATH``, or the game's shipped
+  weights), the deal's last ``exact`` cards (default 0 = never) are solved exactly, and with
+  ``model=1`` the opponents play the game's heuristic move instead of their best: no
+  whole-deal solve, so Mushka, Minchiate and Bura of three or four can play it too.
 - ``oracle`` — **sees every card** (it cheats): plays an action of best exact value on the
   true state (:mod:`solvers.exact`). Against PIMC it measures what seeing all cards is worth.
 - ``ismcts[:key=value,...]`` — :mod:`solvers.ismcts` with ``iterations`` (default 1000, or
@@ -33,7 +38,9 @@ names or values are refused with what is allowed):
   in a lone deal all three are the deal's points), ``leaf`` (``playout``: a leaf is played out
   to the end; ``net``: after ``playout`` moves, default 0, a value network values it —
   :mod:`solvers.evaluation`, the game's shipped weights for the rules, or ``weights=PATH``;
-  the deal is searched for its points, ``value=points``) and ``nodes`` (the
+  the deal is searched for its points, ``value=points``; ``mix=λ`` below 1, default 1, plays
+  the leaf out too and values it ``λ`` × the network's value + (1 − ``λ``) × the play-out's,
+  as AlphaGo mixed its value network with its play-outs) and ``nodes`` (the
   tree's capacity, default iterations + 1, or 1,000,000 with a time budget).
 
 - ``easy``, ``medium``, ``strong``, ``best``, ``fast`` — the named levels, each one of the agents above
@@ -53,7 +60,7 @@ reading a store and parsing its agents leaves :mod:`solvers.agents` unimported.
 >>> parse_agent("ismcts:iters=5")
 Traceback (most recent call last):
 ...
-cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, epsilon, exact, model, value, leaf, playout, nodes, weights
+cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, epsilon, exact, model, value, leaf, playout, mix, nodes, weights
 >>> parse_agent("strong").params.tolist() == parse_agent(LEVELS["strong"]).params.tolist()
 True
 >>> parse_agent("best", "bura").name, float(parse_agent("best", "bura").params[C])
@@ -71,15 +78,17 @@ from cardsim.errors import AgentError
 # compiled searches (solvers/ismcts.py, solvers/pimc.py). Numba freezes these values into the
 # compiled code, and cardsim/_cache.py hashes only the files that define compiled functions:
 # a change here must come with a change of solvers/ismcts.py (or an empty cache).
-ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT, EPSILON, EXACT, MODEL, VALUE, LEAF, PLAYOUT = \
-    range(12)
-N_PARAMS = 12
+ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT, EPSILON, EXACT, MODEL, VALUE, LEAF, PLAYOUT, \
+    DEPTH, MIX = range(14)
+N_PARAMS = 14
 FINAL_VISITS, FINAL_SAMPLE, FINAL_VALUE = range(3)
 ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = range(2)
 VALUE_GAME, VALUE_POINTS, VALUE_MATCH = range(3)
 LEAF_PLAYOUT, LEAF_NET = range(2)
 MAX_PLAYOUT = 1000
 """The most play-out moves before a network values a leaf (``playout``)."""
+MAX_DEPTH = 12
+"""The deepest look-ahead of PIMC over the network (``pimc:leaf=net,depth=D``, in moves)."""
 
 RANDOM, HEURISTIC, ISMCTS, PIMC, ORACLE = range(5)
 KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "ismcts": ISMCTS, "pimc": PIMC,
@@ -108,6 +117,7 @@ _ISMCTS_PARAMS = {   # name -> (index, default, parser description)
     "value": (VALUE, "game", "game, points or match"),
     "leaf": (LEAF, "playout", "playout or net"),
     "playout": (PLAYOUT, 0, f"an integer >= 0 (at most {MAX_PLAYOUT})"),
+    "mix": (MIX, 1.0, "a number from 0 to 1"),
 }
 _CHOICES = {"final": ("visits", "sample", "value"), "rollout": ("random", "heuristic"),
             "value": ("game", "points", "match"), "leaf": ("playout", "net")}
@@ -158,7 +168,8 @@ def level(name: str, game=None) -> str | None:
 
 _HIGH = {"iterations": MAX_COUNT, "worlds": MAX_FIXED_WORLDS}
 _INTEGER = ("iterations", "worlds", "exact", "playout")
-_TOP = {**_HIGH, "epsilon": 1.0, "model": 1.0, "exact": MAX_EXACT, "playout": MAX_PLAYOUT}
+_TOP = {**_HIGH, "epsilon": 1.0, "model": 1.0, "exact": MAX_EXACT, "playout": MAX_PLAYOUT,
+        "mix": 1.0}
 
 
 @dataclass(frozen=True)
@@ -179,11 +190,25 @@ class Agent:
         return self.kind == ISMCTS
 
     @property
+    def searches(self) -> bool:
+        """An agent that searches (ISMCTS, PIMC, the oracle): its thinking time is measured."""
+        return self.kind in (ISMCTS, PIMC, ORACLE)
+
+    @property
     def is_exact(self) -> bool:
-        """An agent that uses the exact solver (PIMC, the oracle, ISMCTS with exact
-        endgames)."""
-        return (self.kind == PIMC or self.kind == ORACLE
-                or (self.kind == ISMCTS and self.params[EXACT] > 0))
+        """An agent that uses the exact solver (PIMC, the oracle, ISMCTS or PIMC over the
+        network with exact endgames)."""
+        return self.solves_deals or self.params[EXACT] > 0
+
+    @property
+    def solves_deals(self) -> bool:
+        """An agent that solves whole deals exactly (PIMC, the oracle)."""
+        return self.kind == ORACLE or (self.kind == PIMC and self.params[LEAF] != LEAF_NET)
+
+    @property
+    def looks_ahead(self) -> bool:
+        """PIMC over the network (``pimc:leaf=net``): a shallow search of each world."""
+        return self.kind == PIMC and self.params[LEAF] == LEAF_NET
 
     @property
     def for_the_match(self) -> bool:
@@ -193,8 +218,8 @@ class Agent:
 
     @property
     def uses_net(self) -> bool:
-        """An ISMCTS agent whose leaves a value network values (``leaf=net``)."""
-        return self.kind == ISMCTS and self.params[LEAF] == LEAF_NET
+        """A search whose leaves a value network values (``leaf=net``)."""
+        return self.kind in (ISMCTS, PIMC) and self.params[LEAF] == LEAF_NET
 
     @property
     def for_the_points(self) -> bool:
@@ -259,9 +284,10 @@ def parse_agent(spec: str, game=None) -> Agent:
             raise AgentError(f"agent {spec!r}: leaf=net values the deal (a network predicts "
                              "the deal's return): value=points, or leave value out")
         values["value"] = "points"
-    elif weights or "playout" in given:
-        raise AgentError(f"agent {spec!r}: {'weights' if weights else 'playout'} is for "
-                         "leaf=net")
+    elif weights or "playout" in given or "mix" in given:
+        raise AgentError(f"agent {spec!r}: "
+                         f"{'weights' if weights else 'playout' if 'playout' in given else 'mix'}"
+                         " is for leaf=net")
     for key, (index, _, _) in _ISMCTS_PARAMS.items():
         v = values[key]
         params[index] = _CHOICES[key].index(v) if key in _CHOICES else float(v)
@@ -272,25 +298,65 @@ def parse_agent(spec: str, game=None) -> Agent:
 
 
 def _parse_pimc(spec: str, rest: str, params: np.ndarray) -> Agent:
-    """``pimc:worlds=N,seconds=S`` (module docstring)."""
+    """``pimc:worlds=N,seconds=S[,leaf=net,depth=D,exact=K,model=M,weights=PATH]`` (module
+    docstring)."""
+    counts = f"an integer >= 0 (at most {MAX_COUNT:,})"
+    allowed = {"worlds": counts, "seconds": "a number of seconds >= 0",
+               "leaf": "exact or net", "depth": f"an integer from 1 to {MAX_DEPTH}",
+               "exact": f"an integer >= 0 (at most {MAX_EXACT})", "model": "0 or 1",
+               "weights": "PATH"}
     given = {}
     for key, eq, text in _items(spec, rest):
-        if key not in ("worlds", "seconds"):
+        if key not in allowed:
             raise AgentError(f"agent {spec!r}: unknown parameter {key!r}; expected one of "
-                             "worlds, seconds")
-        if not eq:
+                             + ", ".join(allowed))
+        if not eq or not text.strip():
             raise AgentError(f"agent {spec!r}: expected {key}=value")
-        given[key] = (_number(spec, key, text, f"an integer >= 0 (at most {MAX_COUNT:,})",
-                              integer=True, high=MAX_COUNT)
-                      if key == "worlds" else
-                      _number(spec, key, text, "a number of seconds >= 0"))
+        if key == "leaf":
+            if text.strip() not in ("exact", "net"):
+                raise AgentError(f"agent {spec!r}: leaf={text!r}; expected {allowed[key]}")
+            given[key] = text.strip()
+        elif key == "weights":
+            given[key] = text.strip()
+        elif key == "model":
+            if text.strip() not in ("0", "1"):
+                raise AgentError(f"agent {spec!r}: model={text!r}; expected {allowed[key]}")
+            given[key] = int(text)
+        else:
+            given[key] = _number(spec, key, text, allowed[key], integer=key != "seconds",
+                                 low=1 if key == "depth" else 0,
+                                 high={"worlds": MAX_COUNT, "depth": MAX_DEPTH,
+                                       "exact": MAX_EXACT}.get(key, float("inf")))
+    net = given.get("leaf") == "net"
+    for key in ("depth", "exact", "model", "weights"):
+        if key in given and not net:
+            raise AgentError(f"agent {spec!r}: {key} is for leaf=net")
     seconds = given.get("seconds", 0.0)
     worlds = given.get("worlds", 0 if seconds else 50)
     if worlds == 0 and seconds == 0:
         raise AgentError(f"agent {spec!r}: give worlds > 0 or seconds > 0")
     params[WORLDS] = worlds
     params[SECONDS] = seconds
-    return Agent(spec.strip(), PIMC, params)
+    params[LEAF] = LEAF_NET if net else LEAF_PLAYOUT
+    params[DEPTH] = given.get("depth", 2) if net else 0
+    params[EXACT] = given.get("exact", 0)
+    params[MODEL] = given.get("model", 0)
+    return Agent(spec.strip(), PIMC, params, weights=given.get("weights", ""))
+
+
+def least_budget(agent: Agent) -> Agent:
+    """``agent`` with the smallest budget: two ISMCTS iterations or one PIMC world, no time
+    budget. It runs the same compiled loop (its switches depend on what an agent does, not on
+    how long), so a warm-up can compile that loop in moments."""
+    if not (agent.is_search or agent.kind == PIMC):
+        return agent
+    p = agent.params.copy()
+    p[SECONDS] = 0.0
+    if agent.is_search:
+        p[ITERATIONS] = 2
+        return replace(agent, params=p, nodes=3)
+    p[WORLDS] = 1
+    return replace(agent, params=p)
 
 
 def search_budget(agent: Agent) -> tuple[str, float, tuple] | None:
@@ -298,7 +364,7 @@ def search_budget(agent: Agent) -> tuple[str, float, tuple] | None:
     for PIMC, or ``"seconds"`` when a time budget is given), how much, and the rest of its
     settings as a key (two agents with the same key differ only in that budget); None for an
     agent that does not search."""
-    if not (agent.is_search or agent.is_exact):
+    if not agent.searches:
         return None
     p = agent.params.copy()
     kind, index = (("seconds", SECONDS) if p[SECONDS] > 0

@@ -17,9 +17,21 @@ from cardsim.errors import AgentError
 from cardsim.jit import G, generic
 from cardsim.rng import rng_below, rng_from_seed
 
-from . import evaluation, exact, ismcts
-from .agent_spec import EXACT, HEURISTIC, ISMCTS, ORACLE, PIMC, WORLDS, Agent, parse_agent, search_budget
+from . import evaluation, exact, ismcts, lookahead
+from .agent_spec import (
+    DEPTH,
+    EXACT,
+    HEURISTIC,
+    ISMCTS,
+    ORACLE,
+    PIMC,
+    WORLDS,
+    Agent,
+    parse_agent,
+    search_budget,
+)
 from .ismcts import search as ismcts_search
+from .pimc import net_search as pimc_net_search
 from .pimc import oracle as pimc_oracle
 from .pimc import search as pimc_search
 
@@ -27,10 +39,12 @@ __all__ = ["Agent", "NO_LINE", "Workspace", "choose", "choose_action", "parse_ag
            "play_out", "search_budget", "switches", "workspace"]
 
 
-Workspace = namedtuple("Workspace", "search exact world totals values think decisions")
+Workspace = namedtuple("Workspace", "search exact world totals values look sums think "
+                                    "decisions")
 """What the agents of a game need: the ISMCTS workspace (:mod:`solvers.ismcts`), the exact
 solver's (:mod:`solvers.exact`, full-size only when a PIMC agent plays), PIMC's scratch
-arrays, and per seat the seconds its searching agent thought (``think``) and the moves it
+arrays, the look-ahead's of PIMC over the network (:mod:`solvers.lookahead`) and its float
+totals, and per seat the seconds its searching agent thought (``think``) and the moves it
 chose among two or more (``decisions``), which :func:`play_out` adds to."""
 
 
@@ -38,7 +52,7 @@ def workspace(spec, agents, equity=None) -> Workspace:
     """One workspace large enough for every agent of ``agents``; ``equity`` is the match
     values per cell of a match-equity table (:func:`cardsim.match.dense_equity`), which an
     agent with ``value=match`` needs (:class:`AgentError` without it). Agents with
-    ``leaf=net`` share one value network (:func:`solvers.evaluation.net_for`): the same
+    ``leaf=net`` (ISMCTS and PIMC) share one value network (:func:`solvers.evaluation.net_for`): the same
     weights for all of them."""
     agents = [parse_agent(a, spec.name) if isinstance(a, str) else a for a in agents]
     match_agents(spec, agents, equity)
@@ -48,6 +62,11 @@ def workspace(spec, agents, equity=None) -> Workspace:
         if len({a.weights for a in netted}) > 1:
             raise AgentError(f"{', '.join(a.name for a in netted)}: agents with different "
                              "weights cannot play in one game (they share one network)")
+        if (not netted[0].weights and any(a.looks_ahead for a in netted)
+                and evaluation.shipped_weights(spec) is None):
+            raise AgentError(f"{', '.join(a.name for a in netted if a.looks_ahead)}: "
+                             f"{spec.name} has no learned evaluation for these rules: give "
+                             "weights=PATH (cardsim train makes them)")
         net = evaluation.net_for(spec, netted[0].weights)
     nodes = max([a.nodes for a in agents if a.is_search] or [2])
     worlds = max([int(a.params[WORLDS]) for a in agents if a.is_search] or [0])
@@ -55,9 +74,13 @@ def workspace(spec, agents, equity=None) -> Workspace:
     if solving and spec.exact is None:
         names = ", ".join(a.name for a in agents if a.is_exact)
         raise AgentError(f"{names}: {spec.no_exact}")
+    looking = [a.name for a in agents if a.looks_ahead]
+    if looking and spec.definition.exact is None:     # its order, sides and lone deal
+        raise AgentError(f"{', '.join(looking)}: {spec.no_exact}")
     if solving:
         endgames_only(spec, agents)
-    solver = (exact.workspace(spec) if any(a.is_exact and not a.is_search for a in agents)
+    depth = max([int(a.params[DEPTH]) for a in agents if a.looks_ahead] or [0])
+    solver = (exact.workspace(spec) if any(a.solves_deals for a in agents)
               else exact.workspace(spec, table_bits=ENDGAME_TABLE_BITS) if solving
               else exact.workspace(spec, table_bits=1, plies=2))
     return Workspace(
@@ -67,6 +90,8 @@ def workspace(spec, agents, equity=None) -> Workspace:
         world=np.zeros(spec.state_len, dtype=np.uint64),
         totals=np.zeros(spec.max_actions, dtype=np.int64),
         values=np.zeros(spec.max_actions, dtype=np.int64),
+        look=lookahead.workspace(spec, depth),
+        sums=np.zeros(spec.max_actions, dtype=np.float64),
         think=np.zeros(spec.n_players, dtype=np.float64),
         decisions=np.zeros(spec.n_players, dtype=np.int64))
 
@@ -90,17 +115,17 @@ def match_agents(spec, agents, equity) -> None:
 def endgames_only(spec, agents) -> None:
     """:class:`AgentError` for an agent that asks more of an endgame solver (a game's
     ``max_cards``: Minchiate) than endgames: PIMC and the oracle, which solve whole deals, and
-    ISMCTS with ``exact`` above the limit."""
+    ISMCTS or PIMC over the network with ``exact`` above the limit."""
     limit = spec.exact.max_cards
     if not limit:
         return
-    whole = [a.name for a in agents if a.is_exact and not a.is_search]
+    whole = [a.name for a in agents if a.solves_deals]
     if whole:
         raise AgentError(f"{', '.join(whole)}: the exact solver covers {spec.name} endgames "
                          f"only (at most {limit} cards left), not the whole deals PIMC and "
                          f"the oracle solve; ismcts:exact=K (K at most {limit}) plays the "
                          "last tricks exactly")
-    deep = [a.name for a in agents if a.is_search and a.params[EXACT] > limit]
+    deep = [a.name for a in agents if a.params[EXACT] > limit]
     if deep:
         raise AgentError(f"{', '.join(deep)}: exact is at most {limit} in {spec.name} (the "
                          f"exact solver covers endgames of at most {limit} cards left)")
@@ -114,8 +139,10 @@ full one of PIMC (2**20 entries; measured on Scopa, ``exact=6``)."""
 WITH_ISMCTS = True
 WITH_PIMC = True
 WITH_EXACT = True
+WITH_LOOKAHEAD = True
 """The agent loop's switches (:mod:`cardsim.jit`): whether a compiled loop can run the ISMCTS
-agents, PIMC and the oracle, and ISMCTS's exact endgames (:data:`solvers.ismcts.WITH_EXACT`).
+agents, PIMC and the oracle, exact endgames (:data:`solvers.ismcts.WITH_EXACT`,
+:data:`solvers.lookahead.WITH_EXACT`) and PIMC over the network (``WITH_LOOKAHEAD``).
 A loop is compiled for the kinds it runs (:func:`switches`): two random players never compile
 a search, and an exact-endgame ISMCTS does not compile PIMC's loop."""
 
@@ -123,14 +150,15 @@ a search, and an exact-endgame ISMCTS does not compile PIMC's loop."""
 def switches(agents) -> dict[str, bool]:
     """The switches of a compiled loop among ``agents``: only the kinds they are."""
     return {"WITH_ISMCTS": any(a.is_search for a in agents),
-            "WITH_PIMC": any(a.kind in (PIMC, ORACLE) for a in agents),
-            "WITH_EXACT": any(a.is_search and a.is_exact for a in agents),
+            "WITH_PIMC": any(a.solves_deals for a in agents),
+            "WITH_LOOKAHEAD": any(a.looks_ahead for a in agents),
+            "WITH_EXACT": any(a.params[EXACT] > 0 for a in agents),
             "WITH_MATCH": any(a.for_the_match for a in agents),
             "WITH_POINTS": any(a.for_the_points for a in agents),
             "WITH_NET": any(a.uses_net for a in agents)}
 
 
-@generic(switches=("WITH_ISMCTS", "WITH_PIMC"), inline="ir")
+@generic(switches=("WITH_ISMCTS", "WITH_PIMC", "WITH_LOOKAHEAD"), inline="ir")
 def choose_action(params, kind, agent_params, state, rng, ws, reward_scale, n, seat):
     """The action of the agent (``kind``, ``agent_params``) for the player to move (``seat``),
     whose ``n`` legal actions are in ``ws.search.actions``; a searching agent's thinking time
@@ -141,6 +169,13 @@ def choose_action(params, kind, agent_params, state, rng, ws, reward_scale, n, s
         return actions[0]
     if kind == HEURISTIC:
         return actions[G.heuristic(state, params, actions, n, rng)]
+    if WITH_LOOKAHEAD:
+        if kind == PIMC and agent_params[DEPTH] > 0:
+            start = clock()
+            best, _ = pimc_net_search(params, state, agent_params, rng, actions, n, ws.sums,
+                                      ws.look, ws.exact, ws.search.net, reward_scale)
+            ws.think[seat] += clock() - start
+            return actions[best]
     if WITH_PIMC:
         if kind == PIMC or kind == ORACLE:
             start = clock()

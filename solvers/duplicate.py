@@ -98,7 +98,7 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
             for s in range(n):
                 row[f"decisions_{s}"] = int(ws.decisions[s])
             for s in range(n):
-                timed = agents[order[s]].is_search or agents[order[s]].is_exact
+                timed = agents[order[s]].searches
                 row[f"think_{s}"] = float(ws.think[s]) if timed else float("nan")
             row.update(categories(state, n))
             if facts is not None:
@@ -117,6 +117,18 @@ def agent_returns(table: pd.DataFrame, agent: int) -> pd.Series:
         mine = table[f"seat_{s}"] == agent
         out[mine] = table.loc[mine, f"return_{s}"]
     return out
+
+
+def think_per_decision(table: pd.DataFrame, agent: int) -> float:
+    """The mean seconds agent ``agent`` thought a decision (a move among two or more) over
+    ``table``'s rows; NaN for an agent that is not timed."""
+    n = sum(1 for c in table.columns if c.startswith("seat_"))
+    think = decisions = 0.0
+    for s in range(n):
+        mine = table[f"seat_{s}"] == agent
+        think += table.loc[mine, f"think_{s}"].sum(min_count=1)
+        decisions += table.loc[mine, f"decisions_{s}"].sum()
+    return float(think / decisions) if decisions else float("nan")
 
 
 def margin(table: pd.DataFrame, agent: int = 0) -> tuple[float, float, float]:

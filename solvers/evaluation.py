@@ -204,7 +204,7 @@ def net_for(spec, path: str = "") -> Net:
     key = (spec.name, tuple(int(x) for x in spec.params))
     if key not in _WARNED:
         _WARNED.add(key)
-        warnings.warn(f"{spec.name}: no learned evaluation for these rules: leaf=model plays "
+        warnings.warn(f"{spec.name}: no learned evaluation for these rules: leaf=net plays "
                       "out to the end instead (cardsim train makes one)", stacklevel=2)
     return no_net(spec)
 

@@ -64,8 +64,11 @@ AlphaGo's (Silver et al., Nature 2016: a value network at the leaves, there mixe
 play-out) and AlphaZero's (without play-outs); in an imperfect-information game, valuing the
 sampled worlds of determinized search with a learned function is the Skat programs' way
 (Buro et al., IJCAI 2009; Rebstock et al., 2019). The network predicts a deal's return, so the
-deal is searched for its points (``value=points``). With ``exact=K``, the last K cards are
-still solved exactly. Without weights for the rules the search plays out as before.
+deal is searched for its points (``value=points``). With ``mix=λ`` below 1 the leaf is
+played out as well and backs up λ × the network's returns + (1 − λ) × the play-out's:
+AlphaGo's mix (λ = 0.5 there), an unbiased but noisy sample beside a smooth but biased one.
+With ``exact=K``, the last K cards are still solved exactly. Without weights for the rules the
+search plays out as before.
 
 The final move is the root child with the most visits (``final=visits``, ties to the higher
 mean), one drawn in proportion to the visits (``final=sample``), or the one with the highest
@@ -98,6 +101,7 @@ from .agent_spec import (
     ITERATIONS,
     LEAF,
     LEAF_NET,
+    MIX,
     MODEL,
     PLAYOUT,
     ROLLOUT,
@@ -137,14 +141,15 @@ VISITS, TOTAL = range(2)
 MAX_DEPTH = 1024          # moves from the root to the end of a match
 
 Workspace = namedtuple("Workspace", "tree stats world worlds actions keys seen path rets "
-                                    "exact values scratch lone equity net")
+                                    "exact values scratch lone equity net valued")
 """Preallocated arrays of a search: the tree (``int64[max_nodes, 5]``), its statistics
 (``float64[max_nodes, 2]``), the current world, the fixed worlds (``worlds=K``), and
 scratch arrays for legal actions, their observed keys, a flag per action, the path and the
 returns; for exact endgames (``exact=K``) the exact solver's workspace, its values per action
 and a scratch state; the root as a lone deal (``value=points``), the match values of a
-match-equity table's cells (``value=match``; empty otherwise) and the value network of
-``leaf=net`` (:class:`solvers.evaluation.Net`, empty otherwise)."""
+match-equity table's cells (``value=match``; empty otherwise), the value network of
+``leaf=net`` (:class:`solvers.evaluation.Net`, empty otherwise) and its returns of a leaf that
+is also played out (``mix``)."""
 
 
 def workspace(spec, max_nodes: int, max_worlds: int = 0, solver=None,
@@ -170,7 +175,8 @@ def workspace(spec, max_nodes: int, max_worlds: int = 0, solver=None,
         lone=np.zeros(spec.state_len, dtype=np.uint64),
         equity=(np.zeros(0, dtype=np.float64) if equity is None
                 else np.ascontiguousarray(equity, dtype=np.float64)),
-        net=no_net(spec) if net is None else net)
+        net=no_net(spec) if net is None else net,
+        valued=np.zeros(spec.n_players, dtype=np.float64))
 
 
 @generic(inline=True, nrt=False)
@@ -399,6 +405,10 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell)
         G.apply_action(world, params, modelled if modelled >= 0
                        else any_with_key(actions, keys, n, tree[best, KEY], rng))
     solved = net_leaf(params, world, observer, search, rng, ws, reward_scale)
+    mixed = solved and search[MIX] < 1.0     # ``mix``: the play-out's returns too
+    if mixed:
+        ws.valued[:] = ws.rets
+        solved = False
     while not solved and not G.is_terminal(world, params) and not deal_ended(
             params, world, stop_cell):
         if WITH_EXACT:
@@ -418,6 +428,9 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell)
         scale = 1.0
     elif not solved:
         G.returns(world, params, ws.rets)
+    if mixed:
+        for p in range(ws.rets.shape[0]):
+            ws.rets[p] = search[MIX] * ws.valued[p] + (1.0 - search[MIX]) * ws.rets[p]
     stats[0, VISITS] += 1.0
     for d in range(1, depth + 1):
         nd = path[d]

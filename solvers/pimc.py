@@ -8,6 +8,15 @@ action with the highest total wins (the first in canonical order on a tie). The 
 number of worlds (``worlds``, default 50) and/or a wall-clock time per move (``seconds``: at
 least one world is always solved). One transposition table serves every world and move.
 
+With ``leaf=net`` (``pimc:leaf=net,depth=D``) a world is not solved to the deal's end but
+searched ``depth`` moves ahead by :mod:`solvers.lookahead`, whose leaves the learned evaluation
+values (the deal's last ``exact`` cards still solved exactly): the determinized search with an
+evaluation of the position and an exact endgame of GIB (Ginsberg 2001, "GIB: imperfect
+information in a computationally challenging game") and the Skat programs after it (Buro et
+al. 2009, "Improving state evaluation, inference, and search in trick-based card games"), with
+the evaluation learned by self-play (:mod:`solvers.training`). It needs no solve of a whole
+deal, so Mushka and Minchiate play it too.
+
 PIMC's known blind spots (Frank & Basin 1998; Long et al. 2010): it assumes every player will
 know every card from the next move on ("strategy fusion"), so it never plays to keep its own
 cards hidden or to learn the others'. Deterministic for a given seed under a worlds budget;
@@ -21,8 +30,13 @@ import numpy as np
 from cardsim.clock import clock
 from cardsim.jit import G, generic, helper
 
-from .agent_spec import SECONDS, WORLDS
+from .agent_spec import DEPTH, EXACT, MODEL, SECONDS, WORLDS
 from .exact import solve_children
+from .lookahead import action_values
+
+WITH_LOOKAHEAD = False
+"""The switch (:mod:`cardsim.jit`): whether a copy can run PIMC over the network
+(``leaf=net``; the game loop turns it on for an agent that asks)."""
 
 
 @generic(inline=True, nrt=False)
@@ -43,6 +57,15 @@ def first_best(values, sign, n):
     return best
 
 
+@helper
+def worlds_left(max_worlds, seconds, start, done):
+    """Whether another world fits the budget: ``max_worlds`` (0: no cap) and ``seconds``
+    since ``start`` (0: no limit), after ``done`` worlds (the first always fits)."""
+    if max_worlds > 0 and done >= max_worlds:
+        return False
+    return not (seconds > 0 and done > 0 and clock() - start >= seconds)
+
+
 @generic(inline="ir")
 def search(params, state, agent_params, rng, actions, n, world, totals, values, ws):
     """The index in ``actions[:n]`` of the action PIMC plays in ``state`` (module docstring);
@@ -55,17 +78,37 @@ def search(params, state, agent_params, rng, actions, n, world, totals, values, 
     start = clock() if seconds > 0 else 0.0
     totals[:n] = 0
     solved = 0
-    while True:
-        if max_worlds > 0 and solved >= max_worlds:
-            break
-        if seconds > 0 and solved > 0 and clock() - start >= seconds:
-            break
+    while worlds_left(max_worlds, seconds, start, solved):
         G.determinize(state, params, player, rng, world)
         solve_children(params, world, ws, actions, n, values, False, player)
         for i in range(n):
             totals[i] += sign * values[i]
         solved += 1
     return first_best(totals, 1, n), solved
+
+
+@generic(switches=("WITH_LOOKAHEAD",), inline="ir")
+def net_search(params, state, agent_params, rng, actions, n, totals, look, solver, net, scale):
+    """The index in ``actions[:n]`` of the action PIMC over the network plays in ``state``
+    (``leaf=net``, module docstring); ``totals[:n]`` gets each action's summed value (the
+    mover's return). Returns ``(index, worlds searched)``; (0, 0) in a copy without the
+    switch."""
+    if WITH_LOOKAHEAD:
+        player = G.current_player(state, params)
+        max_worlds = np.int64(agent_params[WORLDS])
+        seconds = agent_params[SECONDS]
+        depth = np.int64(agent_params[DEPTH])
+        endgame = np.int64(agent_params[EXACT])
+        model = agent_params[MODEL] > 0
+        start = clock() if seconds > 0 else 0.0
+        totals[:n] = 0.0
+        searched = 0
+        while worlds_left(max_worlds, seconds, start, searched):
+            action_values(params, state, player, actions, n, depth, endgame, model, net, look,
+                          solver, rng, totals, scale)
+            searched += 1
+        return first_best(totals, 1, n), searched
+    return 0, 0
 
 
 @generic(inline="ir")

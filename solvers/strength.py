@@ -21,7 +21,7 @@ import numpy as np
 import cardsim
 from cardsim.stats import fmt_interval, mean_interval
 
-from .duplicate import agent_returns, play_duplicate
+from .duplicate import agent_returns, play_duplicate, think_per_decision
 
 MATCHUPS = (
     ("heuristic", "random"),
@@ -40,19 +40,24 @@ def gain(game, agent: str, opponent: str, deals: int, seed: int = 1,
 
 
 def gains(game, agent: str, opponent: str, deals: int, seed: int = 1,
-          partners: bool = False) -> np.ndarray:
+          partners: bool = False, think: list | None = None) -> np.ndarray:
     """``agent``'s gain over ``opponent`` in each of ``deals`` duplicate deals. Two players:
     its return, averaged over the seats swapped over the same cards. With ``partners``: a
     partnership of ``agent`` against one of ``opponent`` (seats alternate). Otherwise one
     ``agent`` among ``opponent`` players, rotated through the seats, and the gain is over
     ``opponent`` in the same seat: its return minus the mean return of a seat in the same deal
     played by ``opponent`` everywhere (the measure for a game that is not zero-sum, such as
-    Mushka)."""
+    Mushka). ``think``, a list, gets each agent's mean seconds a decision (NaN if not
+    timed): equal time is part of a fair comparison."""
     n = game.num_players
     if n == 2 or partners:
         table = play_duplicate(game, [agent, opponent] * (n // 2), deals, seed=seed)
+        if think is not None:
+            think[:] = [think_per_decision(table, 0), think_per_decision(table, 1)]
         return agent_returns(table, 0).groupby(table["deal"]).mean().to_numpy()
     table = play_duplicate(game, [agent] + [opponent] * (n - 1), deals, seed=seed)
+    if think is not None:
+        think[:] = [think_per_decision(table, a) for a in (0, 1)]
     base = play_duplicate(game, [opponent] * n, deals, seed=seed, rotate=False)
     mine = agent_returns(table, 0).groupby(table["deal"]).mean().to_numpy()
     return mine - base[[f"return_{s}" for s in range(n)]].mean(axis=1).to_numpy()
@@ -75,11 +80,13 @@ def main(argv=None) -> None:
                 else [MATCHUPS[k] for k in args.matchup or range(len(MATCHUPS))])
     for a, b in matchups:
         start = time.perf_counter()
-        per_deal = gains(game, a, b, args.deals, args.seed, args.partners)
+        think: list = []
+        per_deal = gains(game, a, b, args.deals, args.seed, args.partners, think)
         mean, lo, hi = mean_interval(per_deal)
+        ms = " / ".join("–" if np.isnan(t) else f"{1000 * t:.1f}" for t in think)
         print(f"{args.game}: {a} vs {b}: {args.deals} duplicate deals, gain "
-              f"{fmt_interval(mean, lo, hi)} per deal, deals won {(per_deal > 0).mean():.3f} "
-              f"({time.perf_counter() - start:.0f} s)", flush=True)
+              f"{fmt_interval(mean, lo, hi)} per deal, deals won {(per_deal > 0).mean():.3f}, "
+              f"ms a decision {ms} ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
 if __name__ == "__main__":

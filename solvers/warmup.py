@@ -4,7 +4,8 @@ compile`` runs, one process per game.
 :func:`warm_up` drives every compiled entry point of the game once, through the same calls the
 commands make (so the compiled signatures are theirs): the engine (``cardsim simulate``) and
 the state API; the agent loops for random and heuristic players, with ISMCTS (also with leaves
-valued by the learned evaluation, ``leaf=net``, as the ``fast`` level plays), and — where the
+valued by the learned evaluation, ``leaf=net``, as the ``fast`` level plays, and PIMC over
+it, ``pimc:leaf=net``), and — where the
 game has an exact solver — with PIMC and the oracle, alone and beside ISMCTS; one move of each
 agent (``choose``, the terminal game); ISMCTS and PIMC searches on their own (``cardsim
 bench``); position analysis with each kind of agent (``cardsim analyze``); and the exact
@@ -50,7 +51,9 @@ def _agents(game) -> None:
     n = game.num_players
     search = parse_agent("ismcts:iterations=4")
     netted = parse_agent("ismcts:iterations=4,leaf=net")       # the learned evaluation's
-    for agents in (["random", "heuristic"], [search, "heuristic"], [netted, "heuristic"]):
+    looked = parse_agent("pimc:worlds=1,leaf=net")              # PIMC over it
+    for agents in (["random", "heuristic"], [search, "heuristic"], [netted, "heuristic"],
+                   [looked, "heuristic"]):
         play(game.new_deal(seed=1), (agents * n)[:n], seed=1)
     state = game.new_deal(seed=2)
     for agent in ("random", "heuristic", search, netted):

@@ -100,9 +100,11 @@ def test_agent_loops_switch_on_only_the_kinds_they_run():
     kinds = [parse_agent(a) for a in ("random", "heuristic", "ismcts:iterations=5", "pimc",
                                       "ismcts:iterations=5,exact=6", "oracle",
                                       "ismcts:value=match", "ismcts:value=points",
-                                      "ismcts:leaf=net")]
+                                      "ismcts:leaf=net", "pimc:leaf=net",
+                                      "pimc:leaf=net,exact=6")]
     off = {"WITH_ISMCTS": False, "WITH_PIMC": False, "WITH_EXACT": False,
-           "WITH_MATCH": False, "WITH_POINTS": False, "WITH_NET": False}
+           "WITH_MATCH": False, "WITH_POINTS": False, "WITH_NET": False,
+           "WITH_LOOKAHEAD": False}
     assert switches(kinds[:2]) == off
     assert switches(kinds[:3]) == {**off, "WITH_ISMCTS": True}
     assert switches([kinds[3], kinds[0]]) == {**off, "WITH_PIMC": True}
@@ -112,16 +114,23 @@ def test_agent_loops_switch_on_only_the_kinds_they_run():
     assert switches([kinds[7], kinds[1]]) == {**off, "WITH_ISMCTS": True, "WITH_POINTS": True}
     assert switches([kinds[8], kinds[1]]) == {**off, "WITH_ISMCTS": True, "WITH_POINTS": True,
                                               "WITH_NET": True}
+    assert switches([kinds[9], kinds[1]]) == {**off, "WITH_LOOKAHEAD": True, "WITH_NET": True}
+    assert switches([kinds[10], kinds[1]]) == {**off, "WITH_LOOKAHEAD": True, "WITH_NET": True,
+                                               "WITH_EXACT": True}
 
 
 def test_exact_endgames_and_pimc_have_separate_switches():
     """ISMCTS with ``exact`` has its own switch (the search's ``WITH_EXACT``), apart from the
     game loop's PIMC and oracle branch (``WITH_PIMC``): an exact-endgame ISMCTS loop does not
-    compile PIMC, and a PIMC loop does not compile the search's endgames."""
-    from solvers import agents, ismcts
-    assert agents.choose_action.all_switches() == ("WITH_EXACT", "WITH_ISMCTS", "WITH_MATCH",
-                                                   "WITH_NET", "WITH_PIMC", "WITH_POINTS")
+    compile PIMC, and a PIMC loop does not compile the search's endgames. PIMC over the
+    network has its own (``WITH_LOOKAHEAD``): it compiles neither whole-deal PIMC nor ISMCTS."""
+    from solvers import agents, ismcts, lookahead, pimc
+    assert agents.choose_action.all_switches() == ("WITH_EXACT", "WITH_ISMCTS",
+                                                   "WITH_LOOKAHEAD", "WITH_MATCH", "WITH_NET",
+                                                   "WITH_PIMC", "WITH_POINTS")
     assert "WITH_PIMC" in agents.choose_action.switches
+    assert pimc.net_search.all_switches() == ("WITH_EXACT", "WITH_LOOKAHEAD")
+    assert lookahead.world_value.all_switches() == ("WITH_EXACT",)
     assert "WITH_EXACT" not in agents.choose_action.switches
     assert ismcts.iterate.all_switches() == ("WITH_EXACT", "WITH_MATCH", "WITH_NET")
     assert ismcts.search.all_switches() == ("WITH_EXACT", "WITH_MATCH", "WITH_NET",

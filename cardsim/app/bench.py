@@ -339,7 +339,7 @@ def _timed_run(argv: list[str], env: dict, cwd: str | None = None) -> tuple[floa
 
 
 STARTUP_COMMANDS = ("simulate", "simulate-where", "run", "run-exact", "run-match", "run-net",
-                    "analyze", "solve", "equity", "review", "train")
+                    "run-pimc-net", "analyze", "solve", "equity", "review", "train")
 """The commands :func:`startup_figures` starts cold and warm (``run-exact``: ``run`` with an
 ISMCTS agent that plays exact endgames, ``exact=6``; it and ``solve`` where the game has an
 exact solver; ``run-match``: a whole match against an ISMCTS agent that values a deal's end
@@ -347,7 +347,8 @@ by a match-equity table, ``value=match``, and ``equity``, a table from 20 heuris
 where the game has a match model; under :data:`MATCH_RULES`; ``review``: a heuristic deal's
 record reviewed for seat 0, 200 worlds a decision, as issue 21 measures it; ``run-net``:
 ``run`` with an ISMCTS agent whose leaves the game's shipped value network values,
-``leaf=net``; ``train``: ``cardsim train`` on 20 deals, one round, a check of 2 deals;
+``leaf=net``; ``run-pimc-net``: ``run`` with PIMC over that network, ``pimc:leaf=net``, four
+worlds a move; ``train``: ``cardsim train`` on 20 deals, one round, a check of 2 deals;
 ``simulate-where``: 200 deals drawn under :data:`RARE_WHERE`, which rejection cannot draw
 in reasonable time, so that they are constructed and dealt by ``deal_cards``)."""
 RARE_WHERE = {"scopa": {"hold": {"0": ["7co", "7cu", "7sw"]}},
@@ -376,13 +377,14 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
         return cli + ["train", game_name, "--deals", "20", "--rounds", "1", "--hidden", "4",
                       "--epochs", "1", "--check-deals", "2", "--check-iterations", "10",
                       "--out", os.path.join(folder, f"train-{tag}"), "--quiet"]
-    if command in ("run", "run-exact", "run-match", "run-net"):   # heuristic against ISMCTS
+    if command in ("run", "run-exact", "run-match", "run-net", "run-pimc-net"):  # vs heuristic
         if (command == "run-exact" and game.spec.exact is None
                 or command == "run-match" and game.definition.match_cell is None):
             return None
         n = game.num_players
-        agent = "ismcts:iterations=50" + {"run-exact": ",exact=6", "run-match": ",value=match",
-                                          "run-net": ",leaf=net"}.get(command, "")
+        agent = ("pimc:leaf=net,worlds=4" if command == "run-pimc-net" else
+                 "ismcts:iterations=50" + {"run-exact": ",exact=6", "run-match": ",value=match",
+                                           "run-net": ",leaf=net"}.get(command, ""))
         extra = ""
         if command == "run-match":      # a whole match; its table made here, not timed
             table = os.path.join(folder, "match-equity")

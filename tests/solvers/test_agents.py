@@ -471,3 +471,23 @@ def test_heuristic_same_choice_in_every_sampled_world(name, opts):
                                else int(actions[expected]))
             step += 1
     assert checked > 300
+
+
+@pytest.mark.parametrize("spec", [
+    "ismcts:seconds=1", "ismcts:iterations=500,exact=6", "ismcts:seconds=1,value=match",
+    "ismcts:iterations=900,leaf=net", "ismcts:iterations=900,value=points", "pimc:worlds=30",
+    "pimc:seconds=1,leaf=net,depth=3", "pimc:worlds=9,leaf=net,exact=6", "oracle",
+    "heuristic", "strong", "fast"])
+def test_the_least_budget_runs_the_same_compiled_loop(spec):
+    """A run's warm-up plays each agent with the least budget: the same switches (the same
+    compiled loop: an exact-endgame or network agent warms its own), a budget that ends at
+    once."""
+    from solvers.agent_spec import ITERATIONS, SECONDS, WORLDS, least_budget
+    agent = parse_agent(spec, "scopa")
+    quick = least_budget(agent)
+    assert switches([quick]) == switches([agent])
+    assert quick.params[SECONDS] == 0
+    if agent.is_search:
+        assert quick.params[ITERATIONS] == 2 and quick.nodes == 3
+    elif agent.kind == parse_agent("pimc").kind:
+        assert quick.params[WORLDS] == 1

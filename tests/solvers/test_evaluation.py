@@ -110,12 +110,17 @@ def test_net_agents_play_legal_deals_under_every_preset(name, tmp_path):
         state = start.clone()
         agents = [net_agent(path, 20)] + ["heuristic"] * (game.num_players - 1)
         play(state, agents, seed=5)
-        assert state.is_terminal()
-        replay = start.clone()
-        for a in state.actions:
-            assert a in replay.legal_actions(), (preset, a)
-            replay.apply_action(a)
-        assert replay.is_terminal()
+        assert_legal_line(start, state.actions, preset)
+
+
+def assert_legal_line(start, actions, where):
+    """Every move of ``actions`` is legal where it is played from ``start``, and the line
+    plays the deal to its end."""
+    replay = start.clone()
+    for a in actions:
+        assert a in replay.legal_actions(), (where, a)
+        replay.apply_action(a)
+    assert replay.is_terminal()
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -169,6 +174,26 @@ def test_without_weights_a_net_search_plays_out_and_says_so_once():
         net_for(game.spec)
 
 
+@pytest.mark.parametrize("name", ["scopa", "mushka"])
+def test_mixed_leaves_are_between_the_network_and_the_play_out(name, tmp_path):
+    """``mix=0`` backs up the play-out alone: the same tree as the play-out search
+    (``value=points``); ``mix=1`` is the network alone (the default); after one iteration,
+    ``mix=0.5`` has backed up the average of the two (the same leaf, the same play-out)."""
+    game = cardsim.load_game(name)
+    path = saved(random_weights(game, seed=6), tmp_path)
+    state = game.new_deal(seed=8)
+    plain = parse_agent("ismcts:iterations=120,rollout=heuristic,value=points")
+    assert _search(state, net_agent(path, 120, ",mix=0"), 4) == _search(state, plain, 4)
+    assert _search(state, net_agent(path, 120, ",mix=1"), 4) == _search(
+        state, net_agent(path, 120), 4)
+    half = _search(state, net_agent(path, 1, ",mix=0.5"), 4)[1]
+    net = _search(state, net_agent(path, 1), 4)[1]
+    out = _search(state, parse_agent("ismcts:iterations=1,rollout=heuristic,value=points"),
+                  4)[1]
+    assert len(half) == len(net) == len(out) == 1 and net[0][2] != out[0][2]
+    assert half[0][2] == pytest.approx((net[0][2] + out[0][2]) / 2)
+
+
 # --- weights files -------------------------------------------------------------------------
 
 def test_weights_for_other_rules_or_games_or_damaged_are_refused_in_one_line(tmp_path):
@@ -199,6 +224,8 @@ def test_weights_for_other_rules_or_games_or_damaged_are_refused_in_one_line(tmp
     ("ismcts:leaf=net,value=match", "leaf=net values the deal"),
     ("ismcts:leaf=net,value=game", "leaf=net values the deal"),
     ("ismcts:playout=3", "playout is for leaf=net"),
+    ("ismcts:mix=0.5", "mix is for leaf=net"),
+    ("ismcts:leaf=net,mix=1.5", "a number from 0 to 1"),
     ("ismcts:weights=x.npz", "weights is for leaf=net"),
     ("ismcts:leaf=net,weights=", "expected weights=PATH"),
     ("ismcts:leaf=tree", "playout or net"),

@@ -491,3 +491,29 @@ def test_the_least_budget_runs_the_same_compiled_loop(spec):
         assert quick.params[ITERATIONS] == 2 and quick.nodes == 3
     elif agent.kind == parse_agent("pimc").kind:
         assert quick.params[WORLDS] == 1
+
+
+def test_a_runs_warm_up_plays_every_loop_its_batches_play(monkeypatch):
+    """``cardsim run`` compiles each agent loop before its workers start: the warm-up's games
+    run exactly the loops (switches) of the spec's matchups — an exact-endgame ISMCTS warms
+    the loop with exact endgames, not a plain one."""
+    from pathlib import Path
+
+    import solvers.agents as agents_module
+    from experiments.runner import warm_up
+    from experiments.spec import load_spec
+    spec = load_spec(Path(__file__).resolve().parents[2] / "experiments" / "specs" /
+                     "mushka_paranoid_endgames.toml")
+    played = []
+    real = agents_module.play
+
+    def recording(state, seated, seed=0, equity=None):
+        seated = [a if not isinstance(a, str) else parse_agent(a, spec.game) for a in seated]
+        played.append(tuple(sorted(switches(seated).items())))
+        return real(state, seated, seed=seed, equity=equity)
+
+    monkeypatch.setattr(agents_module, "play", recording)
+    warm_up(spec)
+    kinds = [parse_agent(a, spec.game) for a in spec.agents]
+    wanted = {tuple(sorted(switches([kinds[k] for k in m]).items())) for m in spec.matchups}
+    assert set(played) == wanted and any(dict(s)["WITH_EXACT"] for s in played)

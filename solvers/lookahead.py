@@ -204,7 +204,8 @@ def value(state, depth: int, weights=None, root: int | None = None, exact: int =
     net = no_net(spec) if weights is None else weights.net(spec)
     solver = exact_solver.workspace(spec, table_bits=12)
     run = _value[spec, {"WITH_EXACT": exact > 0}]
+    plies = depth if weights is not None else max(depth, spec.max_deal_moves)   # no limit
     result = run(spec.params, state.vec, root, depth, exact, model, net,
-                 workspace(spec, depth), solver, spec.reward_scale, rng_from_seed(seed))
+                 workspace(spec, plies), solver, spec.reward_scale, rng_from_seed(seed))
     return float(result)
 

@@ -101,16 +101,21 @@ def test_compiled_values_are_numpys_forward_pass(name, tmp_path):
 def test_net_agents_play_legal_deals_under_every_preset(name, tmp_path):
     """ISMCTS with ``leaf=net`` plays whole deals of every preset; every move it made is legal
     where it was made (replayed on a fresh state)."""
-    from cardsim.game import definition
-    rules = __import__(definition(name).rules_type.__module__, fromlist=["PRESETS"]).PRESETS
-    for preset, r in sorted(rules.items()):
-        game = cardsim.load_game(name, r)
-        path = saved(random_weights(game, seed=1), tmp_path, f"{preset}.npz")
+    for preset, game, path in presets(name, tmp_path):
         start = game.new_deal(seed=2)
         state = start.clone()
         agents = [net_agent(path, 20)] + ["heuristic"] * (game.num_players - 1)
         play(state, agents, seed=5)
         assert_legal_line(start, state.actions, preset)
+
+
+def presets(name, tmp_path):
+    """(preset, game, a file of random weights for it) for every preset of game ``name``."""
+    from cardsim.game import definition
+    rules = __import__(definition(name).rules_type.__module__, fromlist=["PRESETS"]).PRESETS
+    for preset, r in sorted(rules.items()):
+        game = cardsim.load_game(name, r)
+        yield preset, game, saved(random_weights(game, seed=1), tmp_path, f"{preset}.npz")
 
 
 def assert_legal_line(start, actions, where):
@@ -140,23 +145,32 @@ def test_net_search_ignores_the_hidden_truth(name, opts, tmp_path):
     the same root statistics (the network values sampled worlds only)."""
     game = cardsim.load_game(name, **opts)
     agent = net_agent(saved(random_weights(game, seed=2), tmp_path), 150)
-    rnd = random.Random(5)
     compared = 0
-    for seed in range(4):
+    for state, other in indistinguishable(game, 4):
+        assert _search(state, agent, 9) == _search(other, agent, 9)
+        compared += 1
+    assert compared >= 5
+
+
+def indistinguishable(game, deals, most=None):
+    """Pairs of true states the player to move cannot tell apart (his observation is the
+    same), from every third position of ``deals`` deals played at random: at most ``most``."""
+    rnd = random.Random(5)
+    found = 0
+    for seed in range(deals):
         state = game.new_deal(seed=seed)
         k = 0
-        while not state.is_terminal():
+        while not state.is_terminal() and (most is None or found < most):
             legal = state.legal_actions()
             if k % 3 == 0 and len(legal) > 1:
                 player = state.current_player()
                 other = _permuted_truth(game, state.to_dict(), player, rnd)
                 if other.to_dict() != state.to_dict():
                     assert other.observation(player) == state.observation(player)
-                    assert _search(state, agent, 9) == _search(other, agent, 9)
-                    compared += 1
+                    yield state, other
+                    found += 1
             state.apply_action(rnd.choice(legal))
             k += 1
-    assert compared >= 5
 
 
 def test_without_weights_a_net_search_plays_out_and_says_so_once():

@@ -11,8 +11,14 @@ import cardsim
 from cardsim.errors import AgentError
 from solvers import exact, lookahead
 from solvers.agents import choose, parse_agent, play, workspace
-from tests.conformance.test_every_game import _permuted_truth
-from tests.solvers.test_evaluation import GAMES, assert_legal_line, random_weights, saved
+from tests.solvers.test_evaluation import (
+    GAMES,
+    assert_legal_line,
+    indistinguishable,
+    presets,
+    random_weights,
+    saved,
+)
 
 ENDGAME = {"scopa": 6, "bura": 6, "mushka": 5, "minchiate": 8}
 """Cards left in the endgames searched to their end (a few thousand positions)."""
@@ -95,11 +101,7 @@ def test_pimc_over_the_network_plays_legal_deals_under_every_preset(name, tmp_pa
     """``pimc:leaf=net`` (with the opponent model, and an exact endgame where the exact solver
     covers the rules) plays whole deals of every preset; every move it made is legal where it
     was made."""
-    from cardsim.game import definition
-    rules = __import__(definition(name).rules_type.__module__, fromlist=["PRESETS"]).PRESETS
-    for preset, r in sorted(rules.items()):
-        game = cardsim.load_game(name, r)
-        path = saved(random_weights(game, seed=1), tmp_path, f"{preset}.npz")
+    for preset, game, path in presets(name, tmp_path):
         start = game.new_deal(seed=2)
         state = start.clone()
         endgame = ",exact=4" if game.spec.exact is not None else ""   # Bura of 3 or 4
@@ -130,26 +132,14 @@ def test_pimc_over_the_network_ignores_the_hidden_truth(name, opts, tmp_path):
     the same action totals (worlds are sampled from what the player has seen)."""
     game = cardsim.load_game(name, **opts)
     agent = pimc_net(saved(random_weights(game, seed=2), tmp_path), 5, 2)
-    rnd = random.Random(5)
     compared = 0
-    for seed in range(3):
-        state = game.new_deal(seed=seed)
-        k = 0
-        while not state.is_terminal() and compared < 8:
-            legal = state.legal_actions()
-            if k % 3 == 0 and len(legal) > 1:
-                player = state.current_player()
-                other = _permuted_truth(game, state.to_dict(), player, rnd)
-                if other.to_dict() != state.to_dict():
-                    assert other.observation(player) == state.observation(player)
-                    seen = []
-                    for truth in (state, other):
-                        ws = workspace(game.spec, [agent])
-                        seen.append((choose(agent, truth, seed=9, ws=ws), ws.sums.tolist()))
-                    assert seen[0] == seen[1]
-                    compared += 1
-            state.apply_action(rnd.choice(legal))
-            k += 1
+    for state, other in indistinguishable(game, 3, most=8):
+        seen = []
+        for truth in (state, other):
+            ws = workspace(game.spec, [agent])
+            seen.append((choose(agent, truth, seed=9, ws=ws), ws.sums.tolist()))
+        assert seen[0] == seen[1]
+        compared += 1
     assert compared >= 4
 
 

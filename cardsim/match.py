@@ -1,4 +1,4 @@
-"""How a game's match is made of deals: the protocol of match-equity tables (issue 20).
+"""How a game's match is made of deals: the protocol of match-equity tables.
 
 A match (or a game of several deals) between two sides, ``a`` and ``b``, is a walk through
 *match states*: a state holds what decides the rest of the match (the scores, who deals next,

@@ -1,6 +1,6 @@
 """cardsim's games inside OpenSpiel: importing this module registers every game as an OpenSpiel
 Python game, ``cardsim_scopa``, ``cardsim_bura``, ``cardsim_mushka`` and ``cardsim_minchiate``
-(issue 22; needs the optional extra ``cardsim[openspiel]``, ``open_spiel==2.0.2``).
+(needs the optional extra ``cardsim[openspiel]``, ``open_spiel==2.0.2``).
 
 >>> import pyspiel, cardsim.openspiel
 >>> game = pyspiel.load_game("cardsim_bura", {"num_players": 3})

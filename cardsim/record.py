@@ -1,4 +1,4 @@
-"""Game records: a played deal (or match) as a documented, versioned JSON document (issue 21).
+"""Game records: a played deal (or match) as a documented, versioned JSON document.
 
 A record says what was played, so that it can be replayed, reviewed (``cardsim review``) and
 shared. Format ``cardsim-record``, version 1, a JSON object:

@@ -1,4 +1,4 @@
-"""Match-equity tables: the chance that side a wins the match from every match state (issue 20).
+"""Match-equity tables: the chance that side a wins the match from every match state.
 
 The game's :class:`cardsim.match.MatchModel` says what a match state is and how a deal's
 outcome moves it. The outcomes' distribution is measured by simulation: single deals between

@@ -1,4 +1,4 @@
-"""Mushka's game equity from whole games (issue 20): who wins the game from which records.
+"""Mushka's game equity from whole games: who wins the game from which records.
 
 A Mushka game has 3 to 7 seats, each with its own count-down record (MU-SCORE-1); the first to
 write his record down to exactly 0 wins (MU-STOP-1, MU-MATCH-1), and ``max_deals`` ends an

@@ -50,7 +50,7 @@ from solvers.agent_spec import level
 
 SCHEMA_VERSION = 2
 READS = (1, 2)
-"""The store schema versions this cardsim reads: version 2 (issue 19) adds each seat's thinking
+"""The store schema versions this cardsim reads: version 2 adds each seat's thinking
 time and decisions to the rows (``think_<s>``, ``decisions_<s>``: solvers/duplicate.py);
 version 1 stores read without them (their reports say that time per seat was not recorded),
 and a run that resumes one writes its new batches with them."""

@@ -1,4 +1,4 @@
-"""The report of a review (issue 21; :mod:`solvers.review`): a played deal's decisions rated as
+"""The report of a review (:mod:`solvers.review`): a played deal's decisions rated as
 the player saw them, written as a report like an experiment's (:mod:`reports.build`):
 ``report.html``, one self-contained file with its figure embedded, ``report.md`` with
 ``plots/*.png`` beside it, and ``tables/*.csv`` (every table in full).

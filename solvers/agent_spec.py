@@ -129,11 +129,11 @@ LEVELS = {
     "best": "ismcts:seconds=1,rollout=heuristic",
     "fast": "ismcts:seconds=0.004,rollout=heuristic,leaf=net",
 }
-"""The named levels (issue 19): ``easy``, ``medium``, ``strong`` and ``best`` are agent spec
+"""The named levels: ``easy``, ``medium``, ``strong`` and ``best`` are agent spec
 strings accepted wherever an agent is, each standing for the agent given here, or for the
 game's own in :data:`GAME_LEVELS` (for this version of cardsim: a store's manifest records the
 version). ``best`` is the strongest agent measured at up to 1 s a move on one core; ``strong``
-is ``cardsim play``'s default opponent. Their figures are in the closing notes of issue 19."""
+is ``cardsim play``'s default opponent. Their figures are in README, "Agents"."""
 
 GAME_LEVELS = {
     "scopa": {"strong": "ismcts:seconds=0.1,rollout=heuristic,model=1",
@@ -150,8 +150,8 @@ GAME_LEVELS = {
 """Where a game's measured best differs from :data:`LEVELS`: the opponent model (``model=1``)
 wins in Scopa and Mushka (where it lifts ISMCTS from below the heuristic to about its level);
 in Bura it loses, a wider ``c`` wins, and more time than 1,000 iterations (about 5 ms) plays
-no better (so its ``best`` is fast). In Minchiate nothing measured beats the default (closing
-note of issue 19). ``fast`` (for apps: at most 5 ms a move, 4 ms of search) values its leaves by
+no better (so its ``best`` is fast). In Minchiate nothing measured beats the default (README,
+"Agents"). ``fast`` (for apps: at most 5 ms a move, 4 ms of search) values its leaves by
 the game's learned evaluation (:mod:`solvers.evaluation`) where that measured better than
 play-outs at equal time (Scopa with a wider ``c``, Bura, Mushka; not Minchiate: README,
 "Learned evaluation")."""

@@ -9,7 +9,7 @@ differences between actions are measured more precisely than each value alone. A
 return is the game's: Scopa's point difference, Bura's stakes; *win* means a return above 0.
 Intervals: 95% normal interval of the mean return, Wilson interval of the win rate.
 
-**For the match** (issue 20; ``equity`` given: a match-equity table of the game, as
+**For the match** (``equity`` given: a match-equity table of the game, as
 :mod:`experiments.equity` computes it): each play-out stops at the end of the position's deal,
 and its final points move the position's match state (its scores and dealer, seen by the
 player: :class:`cardsim.match.MatchModel`) to the next state or to the match's result; the

@@ -37,8 +37,8 @@ Markovitch, "Incorporating opponent models into adversary search", AAAI 1996), h
 heuristic, which reads only what that opponent sees in the sampled world. Plain SO-ISMCTS
 lets the opponent's statistics average over worlds that all hold the observer's true hand, so
 the opponent in the tree plays as if it saw that hand; the model removes that. Its key is the
-move as the observer sees it, like any other move. Measured (duplicate deals, closing note
-of issue 19): in Scopa it wins against the heuristic (more with 10,000 iterations than with
+move as the observer sees it, like any other move. Measured (duplicate deals, README,
+"Agents"): in Scopa it wins against the heuristic (more with 10,000 iterations than with
 1,000), and it draws against plain ISMCTS; in Mushka it lifts ISMCTS from below the
 heuristic to about its level; in Bura it loses strength and in Minchiate it changes nothing
 measurable, so the levels use it per game.

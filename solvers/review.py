@@ -1,4 +1,4 @@
-"""Review of a played deal (issue 21): every decision rated as the player saw it, mistakes
+"""Review of a played deal: every decision rated as the player saw it, mistakes
 marked, luck told apart from skill — GNU Backgammon's analysis for card games.
 
 **A decision** is a position where a reviewed player chose among two or more legal actions.

@@ -238,7 +238,7 @@ def reference_deals_per_second(game_name: str, seconds: float) -> float:
 
 
 def rare_deal_figures(game_name: str, deals: int = 200) -> dict:
-    """A deal drawn under the game's :data:`RARE_WHERE` (constructed, issue 22) against a plain
+    """A deal drawn under the game's :data:`RARE_WHERE` (constructed) against a plain
     ``new_deal``, in seconds a deal (after the condition's one-time trial), with the chance of
     the constructed event and the share of constructed tries kept."""
     from cardsim.deals import acceptance, construction, deal_where, parse_where
@@ -345,7 +345,7 @@ ISMCTS agent that plays exact endgames, ``exact=6``; it and ``solve`` where the 
 exact solver; ``run-match``: a whole match against an ISMCTS agent that values a deal's end
 by a match-equity table, ``value=match``, and ``equity``, a table from 20 heuristic deals,
 where the game has a match model; under :data:`MATCH_RULES`; ``review``: a heuristic deal's
-record reviewed for seat 0, 200 worlds a decision, as issue 21 measures it; ``run-net``:
+record reviewed for seat 0, 200 worlds a decision; ``run-net``:
 ``run`` with an ISMCTS agent whose leaves the game's shipped value network values,
 ``leaf=net``; ``run-pimc-net``: ``run`` with PIMC over that network, ``pimc:leaf=net``, four
 worlds a move; ``train``: ``cardsim train`` on 20 deals, one round, a check of 2 deals;

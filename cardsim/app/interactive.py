@@ -254,7 +254,7 @@ class _Session:
             write(f"not a legal move: {str(raw).strip()!r}; type a number 1-{len(legal)}, "
                   "a move as shown, help or quit")
 
-    # --- hint, tutor, record and review (issue 21) ----------------------------------------------
+    # --- hint, tutor, record and review --------------------------------------------------------
 
     def config(self):
         """The analysis of the current decision as the review's defaults value it: the same

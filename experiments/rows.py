@@ -130,18 +130,21 @@ class Games:
         draw 1/2, loss 0); or, in a 2-agent matchup, ``"head"``: the score of its return
         against the other agent's in the same game (each the mean over its seats) — in a
         zero-sum game of two sides the same as ``"score"``, and in a game that is not (Mushka)
-        who wrote off more at the same table."""
+        who wrote off more at the same table — and ``"head_return"``: that difference of
+        returns itself."""
         if int(matchup) not in self.order:
             return np.zeros(0)
         first = self.order[int(matchup)][0]
         row, agent, _, _, ret = self.per_agent()
         here = self.matchup[row] == matchup
         mine = (agent == first) & here
-        if column == "head":
+        if column in ("head", "head_return"):
             other = (agent != first) & here
             if len(distinct_agents(self.order[int(matchup)])) != 2:
                 raise TableError(f"matchup {matchup}: a head-to-head score needs 2 agents")
-            values = score_of(ret[mine] - ret[other])   # one game each, in the same order
+            values = ret[mine] - ret[other]              # one game each, in the same order
+            if column == "head":
+                values = score_of(values)
         else:
             values = score_of(ret[mine]) if column == "score" else ret[mine]
         deals, inv = np.unique(self.deal[row[mine]], return_inverse=True)

@@ -30,6 +30,7 @@ from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from cardsim.errors import CardsimError
+from cardsim.game import definition
 from cardsim.stats import fmt_interval
 
 from .spec import ExperimentSpec, spec_from_dict
@@ -178,7 +179,8 @@ def stop_batch(spec: ExperimentSpec, rows: pd.DataFrame, matchup: int) -> int | 
         else:
             s = spec.sprt
             verdict = sprt(part, list(spec.agents), matchup, kind=s["kind"], lower=s["lower"],
-                           upper=s["upper"], alpha=s["alpha"], beta=s["beta"]).verdict
+                           upper=s["upper"], alpha=s["alpha"], beta=s["beta"],
+                           zero_sum=definition(spec.game).zero_sum).verdict
             if verdict != "continue":
                 return b
     return n_batches(spec) - 1

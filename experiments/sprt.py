@@ -264,37 +264,44 @@ def sprt_values(values, kind: str = "elo", lower: float | None = None,
 
 # --- on an experiment's rows -----------------------------------------------------------------
 
-def _deal_values(g: Games, matchup: int, kind: str) -> np.ndarray:
+def _deal_values(g: Games, matchup: int, kind: str, zero_sum: bool = True) -> np.ndarray:
     order = g.order.get(int(matchup))
     if order is None:
         return np.zeros(0)
     if len(set(order)) != 2:
         raise SprtError(f"matchup {matchup} has agents {list(order)}: an SPRT needs exactly 2 "
                         "distinct agents")
-    return g.first_agent_deals(int(matchup), "score" if kind == "elo" else "return")
+    if zero_sum:
+        column = "score" if kind == "elo" else "return"
+    else:
+        column = "head" if kind == "elo" else "head_return"
+    return g.first_agent_deals(int(matchup), column)
 
 
 def deal_values(rows: pd.DataFrame, agents: Sequence[str], matchup: int,
-                kind: str = "elo") -> np.ndarray:
-    """The first agent's per-deal values of ``matchup`` in deal order: mean score over the
-    rotations (``"elo"``) or mean return (``"margin"``); :class:`SprtError` unless the matchup
+                kind: str = "elo", zero_sum: bool = True) -> np.ndarray:
+    """The first agent's per-deal values of ``matchup`` in deal order, the means over the
+    rotations of: its score (``"elo"``) or its return (``"margin"``); in a game that is not
+    zero-sum (``zero_sum=False``: Mushka, where one seat's return says nothing of the other
+    agent's) its score and its return *against the other agent at the same table* (its return
+    minus the other's, each the mean over its seats). :class:`SprtError` unless the matchup
     has exactly 2 distinct agents; empty while it has no rows."""
     if kind not in KINDS:
         raise SprtError(f"kind={kind!r}: expected 'elo' or 'margin'")
-    return _deal_values(Games(rows), matchup, kind)
+    return _deal_values(Games(rows), matchup, kind, zero_sum)
 
 
 def sprt(rows: pd.DataFrame, agents: Sequence[str], matchup: int, kind: str = "elo",
          lower: float | None = None, upper: float | None = None, alpha: float = 0.05,
-         beta: float = 0.05, min_deals: int = MIN_DEALS) -> SprtResult:
+         beta: float = 0.05, min_deals: int = MIN_DEALS, zero_sum: bool = True) -> SprtResult:
     """The SPRT of ``matchup``'s first agent on the rows so far (module docstring): for
-    ``kind="elo"`` ``lower``/``upper`` are elo0/elo1, for ``"margin"`` margin0/margin1; no
-    verdict before ``min_deals`` deals. A matchup without rows yet gives ``n=0`` and
-    ``"continue"``."""
+    ``kind="elo"`` ``lower``/``upper`` are elo0/elo1, for ``"margin"`` margin0/margin1, on
+    :func:`deal_values` (``zero_sum``: of the game); no verdict before ``min_deals`` deals. A
+    matchup without rows yet gives ``n=0`` and ``"continue"``."""
     kind, lower, upper, alpha, beta = check_settings(kind, lower, upper, alpha, beta)
     _check_min_deals(min_deals)
-    return sprt_values(deal_values(rows, agents, matchup, kind), kind, lower, upper, alpha,
-                       beta, min_deals)
+    return sprt_values(deal_values(rows, agents, matchup, kind, zero_sum), kind, lower, upper,
+                       alpha, beta, min_deals)
 
 
 _SPRT_COLUMNS = ["matchup", "label", "agent", "name", "kind", "lower", "upper", "alpha", "beta",
@@ -304,7 +311,7 @@ _SPRT_COLUMNS = ["matchup", "label", "agent", "name", "kind", "lower", "upper", 
 def sprt_table(rows: pd.DataFrame, agents: Sequence[str], kind: str = "elo",
                lower: float | None = None, upper: float | None = None, alpha: float = 0.05,
                beta: float = 0.05, matchups: Iterable[int] | None = None,
-               min_deals: int = MIN_DEALS) -> pd.DataFrame:
+               min_deals: int = MIN_DEALS, zero_sum: bool = True) -> pd.DataFrame:
     """One row per 2-agent matchup (or the given ``matchups``): the first agent, the test's
     settings, deals ``n``, estimate (mean deal score and its Elo, or mean paired return), LLR,
     bounds and verdict."""
@@ -319,7 +326,7 @@ def sprt_table(rows: pd.DataFrame, agents: Sequence[str], kind: str = "elo",
             raise SprtError(f"matchup {m} has no rows: expected one of {sorted(order)}")
         if matchups is None and len(set(order[m])) != 2:
             continue
-        res = sprt_values(_deal_values(g, m, kind), kind, lower, upper, alpha, beta,
+        res = sprt_values(_deal_values(g, m, kind, zero_sum), kind, lower, upper, alpha, beta,
                           min_deals)
         first = order[m][0]
         out.append({"matchup": m, "label": matchup_label(agents, order[m]), "agent": first,

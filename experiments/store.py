@@ -10,6 +10,12 @@ in bytes, its rows and its sha256) is written the same way (``batches/`` holds P
 only, so that it reads as one Parquet data set). A run killed at any moment (even by SIGKILL)
 leaves only whole batches; temporary leftovers are removed when a run opens the folder again.
 
+A study may **grow**: a spec that is the folder's own with agents and matchups appended (and
+perhaps another question; :func:`grows`) is taken, its manifest rewritten with the new spec
+(the checksums of the specs it grew from kept in ``grown_from``), and a run computes only the
+new matchups: the old ones keep their batches, whose deals and agents' streams depend only on
+the seed and the matchup's place (``experiments/runner.py``). Any other change is refused.
+
 Every read checks each batch against its record. A batch that is missing (a record without its
 file), truncated, fails its checksum, does not read or holds rows of another batch is
 *damaged*: :meth:`Store.rows` (and so ``cardsim report``) refuses in one line naming it, and
@@ -129,6 +135,21 @@ def levels_of(spec: dict) -> dict[str, str]:
     return {name: agent for name, agent in stands.items() if agent}
 
 
+GROWING = ("agents", "matchups", "question")
+"""The keys of a spec that a study may grow in (module docstring)."""
+
+
+def grows(old: dict, new: dict) -> bool:
+    """Whether spec ``new`` is ``old`` grown: more agents or matchups, ``old``'s the first of
+    them in the same order, perhaps another question, every other key the same (specs as
+    stored, ``ExperimentSpec.to_dict``)."""
+    if any(old.get(k) != new.get(k) for k in set(old) | set(new) if k not in GROWING):
+        return False
+    lists = [(list(old.get(k) or []), list(new.get(k) or [])) for k in ("agents", "matchups")]
+    return (all(n[:len(o)] == o for o, n in lists)
+            and any(len(n) > len(o) for o, n in lists))
+
+
 def batch_name(matchup: int, batch: int) -> str:
     """A batch's file name without its suffix: ``m<matchup>-b<batch>``."""
     return f"m{matchup:03d}-b{batch:06d}"
@@ -170,18 +191,20 @@ class Store:
     @classmethod
     def create_or_resume(cls, path, spec: dict) -> "Store":
         """Open ``path`` for ``spec`` (the caller holds the folder's lock, :meth:`writer`): a new
-        folder gets a manifest; an existing one must hold the same spec (else
-        :class:`StoreError` says which key differs). Temporary leftovers are removed."""
+        folder gets a manifest; an existing one must hold the same spec, or one it grows into
+        (:func:`grows`: the manifest then takes the new spec), else :class:`StoreError` says
+        which key differs. Temporary leftovers are removed."""
         store = cls(path)
         if (store.path / "manifest.json").exists():
             manifest = store.manifest()
             old = manifest["spec"]
-            if old != spec:
+            if old != spec and not grows(old, spec):
                 keys = sorted(k for k in set(old) | set(spec) if old.get(k) != spec.get(k))
                 raise StoreError(
                     f"{store.path} holds a different experiment ({', '.join(keys)} differ: "
                     f"{keys[0]}={old.get(keys[0])!r} there, {spec.get(keys[0])!r} here); use "
-                    "another folder (--out) or the same spec")
+                    "another folder (--out), the same spec, or one with agents and matchups "
+                    "appended")
             recorded = manifest.get("levels", {})      # none in a store older than levels
             for name, now in levels_of(spec).items():
                 if name in recorded and recorded[name] != now:
@@ -190,6 +213,8 @@ class Store:
                         f"run began; this cardsim ({__version__}) makes it {now!r}: finish the "
                         f"run with cardsim {manifest.get('package_version', '?')}, or start "
                         "it again in another folder (--out)")
+            if old != spec:
+                store._grow(manifest, spec)
         else:
             _refuse_foreign(store.path)
             store.batches.mkdir(parents=True, exist_ok=True)
@@ -208,6 +233,15 @@ class Store:
                 if leftover.is_file():
                     leftover.unlink()
         return store
+
+    def _grow(self, manifest: dict, spec: dict) -> dict:
+        """Rewrite the manifest for ``spec``, a growth of its own (module docstring)."""
+        grown = {**manifest, "spec": spec, "spec_sha256": spec_checksum(spec),
+                 "levels": {**levels_of(spec), **manifest.get("levels", {})},
+                 "grown_from": [*manifest.get("grown_from", []),
+                                manifest.get("spec_sha256") or spec_checksum(manifest["spec"])]}
+        self._write_json("manifest.json", grown)
+        return grown
 
     @classmethod
     def open(cls, path) -> "Store":

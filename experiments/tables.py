@@ -414,10 +414,11 @@ def ratings_of(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
 
 
 def report_tables(rows: pd.DataFrame, agents: Sequence[str],
-                  sprt: dict | None = None) -> dict[str, pd.DataFrame]:
+                  sprt: dict | None = None, zero_sum: bool = True) -> dict[str, pd.DataFrame]:
     """All tables of a store: ``matchups``, ``seats``, ``dealer`` (when the rows have a
-    ``dealer`` column), ``categories``, ``ends``, ``thinking``, ``ratings`` and ``sprt`` when ``sprt`` gives the test
-    (keys kind, lower, upper, alpha, beta, as in the spec's ``size.sprt``)."""
+    ``dealer`` column), ``categories``, ``ends``, ``thinking``, ``ratings`` and ``sprt`` when
+    ``sprt`` gives the test (keys kind, lower, upper, alpha, beta, as in the spec's
+    ``size.sprt``; ``zero_sum``: whether the game is, :func:`experiments.sprt.deal_values`)."""
     out = {"matchups": matchup_table(rows, agents), "seats": seat_table(rows)}
     if "dealer" in rows.columns:
         out["dealer"] = dealer_table(rows)
@@ -426,7 +427,7 @@ def report_tables(rows: pd.DataFrame, agents: Sequence[str],
     out["thinking"] = thinking_table(rows, agents)
     out["ratings"] = ratings_of(rows, agents)
     if sprt is not None:
-        out["sprt"] = sprt_table(rows, agents, **sprt)
+        out["sprt"] = sprt_table(rows, agents, **sprt, zero_sum=zero_sum)
     return out
 
 

@@ -105,7 +105,8 @@ class _Report:
         self.game = self.spec.load()
         self.definition = definition(self.spec.game)
         self.rows = run.rows
-        self.tables = T.report_tables(self.rows, self.agents, self.spec.sprt)
+        self.tables = T.report_tables(self.rows, self.agents, self.spec.sprt,
+                                      self.definition.zero_sum)
         self.long = T.agent_results(self.rows, self.agents)
         self.order = T.matchup_agents(self.rows)
         per = "match" if self.spec.unit == "match" else "deal"

@@ -43,6 +43,9 @@ def markdown(state: dict) -> str:
     plan = state["plan"]
     rules = ", ".join(f"{k}={v}" for k, v in sorted(plan["rules"].items())) or "default rules"
     lines = [f"# Learned evaluation of {plan['game']} ({rules})", ""]
+    if plan.get("view", "world") == "info":
+        lines += ["Shown to the network: a world sampled for the seat (the value of its "
+                  "information state), not the true one.", ""]
     rounds = state["rounds"]
     if rounds:
         last = rounds[-1]

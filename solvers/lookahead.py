@@ -29,6 +29,7 @@ from collections import namedtuple
 import numpy as np
 
 from cardsim.bits import copy_words
+from cardsim.clock import clock
 from cardsim.jit import G, generic
 
 from .evaluation import net_returns
@@ -41,12 +42,17 @@ WITH_EXACT = False
 # Columns of the int64 ``moves`` stack and of the float64 ``window`` stack.
 N, K, MAXIMIZE = range(3)
 ALPHA, BETA, BEST = range(3)
+CLOCK_EVERY = 16
+"""A search past a deadline reads the clock once every this many positions opened (a read
+costs about 25 ns, a position opened about a microsecond or more)."""
 
-Workspace = namedtuple("Workspace", "states actions scores order moves window rets world solves")
+Workspace = namedtuple("Workspace",
+                       "states actions scores order moves window rets world solves values")
 """The look-ahead's preallocated arrays: the state, legal-action, guess and order stacks (one
 row per ply), each ply's move count, next move and side (``moves``), its window and best value
-so far (``window``), the returns of a leaf, the sampled world, and the exact solves in the
-current world (``solves[0]``: the first one starts the solver's table afresh)."""
+so far (``window``), the returns of a leaf, the sampled world, the exact solves in the
+current world (``solves[0]``: the first one starts the solver's table afresh) and the values
+of the actions in the current world (``values``)."""
 
 
 def workspace(spec, depth: int) -> Workspace:
@@ -61,7 +67,8 @@ def workspace(spec, depth: int) -> Workspace:
         window=np.zeros((plies, 3), dtype=np.float64),
         rets=np.zeros(spec.n_players, dtype=np.float64),
         world=np.zeros(spec.state_len, dtype=np.uint64),
-        solves=np.zeros(1, dtype=np.int64))
+        solves=np.zeros(1, dtype=np.int64),
+        values=np.zeros(spec.max_actions, dtype=np.float64))
 
 
 @generic(switches=("WITH_EXACT",), inline=True)
@@ -118,10 +125,12 @@ def open_node(params, ply, depth, root, endgame, model, net, ws, solver, scale, 
 
 
 @generic(inline="ir")
-def world_value(params, root, depth, endgame, model, net, ws, solver, scale, rng):
+def world_value(params, root, depth, endgame, model, net, ws, solver, scale, rng, deadline):
     """The value for seat ``root`` of the position ``ws.states[0]`` of a world, searched
-    ``depth`` moves ahead (module docstring; ``model``: :func:`open_node`)."""
+    ``depth`` moves ahead (module docstring; ``model``: :func:`open_node`); NaN if the clock
+    passes ``deadline`` (0: none) before the search ends."""
     ply = 0
+    opened = 0
     ws.window[0, ALPHA] = -np.inf
     ws.window[0, BETA] = np.inf
     done, value = open_node(params, 0, depth, root, endgame, model, net, ws, solver, scale,
@@ -134,6 +143,9 @@ def world_value(params, root, depth, endgame, model, net, ws, solver, scale, rng
             ws.window[ply + 1, ALPHA] = ws.window[ply, ALPHA]
             ws.window[ply + 1, BETA] = ws.window[ply, BETA]
             ply += 1
+            opened += 1
+            if deadline > 0.0 and opened % CLOCK_EVERY == 0 and clock() > deadline:
+                return np.nan
             done, value = open_node(params, ply, depth, root, endgame, model, net, ws, solver,
                                     scale, rng)
             continue
@@ -161,18 +173,27 @@ def world_value(params, root, depth, endgame, model, net, ws, solver, scale, rng
 
 @generic(inline="ir")
 def action_values(params, state, player, actions, n, depth, endgame, model, net, ws, solver,
-                  rng, totals, scale):
+                  rng, totals, scale, deadline):
     """Sample one world of ``state`` for ``player`` (the player to move), as a lone deal, and
     add to ``totals[i]`` the value of playing ``actions[i]`` there, searched ``depth`` moves
-    ahead in all (the move itself included)."""
+    ahead in all (the move itself included). Past ``deadline`` (0: none) the world is dropped
+    unfinished, ``totals`` left as they were, and False returned; True when it is added."""
     G.determinize(state, params, player, rng, ws.world)
     G.exact_single_deal(ws.world, params)
     ws.solves[0] = 0                       # the first exact solve starts a new table
     for i in range(n):
+        if deadline > 0.0 and clock() > deadline:
+            return False
         copy_words(ws.states[0], ws.world)
         G.apply_action(ws.states[0], params, actions[i])
-        totals[i] += world_value(params, player, depth - 1, endgame, model, net, ws, solver,
-                                 scale, rng)
+        v = world_value(params, player, depth - 1, endgame, model, net, ws, solver, scale, rng,
+                        deadline)
+        if np.isnan(v):
+            return False
+        ws.values[i] = v
+    for i in range(n):
+        totals[i] += ws.values[i]
+    return True
 
 
 @generic(switches=("WITH_EXACT",), nrt=False)
@@ -180,7 +201,7 @@ def _value(params, state, root, depth, endgame, model, net, ws, solver, scale, r
     copy_words(ws.states[0], state)
     G.exact_single_deal(ws.states[0], params)
     ws.solves[0] = 0
-    return world_value(params, root, depth, endgame, model, net, ws, solver, scale, rng)
+    return world_value(params, root, depth, endgame, model, net, ws, solver, scale, rng, 0.0)
 
 
 def value(state, depth: int, weights=None, root: int | None = None, exact: int = 0,

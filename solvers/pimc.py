@@ -15,7 +15,9 @@ evaluation of the position and an exact endgame of GIB (Ginsberg 2001, "GIB: imp
 information in a computationally challenging game") and the Skat programs after it (Buro et
 al. 2009, "Improving state evaluation, inference, and search in trick-based card games"), with
 the evaluation learned by self-play (:mod:`solvers.training`). It needs no solve of a whole
-deal, so Mushka and Minchiate play it too.
+deal, so Mushka and Minchiate play it too. Under a time budget the clock is read inside a
+world's search too, and a world it runs out in is dropped unfinished (the first world always
+finishes), so that a deep search keeps to its time.
 
 PIMC's known blind spots (Frank & Basin 1998; Long et al. 2010): it assumes every player will
 know every card from the next move on ("strategy fusion"), so it never plays to keep its own
@@ -104,8 +106,10 @@ def net_search(params, state, agent_params, rng, actions, n, totals, look, solve
         totals[:n] = 0.0
         searched = 0
         while worlds_left(max_worlds, seconds, start, searched):
-            action_values(params, state, player, actions, n, depth, endgame, model, net, look,
-                          solver, rng, totals, scale)
+            deadline = start + seconds if seconds > 0 and searched > 0 else 0.0
+            if not action_values(params, state, player, actions, n, depth, endgame, model,
+                                 net, look, solver, rng, totals, scale, deadline):
+                break                          # out of time inside a world: dropped
             searched += 1
         return first_best(totals, 1, n), searched
     return 0, 0

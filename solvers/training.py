@@ -10,7 +10,8 @@ with the search the new network guides, and fit again on everything played so fa
    any number of workers). Round 0 is played by the game's heuristic, later rounds by
    ``ismcts:iterations=N,leaf=net`` with the previous round's weights. With chance
    ``explore`` a move is a uniform one instead (the deals then reach positions the agents
-   avoid). Each position is kept with chance ``keep``, seen from a seat drawn uniformly.
+   avoid). Each position is kept with chance ``keep``, seen from a seat drawn uniformly: the
+   true world, or with ``view="info"`` a world sampled for that seat (:data:`VIEWS`).
 2. **Fit** (:func:`fit`, numpy and scipy's sparse products): one hidden layer of ``hidden``
    rectified units, Adam, mean squared error on every seat's return divided by the game's
    ``reward_scale`` plus the win / draw / loss cross-entropy; a tenth of the deals (by deal,
@@ -50,15 +51,27 @@ PAD = -1
 """An unused input slot of a kept position."""
 
 
+@generic(inline="ir")
+def position_inputs(params, state, player, info_view, rng, world, idx, val):
+    """A kept position's active inputs seen from ``player`` (``idx[:n]``, ``val[:n]``; returns
+    ``n``): of ``state`` itself, or with ``info_view`` of a world sampled for ``player`` into
+    ``world`` (:data:`VIEWS`)."""
+    if info_view:
+        G.determinize(state, params, player, rng, world)
+        return G.encode(world, params, player, idx, val)
+    return G.encode(state, params, player, idx, val)
+
+
 @generic
 def record_deals(params, rng, n_deals, kinds, agent_params, ws, reward_scale, keep, explore,
-                 state, idx, val, player, deal, targets):
+                 info_view, state, world, idx, val, player, deal, targets):
     """Play ``n_deals`` deals from ``rng`` (module docstring, step 1): seat ``s`` by agent
     (``kinds[s]``, ``agent_params[s]``), a uniform move instead with chance ``explore``; each
     position kept with chance ``keep`` while the arrays have room: its encoding from a seat
-    drawn uniformly (``idx``, ``val``: one row each, :data:`PAD` after its inputs), the seat
-    (``player``), the deal's number (``deal``) and, once the deal is over, the returns of the
-    seats ``player + r`` divided by ``reward_scale`` (``targets``). Returns the rows kept."""
+    drawn uniformly (:func:`position_inputs`; ``idx``, ``val``: one row each, :data:`PAD`
+    after its inputs), the seat (``player``), the deal's number (``deal``) and, once the deal
+    is over, the returns of the seats ``player + r`` divided by ``reward_scale``
+    (``targets``). Returns the rows kept."""
     actions = ws.search.actions
     rets = ws.search.rets
     n_players = rets.shape[0]
@@ -73,7 +86,8 @@ def record_deals(params, rng, n_deals, kinds, agent_params, ws, reward_scale, ke
         while not G.is_terminal(state, params):
             if rows < cap and uniform(rng) < keep:
                 p = rng_below(rng, n_players)
-                k = G.encode(state, params, p, scratch_idx, scratch_val)
+                k = position_inputs(params, state, p, info_view, rng, world, scratch_idx,
+                                    scratch_val)
                 for j in range(width):
                     idx[rows, j] = scratch_idx[j] if j < k else PAD
                     val[rows, j] = scratch_val[j] if j < k else 0.0
@@ -126,9 +140,10 @@ class Data:
 
 
 def play_chunk(game_name: str, rules: dict, agents: list[str], weights: str, seed: list,
-               n_deals: int, keep: float, explore: float) -> Data:
+               n_deals: int, keep: float, explore: float, view: str = "world") -> Data:
     """The kept positions of ``n_deals`` deals (:func:`record_deals`) from ``seed`` (a
-    SeedSequence entropy list); ``weights`` for the agents with ``leaf=net``."""
+    SeedSequence entropy list); ``weights`` for the agents with ``leaf=net``; ``view``
+    (:data:`VIEWS`) what a position's encoding shows."""
     game = cardsim.load_game(game_name, rules)
     spec = game.spec
     enc = spec.definition.encoding
@@ -148,8 +163,8 @@ def play_chunk(game_name: str, rules: dict, agents: list[str], weights: str, see
     params = np.stack([a.params for a in parsed])
     run = record_deals[spec, switches(parsed)]
     rows = int(run(spec.params, rng, n_deals, kinds, params, ws, spec.reward_scale, keep,
-                   explore, np.zeros(spec.state_len, dtype=np.uint64), idx, val, player, deal,
-                   targets))
+                   explore, view == "info", np.zeros(spec.state_len, dtype=np.uint64),
+                   np.zeros(spec.state_len, dtype=np.uint64), idx, val, player, deal, targets))
     return Data(idx[:rows].astype(np.int16), val[:rows].astype(np.float32),
                 player[:rows].astype(np.int8), deal[:rows].astype(np.int32),
                 targets[:rows].astype(np.float32))
@@ -291,6 +306,18 @@ class TrainError(CardsimError):
     """A training folder or plan that cannot be used."""
 
 
+VIEWS = ("world", "info")
+"""What a kept position's encoding shows the network (``--view``):
+
+- ``world``: the true state, every card where it is. The network learns the value of a world
+  (a perfect-information value), which a search applies to the worlds it samples.
+- ``info``: a world sampled for the seat it is seen from (the game's ``determinize``), so the
+  hidden cards are placed at random among the places the seat cannot see. They carry nothing
+  about the true outcome, so the regression learns the expected return given what the seat
+  knows: the value of its *information state*, with the game's one encoding and no second
+  one. A search applies it to its sampled worlds alike."""
+
+
 @dataclass(frozen=True)
 class Plan:
     """What ``cardsim train`` does (module docstring): the same plan and seed give the same
@@ -313,6 +340,12 @@ class Plan:
     """Duplicate deals of each round's strength check (0: none)."""
     check_iterations: int = 300
     chunk: int = 500
+    view: str = "world"
+    """What the network is shown of a position (:data:`VIEWS`)."""
+
+    def __post_init__(self) -> None:
+        if self.view not in VIEWS:
+            raise TrainError(f"view {self.view!r}: one of {', '.join(VIEWS)}")
 
     def as_dict(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -340,8 +373,9 @@ def _load_state(folder: Path, plan: Plan) -> dict:
         raise TrainError(f"{path}: cannot be read ({e}): not a cardsim training folder, or "
                          "damaged; give another --out") from None
     same = {k: v for k, v in plan.as_dict().items() if k != "rounds"}
-    if {k: v for k, v in state.get("plan", {}).items() if k != "rounds"} != same:
-        differ = sorted(k for k, v in same.items() if state["plan"].get(k) != v)
+    stored = {"view": "world", **state.get("plan", {})}     # folders made before --view
+    if {k: v for k, v in stored.items() if k != "rounds"} != same:
+        differ = sorted(k for k, v in same.items() if stored.get(k) != v)
         raise TrainError(f"{folder}: trained with another plan ({', '.join(differ)} differ): "
                          "give the same options to go on, or another --out")
     return state
@@ -390,7 +424,7 @@ def _chunk(folder: Path, r: int, k: int) -> Data | None:
 
 def _chunk_to_file(plan: Plan, folder: Path, r: int, k: int, n: int, agents, weights) -> None:
     data = play_chunk(plan.game, plan.rules, agents, weights, [plan.seed, r, k], n, plan.keep,
-                      plan.explore)
+                      plan.explore, plan.view)
     data.save(folder / f"data-{r}-{k}.npz")
 
 
@@ -516,7 +550,7 @@ def command(plan: Plan, folder) -> str:
     for k, v in sorted(plan.rules.items()):
         parts.append(f"--option {k}={v}")
     for k in ("seed", "rounds", "deals", "hidden", "epochs", "keep", "explore", "iterations",
-              "check_deals", "check_iterations", "chunk"):
+              "check_deals", "check_iterations", "chunk", "view"):
         if getattr(plan, k) != getattr(default, k):
             parts.append(f"--{k.replace('_', '-')} {getattr(plan, k)}")
     parts.append(f"--out {folder}")

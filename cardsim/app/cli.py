@@ -568,7 +568,8 @@ def _run_and_print(spec, out: str, jobs: int, progress: bool, dask: str | None) 
     shown = {"matchups": ["label", "name", "games", "win_rate", "draw_rate", "loss_rate",
                           "mean_return", "margin", "ms_per_move"],
              "categories": ["label", "name", "category", "mean"]}
-    for title, table in report_tables(rows, list(spec.agents), spec.sprt).items():
+    for title, table in report_tables(rows, list(spec.agents), spec.sprt,
+                                      definition(spec.game).zero_sum).items():
         if len(table):
             table = format_table(table)
             keep = [c for c in shown.get(title, table.columns) if c in table.columns]
@@ -628,6 +629,17 @@ def _seconds(text: str) -> float:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of seconds")
+    return value
+
+
+def _share(text: str) -> float:
+    """An argparse type: a share in (0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a share above 0, at most 1")
     return value
 
 
@@ -780,6 +792,12 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--check-iterations", dest="check_iterations",
                    type=_int_at_least(1, "positive", 10**6),
                    help="ISMCTS iterations a move in the strength check (300)")
+    p.add_argument("--keep", type=_share,
+                   help="the share of the positions played that the fit learns from (0.25)")
+    p.add_argument("--view", choices=("world", "info"),
+                   help="what the network sees of a position: the true world (a perfect-"
+                   "information value) or a world sampled for the seat (the value of what it "
+                   "knows) (world)")
     p.add_argument("--budget", type=_seconds, default=0.0, metavar="MINUTES",
                    help="start no new round after this many minutes (none)")
     p.add_argument("--out", type=_folder, help="training folder (runs/train-<game>); an "

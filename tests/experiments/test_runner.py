@@ -130,6 +130,37 @@ def test_manifest_and_changed_spec_refused(tmp_path):
         run(spec(), RunConfig(str(tmp_path / "junk"), progress=False))
 
 
+def test_a_study_grows_by_agents_and_matchups_appended(tmp_path):
+    """A spec with agents and matchups appended to a folder's own (and another question)
+    computes only the new matchups: the old batches stay as they were, byte for byte, and the
+    grown study's rows are the ones a fresh run of it gives (times aside). The manifest takes
+    the new spec and its levels, and remembers what it grew from. Reordering, or any other
+    change, is still refused."""
+    out = tmp_path / "r"
+    first = run(spec(size={"deals": 10}), RunConfig(str(out), progress=False))
+    before = {p.name: p.read_bytes() for p in (out / "batches").iterdir()}
+    old_sha = first.manifest()["spec_sha256"]
+    big = spec(agents=["heuristic", "random", "easy"], matchups=[[0, 1], [2, 0]],
+               question="and easy?", size={"deals": 10})
+    grown = run(big, RunConfig(str(out), progress=False))
+    assert {p.name: p.read_bytes() for p in (out / "batches").iterdir()
+            if p.name in before} == before
+    assert sorted(grown.done()) == [(0, 0), (1, 0)]
+    fresh = run(big, RunConfig(str(tmp_path / "fresh"), progress=False))
+    assert _rows(grown).equals(_rows(fresh))
+    manifest = grown.manifest()
+    assert manifest["spec"] == big.to_dict() and manifest["grown_from"] == [old_sha]
+    assert manifest["levels"] == {"easy": "ismcts:iterations=50"}
+    for other in (spec(agents=["heuristic", "easy", "random"], matchups=[[0, 2], [1, 0]],
+                       size={"deals": 10}),
+                  spec(agents=["heuristic", "random", "easy"], matchups=[[2, 0], [0, 1]],
+                       size={"deals": 10}),
+                  spec(agents=["heuristic", "random", "easy"], matchups=[[0, 1], [2, 0]],
+                       size={"deals": 20})):
+        with pytest.raises(StoreError, match="holds a different experiment .*appended"):
+            run(other, RunConfig(str(out), progress=False))
+
+
 def test_unknown_schema_version_refused(tmp_path):
     store = run(spec(size={"deals": 10}), RunConfig(str(tmp_path / "r"), progress=False))
     path = store.path / "manifest.json"

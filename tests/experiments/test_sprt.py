@@ -111,6 +111,40 @@ def test_sprt_on_rows_uses_paired_scores():
     assert deal_values(swapped, AGENTS, 0, "margin").tolist() == [1.0, 3.0, -1.0, 5.0]
 
 
+def mushka_rows(deals):
+    """4-seat rows of a game that is not zero-sum: agent A at seats 0 and 2 and B at 1 and 3
+    in rotation 0, the other way round in rotation 1; ``deals`` gives each rotation's four
+    seat returns."""
+    rows = []
+    for d, per_rotation in enumerate(deals):
+        for r, rets in enumerate(per_rotation):
+            seats = [0, 1, 0, 1] if r == 0 else [1, 0, 1, 0]
+            rows.append({"matchup": 0, "deal": d, "rotation": r, "seed": d, "dealer": 0,
+                         **{f"seat_{s}": seats[s] for s in range(4)},
+                         **{f"return_{s}": float(rets[s]) for s in range(4)},
+                         "moves": 1, "seconds": 0.0})
+    return pd.DataFrame(rows)
+
+
+def test_in_a_game_that_is_not_zero_sum_the_test_is_against_the_other_agent():
+    """Mushka (not zero-sum): the margin is the first agent's return minus the other's at the
+    same table and the score whether it wrote off more, each the mean over its seats, then
+    over the rotations; in a zero-sum game it is its return, as before."""
+    # deal 0: A's seats +1, +3 / -2, +2 (B's -1, -1 / 0, +4); deal 1: A -3, -1 / -1, -1, B 0s
+    rows = mushka_rows([[(1, -1, 3, -1), (0, -2, 4, 2)], [(-3, 0, -1, 0), (0, -1, 0, -1)]])
+    # deal 0: A 2 - B -1 = 3, A 0 - B 2 = -2 -> 0.5; deal 1: -2 - 0, -1 - 0 -> -1.5
+    assert deal_values(rows, AGENTS, 0, "margin", zero_sum=False).tolist() == [0.5, -1.5]
+    assert deal_values(rows, AGENTS, 0, "elo", zero_sum=False).tolist() == [0.5, 0.0]
+    assert deal_values(rows, AGENTS, 0, "margin").tolist() == [1.0, -1.5]   # A's own return
+    res = sprt(rows, AGENTS, 0, kind="margin", lower=0, upper=1, zero_sum=False)
+    assert res.llr == pytest.approx(llr_margin([0.5, -1.5], 0, 1))
+    assert sprt_table(rows, AGENTS, kind="margin", lower=0, upper=1,
+                      zero_sum=False)["estimate"].tolist() == [-0.5]
+    zero_sum = rows_from([(3, 1), (2, 0)])
+    assert (deal_values(zero_sum, AGENTS, 0, "margin", zero_sum=False) / 2).tolist() == \
+        deal_values(zero_sum, AGENTS, 0, "margin").tolist()
+
+
 def test_verdicts_on_clear_rows():
     strong = rows_from([(1, 1)] * 30 + [(1, -1)] * 10 + [(-1, -1)] * 2)
     assert sprt(strong, AGENTS, 0, kind="elo", lower=0, upper=50).verdict == "H1"

@@ -22,7 +22,7 @@ from solvers.evaluation import (
     weights_folder,
     world_value,
 )
-from solvers.training import Data, Plan, fit, split, train
+from solvers.training import Data, Plan, TrainError, fit, position_inputs, split, train
 from tests.conformance.test_every_game import _permuted_truth
 
 GAMES = ("scopa", "bura", "mushka", "minchiate")
@@ -299,30 +299,69 @@ def test_training_is_reproducible_and_resumes_to_the_same_weights(tmp_path):
 
 
 def test_training_refuses_another_plan_in_the_same_folder(tmp_path):
-    from solvers.training import TrainError
-    train(Plan("scopa", {}, seed=1, **{**TINY, "rounds": 1, "check_deals": 0}), tmp_path,
-          say=lambda s: None)
+    """Another plan in a folder is refused naming what differs (the view too); a folder made
+    before ``--view`` existed goes on as the world view it was."""
+    import json
+    one = {**TINY, "rounds": 1, "check_deals": 0}
+    train(Plan("scopa", {}, seed=1, **one), tmp_path, say=lambda s: None)
     with pytest.raises(TrainError, match="another plan.*hidden"):
-        train(Plan("scopa", {}, seed=1, **{**TINY, "rounds": 1, "check_deals": 0,
-                                          "hidden": 5}), tmp_path, say=lambda s: None)
+        train(Plan("scopa", {}, seed=1, **{**one, "hidden": 5}), tmp_path, say=lambda s: None)
+    with pytest.raises(TrainError, match=r"another plan \(view differ"):
+        train(Plan("scopa", {}, seed=1, **one, view="info"), tmp_path, say=lambda s: None)
+    state = json.loads((tmp_path / "train.json").read_text())
+    del state["plan"]["view"]
+    (tmp_path / "train.json").write_text(json.dumps(state))
+    assert len(train(Plan("scopa", {}, seed=1, **one), tmp_path,
+                     say=lambda s: None)["rounds"]) == 1
+
+
+def test_a_view_other_than_world_or_info_is_refused_in_one_line():
+    with pytest.raises(TrainError, match="^view 'truth': one of world, info$"):
+        Plan("scopa", {}, view="truth")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_information_view_shows_a_seat_only_what_it_knows(name):
+    """``view="info"`` (solvers/training.py ``VIEWS``): two true states the player to move
+    cannot tell apart give him the same inputs from the same random stream. The world view,
+    shown the truth, tells some of the same pairs apart (so the test can fail)."""
+    game = cardsim.load_game(name)
+    spec = game.spec
+    enc = spec.definition.encoding
+    told_apart = 0
+    for a, b in indistinguishable(game, 6, most=12):
+        seat = a.current_player()
+        inputs = {}
+        for key, state in (("a", a), ("b", b)):
+            for info in (True, False):
+                idx = np.zeros(enc.MAX_ACTIVE, dtype=np.int64)
+                val = np.zeros(enc.MAX_ACTIVE, dtype=np.float64)
+                n = position_inputs[spec](spec.params, state.vec, seat, info, rng_from_seed(3),
+                                          np.zeros(spec.state_len, dtype=np.uint64), idx, val)
+                inputs[key, info] = sorted(zip(idx[:n].tolist(), val[:n].tolist()))
+        assert inputs["a", True] == inputs["b", True]
+        told_apart += inputs["a", False] != inputs["b", False]
+    assert told_apart > 0
 
 
 def test_cardsim_train_end_to_end(tmp_path, capsys):
-    """``cardsim train`` on a tiny budget: weights a search can load, the training report with
-    its learning curve, one line at the end."""
+    """``cardsim train`` on a tiny budget (of the information-state view): weights a search can
+    load, the training report with its learning curve, one line at the end."""
     from cardsim.app.cli import main
     out = tmp_path / "t"
     assert main(["train", "bura", "--deals", "20", "--rounds", "1", "--hidden", "4",
                  "--epochs", "2", "--check-deals", "2", "--check-iterations", "10",
-                 "--out", str(out), "--quiet"]) == 0
+                 "--view", "info", "--keep", "0.5", "--out", str(out), "--quiet"]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert "1 of 1 rounds done" in last and "weights.npz" in last
     report = (out / "report.md").read_text()
     assert "Learned evaluation of bura" in report and "learning.png" in report
+    assert "information state" in report and "--keep 0.5" in report and "--view info" in report
     assert (out / "learning.png").read_bytes()[:4] == b"\x89PNG"
     game = cardsim.load_game("bura")
     choose(net_agent(out / "weights.npz"), game.new_deal(seed=1), seed=1)
     assert main(["train", "bura", "--hidden", "0", "--out", str(out)]) == 2
+    assert main(["train", "bura", "--keep", "1.5", "--out", str(out)]) == 2
 
 
 # --- shipped weights -----------------------------------------------------------------------

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 import cardsim
 from cardsim.errors import AgentError
+from cardsim.rng import rng_from_seed
 from solvers import exact, lookahead
 from solvers.agents import choose, parse_agent, play, workspace
 from tests.solvers.test_evaluation import (
@@ -190,3 +192,34 @@ def test_pimc_over_the_network_plays_where_the_exact_solver_does_not(tmp_path):
     play(state, [pimc_net(path, 3, 4), "heuristic", "heuristic"], seed=2)
     assert state.is_terminal()
 
+
+
+def test_a_world_the_clock_runs_out_in_is_dropped():
+    """PIMC over the network under a time budget: a world searched past the deadline adds
+    nothing to the actions' totals (every action keeps being valued in the same worlds); the
+    search of a position past it stops with NaN. With no deadline (0) the same world adds a
+    finite value to every action."""
+    game = cardsim.load_game("minchiate")
+    spec = game.spec
+    state = game.new_deal(seed=2)
+    net = random_weights(game).net(spec)
+    solver = exact.workspace(spec, table_bits=12)
+    legal = state.legal_actions()
+    actions = np.zeros(spec.max_actions, dtype=np.int64)
+    actions[:len(legal)] = legal
+    n, depth, player = len(legal), 3, state.current_player()
+    run = lookahead.action_values[spec, {"WITH_EXACT": False}]
+    for deadline, added in ((0.0, True), (1e-9, False)):
+        totals = np.full(n, 7.0)
+        ws = lookahead.workspace(spec, depth)
+        assert run(spec.params, state.vec, player, actions, n, depth, 0, False, net, ws,
+                   solver, rng_from_seed(1), totals, spec.reward_scale, deadline) is added
+        assert np.isfinite(totals).all() and (totals != 7.0).all() == added
+        assert (totals == 7.0).all() != added
+    search = lookahead.world_value[spec, {"WITH_EXACT": False}]
+    for deadline in (0.0, 1e-9):
+        ws = lookahead.workspace(spec, 6)
+        ws.states[0][:] = state.vec
+        v = search(spec.params, player, 6, 0, False, net, ws, solver, spec.reward_scale,
+                   rng_from_seed(1), deadline)
+        assert np.isnan(v) == (deadline > 0)

@@ -3,8 +3,11 @@
 Plays matchups on duplicate deals in one process and prints, for each, the first agent's
 :func:`gain` per deal over the second with its 95% interval and its share of deals won
 (the gain above zero): by default the matchups of
-:data:`MATCHUPS`, or ``--agent A --vs B`` (agent spec strings, levels too). For larger or
-resumable studies use an experiment spec (``cardsim run``, :mod:`experiments.runner`).
+:data:`MATCHUPS`, or ``--agent A --vs B`` (agent spec strings, levels too). ``--compare C``
+also plays ``C`` against ``B`` on the same deals and prints ``A``'s gain minus ``C``'s,
+paired by deal: the way to compare two agents that cannot share a game (networks of
+different weights). For larger or resumable studies use an experiment spec (``cardsim run``,
+:mod:`experiments.runner`).
 
 >>> import cardsim
 >>> mean, lo, hi = gain(cardsim.load_game("scopa"), "heuristic", "random", 10, seed=1)
@@ -74,7 +77,12 @@ def main(argv=None) -> None:
     parser.add_argument("--vs", default="heuristic", help="--agent's opponent (heuristic)")
     parser.add_argument("--partners", action="store_true",
                         help="with four players: a partnership of A against one of B")
+    parser.add_argument("--compare", metavar="C",
+                        help="also play C against --vs on the same deals and print --agent's "
+                        "gain minus C's, paired by deal")
     args = parser.parse_args(argv)
+    if args.compare and not args.agent:
+        parser.error("--compare goes with --agent")
     game = cardsim.load_game(args.game)
     matchups = ([(args.agent, args.vs)] if args.agent
                 else [MATCHUPS[k] for k in args.matchup or range(len(MATCHUPS))])
@@ -87,6 +95,11 @@ def main(argv=None) -> None:
         print(f"{args.game}: {a} vs {b}: {args.deals} duplicate deals, gain "
               f"{fmt_interval(mean, lo, hi)} per deal, deals won {(per_deal > 0).mean():.3f}, "
               f"ms a decision {ms} ({time.perf_counter() - start:.0f} s)", flush=True)
+    if args.compare:
+        other = gains(game, args.compare, args.vs, args.deals, args.seed, args.partners)
+        print(f"{args.game}: {args.agent} minus {args.compare}, each against {args.vs} on the "
+              f"same {args.deals} deals: {fmt_interval(*mean_interval(per_deal - other))} "
+              f"per deal (alone: {fmt_interval(*mean_interval(other))})", flush=True)
 
 
 if __name__ == "__main__":

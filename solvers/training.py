@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 import cardsim
+from cardsim.bits import copy_words
 from cardsim.errors import AgentError, CardsimError
 from cardsim.jit import G, generic
 from cardsim.options import rules_dict
@@ -41,10 +42,10 @@ from cardsim.rng import rng_below
 from cardsim.spec import DEAL
 from cardsim.stats import mean_interval
 
-from .agent_spec import level
+from .agent_spec import ROLLOUT_HEURISTIC, level
 from .agents import choose, choose_action, parse_agent, switches, workspace
 from .evaluation import N_WDL, Weights, read_weights
-from .ismcts import uniform
+from .ismcts import policy_action, uniform
 from .strength import gains
 
 PAD = -1
@@ -62,16 +63,42 @@ def position_inputs(params, state, player, info_view, rng, world, idx, val):
     return G.encode(state, params, player, idx, val)
 
 
+@generic(inline="ir")
+def playout_targets(params, state, player, info_view, n_playouts, rng, world, actions, rets,
+                    reward_scale, row):
+    """``row[j]``: the mean return of seat ``player + j`` (divided by ``reward_scale``; 0 for
+    ``j`` past the players) over ``n_playouts`` play-outs of ``state`` to the deal's end by the
+    game's heuristic, each from the state itself or, with ``info_view``, from a world sampled
+    anew for ``player`` (:data:`VIEWS`)."""
+    n_players = rets.shape[0]
+    row[:] = 0.0
+    for _ in range(n_playouts):
+        if info_view:
+            G.determinize(state, params, player, rng, world)
+        else:
+            copy_words(world, state)
+        while not G.is_terminal(world, params):
+            n = G.legal_actions(world, params, actions)
+            G.apply_action(world, params, policy_action(world, params, ROLLOUT_HEURISTIC, 0.0,
+                                                        actions, n, rng))
+        G.returns(world, params, rets)
+        for j in range(n_players):
+            row[j] += rets[(player + j) % n_players] / (reward_scale * n_playouts)
+
+
 @generic
 def record_deals(params, rng, n_deals, kinds, agent_params, ws, reward_scale, keep, explore,
-                 info_view, state, world, idx, val, player, deal, targets):
+                 info_view, n_playouts, playout_rng, state, world, idx, val, player, deal,
+                 targets):
     """Play ``n_deals`` deals from ``rng`` (module docstring, step 1): seat ``s`` by agent
     (``kinds[s]``, ``agent_params[s]``), a uniform move instead with chance ``explore``; each
     position kept with chance ``keep`` while the arrays have room: its encoding from a seat
     drawn uniformly (:func:`position_inputs`; ``idx``, ``val``: one row each, :data:`PAD`
-    after its inputs), the seat (``player``), the deal's number (``deal``) and, once the deal
-    is over, the returns of the seats ``player + r`` divided by ``reward_scale``
-    (``targets``). Returns the rows kept."""
+    after its inputs), the seat (``player``), the deal's number (``deal``) and the returns of
+    the seats ``player + r`` divided by ``reward_scale`` (``targets``): the deal's, once it is
+    over, or with ``n_playouts`` the mean of that many play-outs from the position
+    (:func:`playout_targets`, drawing from ``playout_rng``, so that the deals and the kept
+    positions are the same with or without them). Returns the rows kept."""
     actions = ws.search.actions
     rets = ws.search.rets
     n_players = rets.shape[0]
@@ -93,6 +120,9 @@ def record_deals(params, rng, n_deals, kinds, agent_params, ws, reward_scale, ke
                     val[rows, j] = scratch_val[j] if j < k else 0.0
                 player[rows] = p
                 deal[rows] = d
+                if n_playouts > 0:
+                    playout_targets(params, state, p, info_view, n_playouts, playout_rng,
+                                    world, actions, rets, reward_scale, targets[rows])
                 rows += 1
             seat = G.current_player(state, params)
             n = G.legal_actions(state, params, actions)
@@ -102,6 +132,8 @@ def record_deals(params, rng, n_deals, kinds, agent_params, ws, reward_scale, ke
                 a = choose_action(params, kinds[seat], agent_params[seat], state, rng, ws,
                                   reward_scale, n, seat)
             G.apply_action(state, params, a)
+        if n_playouts > 0:
+            continue                      # the kept rows have their play-outs' returns
         G.returns(state, params, rets)
         for r in range(first, rows):
             for j in range(targets.shape[1]):
@@ -140,10 +172,12 @@ class Data:
 
 
 def play_chunk(game_name: str, rules: dict, agents: list[str], weights: str, seed: list,
-               n_deals: int, keep: float, explore: float, view: str = "world") -> Data:
+               n_deals: int, keep: float, explore: float, view: str = "world",
+               playouts: int = 0) -> Data:
     """The kept positions of ``n_deals`` deals (:func:`record_deals`) from ``seed`` (a
     SeedSequence entropy list); ``weights`` for the agents with ``leaf=net``; ``view``
-    (:data:`VIEWS`) what a position's encoding shows."""
+    (:data:`VIEWS`) what a position's encoding shows; ``playouts`` > 0 for targets from that
+    many heuristic play-outs (:func:`playout_targets`)."""
     game = cardsim.load_game(game_name, rules)
     spec = game.spec
     enc = spec.definition.encoding
@@ -163,7 +197,9 @@ def play_chunk(game_name: str, rules: dict, agents: list[str], weights: str, see
     params = np.stack([a.params for a in parsed])
     run = record_deals[spec, switches(parsed)]
     rows = int(run(spec.params, rng, n_deals, kinds, params, ws, spec.reward_scale, keep,
-                   explore, view == "info", np.zeros(spec.state_len, dtype=np.uint64),
+                   explore, view == "info", playouts,
+                   np.random.SeedSequence([*seed, 1]).generate_state(4, dtype=np.uint64),
+                   np.zeros(spec.state_len, dtype=np.uint64),
                    np.zeros(spec.state_len, dtype=np.uint64), idx, val, player, deal, targets))
     return Data(idx[:rows].astype(np.int16), val[:rows].astype(np.float32),
                 player[:rows].astype(np.int8), deal[:rows].astype(np.int32),
@@ -342,10 +378,16 @@ class Plan:
     chunk: int = 500
     view: str = "world"
     """What the network is shown of a position (:data:`VIEWS`)."""
+    playouts: int = 0
+    """0: a kept position's target is the return its deal ended with; K > 0: the mean return
+    of K play-outs of it by the heuristic (from worlds sampled for its seat with the ``info``
+    view): less noise for the same expectation under the heuristic's play."""
 
     def __post_init__(self) -> None:
         if self.view not in VIEWS:
             raise TrainError(f"view {self.view!r}: one of {', '.join(VIEWS)}")
+        if not (isinstance(self.playouts, int) and 0 <= self.playouts <= 10_000):
+            raise TrainError(f"playouts {self.playouts!r}: an integer from 0 to 10,000")
 
     def as_dict(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -373,7 +415,7 @@ def _load_state(folder: Path, plan: Plan) -> dict:
         raise TrainError(f"{path}: cannot be read ({e}): not a cardsim training folder, or "
                          "damaged; give another --out") from None
     same = {k: v for k, v in plan.as_dict().items() if k != "rounds"}
-    stored = {"view": "world", **state.get("plan", {})}     # folders made before --view
+    stored = {"view": "world", "playouts": 0, **state.get("plan", {})}   # older folders
     if {k: v for k, v in stored.items() if k != "rounds"} != same:
         differ = sorted(k for k, v in same.items() if stored.get(k) != v)
         raise TrainError(f"{folder}: trained with another plan ({', '.join(differ)} differ): "
@@ -424,7 +466,7 @@ def _chunk(folder: Path, r: int, k: int) -> Data | None:
 
 def _chunk_to_file(plan: Plan, folder: Path, r: int, k: int, n: int, agents, weights) -> None:
     data = play_chunk(plan.game, plan.rules, agents, weights, [plan.seed, r, k], n, plan.keep,
-                      plan.explore, plan.view)
+                      plan.explore, plan.view, plan.playouts)
     data.save(folder / f"data-{r}-{k}.npz")
 
 
@@ -550,7 +592,7 @@ def command(plan: Plan, folder) -> str:
     for k, v in sorted(plan.rules.items()):
         parts.append(f"--option {k}={v}")
     for k in ("seed", "rounds", "deals", "hidden", "epochs", "keep", "explore", "iterations",
-              "check_deals", "check_iterations", "chunk", "view"):
+              "check_deals", "check_iterations", "chunk", "view", "playouts"):
         if getattr(plan, k) != getattr(default, k):
             parts.append(f"--{k.replace('_', '-')} {getattr(plan, k)}")
     parts.append(f"--out {folder}")

@@ -794,6 +794,9 @@ def make_parser() -> argparse.ArgumentParser:
                    help="ISMCTS iterations a move in the strength check (300)")
     p.add_argument("--keep", type=_share,
                    help="the share of the positions played that the fit learns from (0.25)")
+    p.add_argument("--playouts", type=_int_at_least(0, "non-negative", 10_000),
+                   help="learn from the mean return of this many play-outs of each kept "
+                   "position by the heuristic, not from the deal's own return (0)")
     p.add_argument("--view", choices=("world", "info"),
                    help="what the network sees of a position: the true world (a perfect-"
                    "information value) or a world sampled for the seat (the value of what it "

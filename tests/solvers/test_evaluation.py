@@ -22,7 +22,16 @@ from solvers.evaluation import (
     weights_folder,
     world_value,
 )
-from solvers.training import Data, Plan, TrainError, fit, position_inputs, split, train
+from solvers.training import (
+    Data,
+    Plan,
+    TrainError,
+    fit,
+    playout_targets,
+    position_inputs,
+    split,
+    train,
+)
 from tests.conformance.test_every_game import _permuted_truth
 
 GAMES = ("scopa", "bura", "mushka", "minchiate")
@@ -318,6 +327,52 @@ def test_training_refuses_another_plan_in_the_same_folder(tmp_path):
 def test_a_view_other_than_world_or_info_is_refused_in_one_line():
     with pytest.raises(TrainError, match="^view 'truth': one of world, info$"):
         Plan("scopa", {}, view="truth")
+    with pytest.raises(TrainError, match="^playouts -1: an integer from 0 to 10,000$"):
+        Plan("scopa", {}, playouts=-1)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_play_out_targets_see_what_the_view_shows(name):
+    """``--playouts K`` (``playout_targets``): from two true states the player to move cannot
+    tell apart, the information view's targets are the same for the same random stream, and
+    the world view's differ for some (they play out the truth). Partners get one target; in a
+    game of two sides that is zero-sum the seats' targets cancel."""
+    game = cardsim.load_game(name)
+    spec = game.spec
+    enc = spec.definition.encoding
+    told_apart = 0
+    for a, b in indistinguishable(game, 6, most=6):
+        seat = a.current_player()
+        rows = {}
+        for key, state in (("a", a), ("b", b)):
+            for info in (True, False):
+                row = np.zeros(enc.N_SEATS)
+                playout_targets[spec](spec.params, state.vec, seat, info, 3, rng_from_seed(4),
+                                      np.zeros(spec.state_len, dtype=np.uint64),
+                                      np.zeros(spec.max_actions, dtype=np.int64),
+                                      np.zeros(spec.n_players, dtype=np.float64),
+                                      spec.reward_scale, row)
+                rows[key, info] = row
+                n = spec.n_players
+                assert not row[n:].any()
+                if name == "minchiate":
+                    assert row[0] == row[2] == -row[1] == -row[3]
+                elif game.definition.zero_sum:
+                    assert row[:n].sum() == pytest.approx(0.0)
+        assert np.array_equal(rows["a", True], rows["b", True])
+        told_apart += not np.array_equal(rows["a", False], rows["b", False])
+    assert told_apart > 0
+
+
+def test_training_on_play_out_targets_learns_from_other_targets(tmp_path):
+    """``playouts`` changes the targets of the kept positions (not which positions): the same
+    plan with and without it keeps the same inputs, with other returns."""
+    one = {**TINY, "rounds": 1, "check_deals": 0}
+    train(Plan("scopa", {}, seed=2, **one), tmp_path / "a", say=lambda s: None)
+    train(Plan("scopa", {}, seed=2, playouts=4, **one), tmp_path / "b", say=lambda s: None)
+    a, b = (Data.load(tmp_path / k / "data-0-0.npz") for k in ("a", "b"))
+    assert len(a.idx) == len(b.idx) > 0
+    assert not np.array_equal(a.targets, b.targets)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import cardsim
+from cardsim.stats import fmt_interval, mean_interval
 from solvers.agent_spec import level
 from solvers.strength import gain
 
@@ -46,6 +47,25 @@ def test_gain_over_the_heuristic_is_zero_for_the_heuristic_itself():
     assert lo <= 0.0 <= hi
     mean, lo, hi = gain_over_heuristic(mushka, "random", 30, seed=1)
     assert hi < 0, (mean, lo, hi)
+
+
+def test_compare_pairs_two_agents_against_one_opponent_on_the_same_deals(capsys):
+    """``--compare C``: C plays the same deals against the same opponent, and the difference
+    is paired by deal: an agent minus itself is exactly zero; another agent's difference is
+    the deal-by-deal difference of the two gains."""
+    from solvers.strength import gains, main
+    game = cardsim.load_game("scopa")
+    main(["--game", "scopa", "--agent", "random", "--compare", "random", "--deals", "6"])
+    assert "random minus random, each against heuristic on the same 6 deals: 0.000 [0.000, " \
+        "0.000]" in capsys.readouterr().out
+    main(["--game", "scopa", "--agent", "random", "--compare", "easy", "--deals", "6",
+          "--seed", "2"])
+    want = mean_interval(gains(game, "random", "heuristic", 6, seed=2)
+                         - gains(game, "easy", "heuristic", 6, seed=2))
+    assert f"random minus easy, each against heuristic on the same 6 deals: " \
+        f"{fmt_interval(*want)}" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--compare", "random"])
 
 
 @pytest.mark.parametrize("name", ["bura", "mushka"])

@@ -331,39 +331,6 @@ def test_a_view_other_than_world_or_info_is_refused_in_one_line():
         Plan("scopa", {}, playouts=-1)
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_play_out_targets_see_what_the_view_shows(name):
-    """``--playouts K`` (``playout_targets``): from two true states the player to move cannot
-    tell apart, the information view's targets are the same for the same random stream, and
-    the world view's differ for some (they play out the truth). Partners get one target; in a
-    game of two sides that is zero-sum the seats' targets cancel."""
-    game = cardsim.load_game(name)
-    spec = game.spec
-    enc = spec.definition.encoding
-    told_apart = 0
-    for a, b in indistinguishable(game, 6, most=6):
-        seat = a.current_player()
-        rows = {}
-        for key, state in (("a", a), ("b", b)):
-            for info in (True, False):
-                row = np.zeros(enc.N_SEATS)
-                playout_targets[spec](spec.params, state.vec, seat, info, 3, rng_from_seed(4),
-                                      np.zeros(spec.state_len, dtype=np.uint64),
-                                      np.zeros(spec.max_actions, dtype=np.int64),
-                                      np.zeros(spec.n_players, dtype=np.float64),
-                                      spec.reward_scale, row)
-                rows[key, info] = row
-                n = spec.n_players
-                assert not row[n:].any()
-                if name == "minchiate":
-                    assert row[0] == row[2] == -row[1] == -row[3]
-                elif game.definition.zero_sum:
-                    assert row[:n].sum() == pytest.approx(0.0)
-        assert np.array_equal(rows["a", True], rows["b", True])
-        told_apart += not np.array_equal(rows["a", False], rows["b", False])
-    assert told_apart > 0
-
-
 def test_training_on_play_out_targets_learns_from_other_targets(tmp_path):
     """``playouts`` changes the targets of the kept positions (not which positions): the same
     plan with and without it keeps the same inputs, with other returns."""
@@ -375,27 +342,46 @@ def test_training_on_play_out_targets_learns_from_other_targets(tmp_path):
     assert not np.array_equal(a.targets, b.targets)
 
 
+def seen(spec, state, seat, info):
+    """What training keeps of ``state`` for ``seat`` in a view (``info``: the information
+    view): the inputs (``position_inputs``) and three play-outs' targets (``playout_targets``),
+    each from a fixed random stream."""
+    enc = spec.definition.encoding
+    idx = np.zeros(enc.MAX_ACTIVE, dtype=np.int64)
+    val = np.zeros(enc.MAX_ACTIVE, dtype=np.float64)
+    world = np.zeros(spec.state_len, dtype=np.uint64)
+    n = position_inputs[spec](spec.params, state.vec, seat, info, rng_from_seed(3), world, idx,
+                              val)
+    row = np.zeros(enc.N_SEATS)
+    playout_targets[spec](spec.params, state.vec, seat, info, 3, rng_from_seed(4), world,
+                          np.zeros(spec.max_actions, dtype=np.int64),
+                          np.zeros(spec.n_players, dtype=np.float64), spec.reward_scale, row)
+    return sorted(zip(idx[:n].tolist(), val[:n].tolist())), row
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_the_information_view_shows_a_seat_only_what_it_knows(name):
     """``view="info"`` (solvers/training.py ``VIEWS``): two true states the player to move
-    cannot tell apart give him the same inputs from the same random stream. The world view,
-    shown the truth, tells some of the same pairs apart (so the test can fail)."""
+    cannot tell apart give him the same inputs and the same play-out targets (``--playouts``)
+    from the same random stream. The world view, shown the truth, tells some of the same pairs
+    apart (so the test can fail). Targets are every seat's: partners get one, and in a game of
+    two sides that is zero-sum they cancel."""
     game = cardsim.load_game(name)
     spec = game.spec
-    enc = spec.definition.encoding
+    n = spec.n_players
     told_apart = 0
     for a, b in indistinguishable(game, 6, most=12):
         seat = a.current_player()
-        inputs = {}
-        for key, state in (("a", a), ("b", b)):
-            for info in (True, False):
-                idx = np.zeros(enc.MAX_ACTIVE, dtype=np.int64)
-                val = np.zeros(enc.MAX_ACTIVE, dtype=np.float64)
-                n = position_inputs[spec](spec.params, state.vec, seat, info, rng_from_seed(3),
-                                          np.zeros(spec.state_len, dtype=np.uint64), idx, val)
-                inputs[key, info] = sorted(zip(idx[:n].tolist(), val[:n].tolist()))
-        assert inputs["a", True] == inputs["b", True]
-        told_apart += inputs["a", False] != inputs["b", False]
+        (inputs_a, row_a), (inputs_b, row_b) = (seen(spec, s, seat, True) for s in (a, b))
+        assert inputs_a == inputs_b and np.array_equal(row_a, row_b)
+        world_a, world_b = (seen(spec, s, seat, False) for s in (a, b))
+        told_apart += world_a[0] != world_b[0] and not np.array_equal(world_a[1], world_b[1])
+        for row in (row_a, world_a[1]):
+            assert not row[n:].any()
+            if name == "minchiate":
+                assert row[0] == row[2] == -row[1] == -row[3]
+            elif game.definition.zero_sum:
+                assert row[:n].sum() == pytest.approx(0.0)
     assert told_apart > 0
 
 

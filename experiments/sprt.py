@@ -336,6 +336,9 @@ def sprt_table(rows: pd.DataFrame, agents: Sequence[str], kind: str = "elo",
                     "upper_bound": res.upper_bound, "verdict": res.verdict})
     what = ("Elo bounds elo0, elo1 on the score (win 1, draw 1/2)" if kind == "elo"
             else "bounds margin0, margin1 on the mean paired return")
+    if not zero_sum:
+        what += (" against the other agent at the same table (its return minus the other's, "
+                 "the game not being zero-sum)")
     table = pd.DataFrame(out, columns=_SPRT_COLUMNS)
     table.attrs["note"] = (f"Sequential test (GSPRT, {what}) of each matchup's first agent: "
                            "log-likelihood ratio against Wald's bounds, and the verdict H1, H0 "

@@ -138,8 +138,11 @@ def test_in_a_game_that_is_not_zero_sum_the_test_is_against_the_other_agent():
     assert deal_values(rows, AGENTS, 0, "margin").tolist() == [1.0, -1.5]   # A's own return
     res = sprt(rows, AGENTS, 0, kind="margin", lower=0, upper=1, zero_sum=False)
     assert res.llr == pytest.approx(llr_margin([0.5, -1.5], 0, 1))
-    assert sprt_table(rows, AGENTS, kind="margin", lower=0, upper=1,
-                      zero_sum=False)["estimate"].tolist() == [-0.5]
+    table = sprt_table(rows, AGENTS, kind="margin", lower=0, upper=1, zero_sum=False)
+    assert table["estimate"].tolist() == [-0.5]
+    assert "against the other agent at the same table" in table.attrs["note"]
+    assert "same table" not in sprt_table(rows_from([(3, 1)]), AGENTS, kind="margin", lower=0,
+                                          upper=1).attrs["note"]
     zero_sum = rows_from([(3, 1), (2, 0)])
     assert (deal_values(zero_sum, AGENTS, 0, "margin", zero_sum=False) / 2).tolist() == \
         deal_values(zero_sum, AGENTS, 0, "margin").tolist()

@@ -47,12 +47,14 @@ CLOCK_EVERY = 16
 costs about 25 ns, a position opened about a microsecond or more)."""
 
 Workspace = namedtuple("Workspace",
-                       "states actions scores order moves window rets world solves values")
+                       "states actions scores order moves window rets world solves values "
+                       "fallback")
 """The look-ahead's preallocated arrays: the state, legal-action, guess and order stacks (one
 row per ply), each ply's move count, next move and side (``moves``), its window and best value
 so far (``window``), the returns of a leaf, the sampled world, the exact solves in the
-current world (``solves[0]``: the first one starts the solver's table afresh) and the values
-of the actions in the current world (``values``)."""
+current world (``solves[0]``: the first one starts the solver's table afresh), the values
+of the actions in the current world (``values``) and in a world searched one move deep, the
+fallback of a time budget (``fallback``, :func:`solvers.pimc.net_search`)."""
 
 
 def workspace(spec, depth: int) -> Workspace:
@@ -68,7 +70,8 @@ def workspace(spec, depth: int) -> Workspace:
         rets=np.zeros(spec.n_players, dtype=np.float64),
         world=np.zeros(spec.state_len, dtype=np.uint64),
         solves=np.zeros(1, dtype=np.int64),
-        values=np.zeros(spec.max_actions, dtype=np.float64))
+        values=np.zeros(spec.max_actions, dtype=np.float64),
+        fallback=np.zeros(spec.max_actions, dtype=np.float64))
 
 
 @generic(switches=("WITH_EXACT",), inline=True)

@@ -16,8 +16,9 @@ information in a computationally challenging game") and the Skat programs after 
 al. 2009, "Improving state evaluation, inference, and search in trick-based card games"), with
 the evaluation learned by self-play (:mod:`solvers.training`). It needs no solve of a whole
 deal, so Mushka and Minchiate play it too. Under a time budget the clock is read inside a
-world's search too, and a world it runs out in is dropped unfinished (the first world always
-finishes), so that a deep search keeps to its time.
+world's search too, and a world it runs out in is dropped unfinished, so that a deep search
+keeps to its time: a world searched one move deep comes first, and is played from if not even
+one world of the full depth finishes in time.
 
 PIMC's known blind spots (Frank & Basin 1998; Long et al. 2010): it assumes every player will
 know every card from the next move on ("strategy fusion"), so it never plays to keep its own
@@ -103,14 +104,21 @@ def net_search(params, state, agent_params, rng, actions, n, totals, look, solve
         endgame = np.int64(agent_params[EXACT])
         model = agent_params[MODEL] > 0
         start = clock() if seconds > 0 else 0.0
+        fallback = seconds > 0 and depth > 1  # a one-move-deep world, in case time runs out
+        if fallback:
+            look.fallback[:n] = 0.0
+            action_values(params, state, player, actions, n, 1, endgame, model, net, look,
+                          solver, rng, look.fallback, scale, 0.0)
         totals[:n] = 0.0
         searched = 0
         while worlds_left(max_worlds, seconds, start, searched):
-            deadline = start + seconds if seconds > 0 and searched > 0 else 0.0
+            deadline = start + seconds if fallback or searched > 0 else 0.0
             if not action_values(params, state, player, actions, n, depth, endgame, model,
                                  net, look, solver, rng, totals, scale, deadline):
                 break                          # out of time inside a world: dropped
             searched += 1
+        if searched == 0:
+            totals[:n] = look.fallback[:n]
         return first_best(totals, 1, n), searched
     return 0, 0
 

@@ -223,3 +223,19 @@ def test_a_world_the_clock_runs_out_in_is_dropped():
         v = search(spec.params, player, 6, 0, False, net, ws, solver, spec.reward_scale,
                    rng_from_seed(1), deadline)
         assert np.isnan(v) == (deadline > 0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_out_of_time_in_its_first_world_it_plays_a_world_one_move_deep(name, tmp_path):
+    """Under a time budget too short for one world of the full depth (1 µs), PIMC over the
+    network plays from the world it searched one move deep first: the move and the totals of
+    ``worlds=1,depth=1`` from the same seed."""
+    game = cardsim.load_game(name)
+    path = saved(random_weights(game), tmp_path)
+    state = game.new_deal(seed=7)
+    runs = []
+    for spec in ("seconds=0.000001,depth=12", "worlds=1,depth=1"):
+        agent = parse_agent(f"pimc:leaf=net,{spec},weights={path}", game)
+        ws = workspace(game.spec, [agent])
+        runs.append((choose(agent, state, seed=4, ws=ws), ws.sums.tolist()))
+    assert runs[0] == runs[1]

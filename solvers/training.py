@@ -11,7 +11,9 @@ with the search the new network guides, and fit again on everything played so fa
    ``ismcts:iterations=N,leaf=net`` with the previous round's weights. With chance
    ``explore`` a move is a uniform one instead (the deals then reach positions the agents
    avoid). Each position is kept with chance ``keep``, seen from a seat drawn uniformly: the
-   true world, or with ``view="info"`` a world sampled for that seat (:data:`VIEWS`).
+   true world, or with ``view="info"`` a world sampled for that seat (:data:`VIEWS`). Its
+   target is the return the deal ended with, or with ``playouts`` the mean return of that
+   many play-outs of it by the heuristic (:func:`playout_targets`).
 2. **Fit** (:func:`fit`, numpy and scipy's sparse products): one hidden layer of ``hidden``
    rectified units, Adam, mean squared error on every seat's return divided by the game's
    ``reward_scale`` plus the win / draw / loss cross-entropy; a tenth of the deals (by deal,

@@ -234,14 +234,13 @@ class Store:
                     leftover.unlink()
         return store
 
-    def _grow(self, manifest: dict, spec: dict) -> dict:
+    def _grow(self, manifest: dict, spec: dict) -> None:
         """Rewrite the manifest for ``spec``, a growth of its own (module docstring)."""
         grown = {**manifest, "spec": spec, "spec_sha256": spec_checksum(spec),
                  "levels": {**levels_of(spec), **manifest.get("levels", {})},
                  "grown_from": [*manifest.get("grown_from", []),
                                 manifest.get("spec_sha256") or spec_checksum(manifest["spec"])]}
         self._write_json("manifest.json", grown)
-        return grown
 
     @classmethod
     def open(cls, path) -> "Store":

@@ -40,8 +40,10 @@ names or values are refused with what is allowed):
   :mod:`solvers.evaluation`, the game's shipped weights for the rules, or ``weights=PATH``;
   the deal is searched for its points, ``value=points``; ``mix=λ`` below 1, default 1, plays
   the leaf out too and values it ``λ`` × the network's value + (1 − ``λ``) × the play-out's,
-  as AlphaGo mixed its value network with its play-outs) and ``nodes`` (the
-  tree's capacity, default iterations + 1, or 1,000,000 with a time budget).
+  as AlphaGo mixed its value network with its play-outs), ``prior`` (the game's heuristic
+  as a policy: its move is expanded first and gains ``prior / (visits + 1)`` in the UCB
+  choice — progressive bias; default 0 = none) and ``nodes`` (the tree's capacity, default iterations + 1, or
+  1,000,000 with a time budget).
 
 - ``easy``, ``medium``, ``strong``, ``best``, ``fast`` — the named levels, each one of the agents above
   (:data:`LEVELS`, or the game's own in :data:`GAME_LEVELS`).
@@ -60,7 +62,7 @@ reading a store and parsing its agents leaves :mod:`solvers.agents` unimported.
 >>> parse_agent("ismcts:iters=5")
 Traceback (most recent call last):
 ...
-cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, epsilon, exact, model, value, leaf, playout, mix, nodes, weights
+cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, epsilon, exact, model, value, leaf, playout, mix, prior, nodes, weights
 >>> parse_agent("strong").params.tolist() == parse_agent(LEVELS["strong"]).params.tolist()
 True
 >>> parse_agent("best", "bura").name, float(parse_agent("best", "bura").params[C])
@@ -79,8 +81,8 @@ from cardsim.errors import AgentError
 # compiled code, and cardsim/_cache.py hashes only the files that define compiled functions:
 # a change here must come with a change of solvers/ismcts.py (or an empty cache).
 ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT, EPSILON, EXACT, MODEL, VALUE, LEAF, PLAYOUT, \
-    DEPTH, MIX = range(14)
-N_PARAMS = 14
+    DEPTH, MIX, PRIOR = range(15)
+N_PARAMS = 15
 FINAL_VISITS, FINAL_SAMPLE, FINAL_VALUE = range(3)
 ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = range(2)
 VALUE_GAME, VALUE_POINTS, VALUE_MATCH = range(3)
@@ -118,6 +120,7 @@ _ISMCTS_PARAMS = {   # name -> (index, default, parser description)
     "leaf": (LEAF, "playout", "playout or net"),
     "playout": (PLAYOUT, 0, f"an integer >= 0 (at most {MAX_PLAYOUT})"),
     "mix": (MIX, 1.0, "a number from 0 to 1"),
+    "prior": (PRIOR, 0.0, "a number >= 0"),
 }
 _CHOICES = {"final": ("visits", "sample", "value"), "rollout": ("random", "heuristic"),
             "value": ("game", "points", "match"), "leaf": ("playout", "net")}

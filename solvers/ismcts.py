@@ -43,6 +43,14 @@ move as the observer sees it, like any other move. Measured (duplicate deals, RE
 heuristic to about its level; in Bura it loses strength and in Minchiate it changes nothing
 measurable, so the levels use it per game.
 
+**A prior** (``prior=w``, default 0): at a node where the UCB choice plays, the game's
+heuristic move in the current world is expanded first, and its child's score gains
+``w / (visits + 1)`` — progressive bias (Chaslot et al., "Progressive strategies for
+Monte-Carlo tree search", 2008), a policy's advice that fades as the child's own statistics
+grow; AlphaZero's PUCT prior is the learned form of the same idea. The heuristic stands for a
+policy: it reads only what the mover sees in the sampled world. (The value network's favourite
+move as the policy was tried and lost: README, "Agents".)
+
 **What a simulation's end is worth** in a match (``value``): with ``game`` (the default) the
 world is played to the end of the match and backs up the match's returns; with ``points`` the
 position is searched as a lone deal (the exact solver's ``single_deal`` hook), so the search
@@ -104,6 +112,7 @@ from .agent_spec import (
     MIX,
     MODEL,
     PLAYOUT,
+    PRIOR,
     ROLLOUT,
     ROLLOUT_HEURISTIC,
     SECONDS,
@@ -210,6 +219,15 @@ def any_with_key(actions, keys, n, key, rng):
                 return actions[i]
             pick -= 1
     return actions[0]
+
+
+@helper
+def not_seen(keys, seen, n, key):
+    """Whether some action of ``keys[:n]`` with ``key`` has no child yet (``seen`` False)."""
+    for i in range(n):
+        if keys[i] == key and not seen[i]:
+            return True
+    return False
 
 
 @helper
@@ -329,6 +347,7 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell)
     epsilon = search[EPSILON]
     endgame = np.int64(search[EXACT])
     model = search[MODEL]
+    prior = search[PRIOR]
     node = 0
     depth = 0
     while not G.is_terminal(world, params) and not deal_ended(params, world, stop_cell):
@@ -342,6 +361,9 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell)
                 model >= 1.0 or uniform(rng) < model):
             modelled = actions[G.heuristic(world, params, actions, n, rng)]
             key = G.observed_action(world, params, modelled, observer)
+        hinted = -1                       # ``prior``: the heuristic's move, as a key
+        if prior > 0.0 and modelled < 0 and n > 1:
+            hinted = keys[G.heuristic(world, params, actions, n, rng)]
         best = -1
         best_score = -np.inf
         child = tree[node, CHILD]
@@ -358,6 +380,8 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell)
                         best = child
                 else:
                     score = ucb(stats, tree, child, c)
+                    if tree[child, KEY] == hinted:
+                        score += prior / (stats[child, VISITS] + 1.0)
                     if score > best_score:
                         best_score = score
                         best = child
@@ -373,7 +397,9 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell)
                         if keys[j] == keys[i]:
                             seen[j] = True
         if new_keys > 0 and n_nodes < tree.shape[0]:
-            if modelled < 0:
+            if modelled < 0 and hinted >= 0 and not_seen(keys, seen, n, hinted):
+                key = hinted              # ``prior``: the heuristic's move first
+            elif modelled < 0:
                 pick = rng_below(rng, new_keys)
                 key = keys[0]
                 for i in range(n):        # the pick-th first occurrence of a new key

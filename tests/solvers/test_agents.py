@@ -134,6 +134,7 @@ def test_a_time_budget_given_alone_is_the_budget():
     ("ismcts:exact=-1", ["exact='-1'", "an integer >= 0 (at most 97)"]),
     ("ismcts:exact=2.5", ["exact='2.5'"]),
     ("ismcts:model=1.5", ["model='1.5'", "a probability from 0 to 1"]),
+    ("ismcts:prior=-1", ["prior='-1'", "a number >= 0"]),
 ])
 def test_parse_agent_errors_name_the_problem(spec, words):
     with pytest.raises(AgentError) as err:
@@ -147,7 +148,8 @@ def test_parse_agent_errors_name_the_problem(spec, words):
 
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("agent", ["random", "heuristic", "ismcts:iterations=30",
-                                   "ismcts:iterations=20,worlds=3,final=sample,rollout=heuristic"])
+                                   "ismcts:iterations=20,worlds=3,final=sample,rollout=heuristic",
+                                   "ismcts:iterations=20,prior=2"])
 def test_agents_play_legal_deals_to_the_end(name, agent):
     game = cardsim.load_game(name)
     for seed in range(3):
@@ -262,13 +264,14 @@ def _positions(name, opts, every=5):
     return game, out
 
 
-@pytest.mark.parametrize("spec", ["ismcts:iterations=150", "ismcts:iterations=150,model=1"])
+@pytest.mark.parametrize("spec", ["ismcts:iterations=150", "ismcts:iterations=150,model=1",
+                                  "ismcts:iterations=150,prior=1"])
 @pytest.mark.parametrize("name,opts", [("scopa", {}), ("bura", {}),
                                        ("bura", {"facedown_discards": "choice"})])
 def test_ismcts_ignores_the_hidden_truth(name, opts, spec):
     """No leak: for two true states that the player to move cannot tell apart, the search
     gives the same action and the same root statistics for the same seed (also with the
-    opponent model, whose heuristic reads only the sampled world)."""
+    opponent model and the prior, whose heuristic reads only the sampled world)."""
     game, positions = _positions(name, opts)
     rnd = random.Random(5)
     agent = parse_agent(spec)
@@ -312,6 +315,26 @@ def test_ismcts_opponent_model_plays_the_heuristic_in_the_tree(model):
                 others.append((key, int(ws.tree[child, ismcts.KEY])))
             child = ws.tree[child, ismcts.SIBLING]
     assert (others == []) == (model == 1), others
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_ismcts_prior_expands_the_heuristics_move_first(name):
+    """``prior=w``: the first iteration expands the heuristic's move at the root (the searcher's
+    own, read from what he sees), and the bias keeps that child ahead of an equal one; without
+    the prior the first child is drawn uniformly, so over a few seeds it is not always the
+    heuristic's."""
+    state = cardsim.load_game(name).new_deal(seed=6)
+    heuristic = parse_agent("heuristic")
+    favoured = {choose(heuristic, state, seed=s) for s in range(40)}
+    assert len(favoured) < len(state.legal_actions())
+    firsts = {True: set(), False: set()}
+    for seed in range(12):
+        for prior in (True, False):
+            agent = parse_agent("ismcts:iterations=1" + (",prior=1" if prior else ""))
+            _, _, children, _ = _search(state, agent, seed)
+            firsts[prior].add(children[0][0])
+    assert firsts[True] <= favoured
+    assert not firsts[False] <= favoured
 
 
 def test_ismcts_sees_a_face_down_throw_only_as_its_size():

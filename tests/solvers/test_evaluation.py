@@ -106,14 +106,15 @@ def test_compiled_values_are_numpys_forward_pass(name, tmp_path):
     assert checked > 10
 
 
+@pytest.mark.parametrize("extra", ["", ",prior=2"])
 @pytest.mark.parametrize("name", GAMES)
-def test_net_agents_play_legal_deals_under_every_preset(name, tmp_path):
-    """ISMCTS with ``leaf=net`` plays whole deals of every preset; every move it made is legal
-    where it was made (replayed on a fresh state)."""
+def test_net_agents_play_legal_deals_under_every_preset(name, extra, tmp_path):
+    """ISMCTS with ``leaf=net`` (also with a prior) plays whole deals of every preset; every
+    move it made is legal where it was made (replayed on a fresh state)."""
     for preset, game, path in presets(name, tmp_path):
         start = game.new_deal(seed=2)
         state = start.clone()
-        agents = [net_agent(path, 20)] + ["heuristic"] * (game.num_players - 1)
+        agents = [net_agent(path, 20, extra)] + ["heuristic"] * (game.num_players - 1)
         play(state, agents, seed=5)
         assert_legal_line(start, state.actions, preset)
 

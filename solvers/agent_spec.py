@@ -42,8 +42,8 @@ names or values are refused with what is allowed):
   the leaf out too and values it ``λ`` × the network's value + (1 − ``λ``) × the play-out's,
   as AlphaGo mixed its value network with its play-outs), ``prior`` (the game's heuristic
   as a policy: its move is expanded first and gains ``prior / (visits + 1)`` in the UCB
-  choice — progressive bias; default 0 = none) and ``nodes`` (the tree's capacity, default iterations + 1, or
-  1,000,000 with a time budget).
+  choice — progressive bias; default 0 = none) and ``nodes`` (the tree's capacity, default
+  iterations + 1, or 1,000,000 with a time budget).
 
 - ``easy``, ``medium``, ``strong``, ``best``, ``fast`` — the named levels, each one of the agents above
   (:data:`LEVELS`, or the game's own in :data:`GAME_LEVELS`).

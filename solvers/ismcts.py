@@ -49,7 +49,7 @@ heuristic move in the current world is expanded first, and its child's score gai
 Monte-Carlo tree search", 2008), a policy's advice that fades as the child's own statistics
 grow; AlphaZero's PUCT prior is the learned form of the same idea. The heuristic stands for a
 policy: it reads only what the mover sees in the sampled world. (The value network's favourite
-move as the policy was tried and lost: README, "Agents".)
+move as the policy was tried and lost: README, "Learned evaluation".)
 
 **What a simulation's end is worth** in a match (``value``): with ``game`` (the default) the
 world is played to the end of the match and backs up the match's returns; with ``points`` the

@@ -1,0 +1,63 @@
+"""The report of a calibration study (``cardsim run`` of a ``kind = "calibration"`` spec;
+:mod:`experiments.calibration`): a reliability diagram per evaluator, the summary (expected
+calibration error, Brier score and its decomposition, the mean return's bias; overall and per
+third of the deal) and each evaluator's bins. Built from the store alone."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from experiments.calibration import calibration_from_dict, is_calibration, reliability, summary
+from experiments.store import Store
+
+from . import plots
+from .content import Plot, Section, shown_table
+
+
+def is_calibration_folder(path) -> bool:
+    """Whether ``path`` holds a calibration study's store."""
+    try:
+        return is_calibration(Store.open(path).manifest()["spec"])
+    except Exception:      # no store, or not one: another kind of folder's report
+        return False
+
+
+def calibration_contents(folder) -> tuple[list[Section], dict]:
+    """The report's sections and what the templates say of the folder."""
+    from .run import ReportError
+    store = Store.open(folder)
+    spec = calibration_from_dict(store.manifest()["spec"])
+    rows = store.rows()
+    if not len(rows):
+        raise ReportError(f"{store.path} holds no finished batch yet: run (or resume) the study "
+                          f"with `cardsim run {store.path}` first")
+    deals = rows["deal"].nunique()
+    who = ", ".join(dict.fromkeys(spec.agents))
+    text = [f"{spec.question} " if spec.question else "",
+            f"{spec.game.capitalize()}: {deals:,} deals played by {who} in every seat (seed "
+            f"{spec.seed}); in each, {spec.positions} decisions drawn uniformly among those with "
+            f"two or more legal actions ({len(rows) // len(spec.names):,} positions). At each "
+            "the analysis (sampled worlds for the mover, played out by the evaluator: "
+            f"{'; '.join(spec.names)}) predicted the mover's chance of winning the deal and mean return after "
+            "the move actually played; the deal's own result is what came true. A win is a "
+            "return above 0."]
+    table = summary(rows, spec.names)
+    section = Section("calibration", "Calibration", text=[t for t in text if t])
+    bins = {name: reliability(rows.loc[rows["evaluator"] == e, "predicted_win"],
+                              rows.loc[rows["evaluator"] == e, "realized_win"])
+            for e, name in enumerate(spec.names)}
+    section.plots.append(Plot("reliability", "Reliability diagrams: the share of positions won "
+                              "against the predicted chance, per bin of the forecast",
+                              plots.reliability(bins, f"{spec.game}: is the analysis "
+                                                      "calibrated?")))
+    section.tables.append(shown_table("summary", table, [
+        "evaluator", "stage", "positions", "deals", "predicted_win", "realized_win", "ece",
+        "brier", "reliability", "resolution", "uncertainty", "predicted_return",
+        "realized_return", "bias"]))
+    for e, name in enumerate(spec.names):
+        section.tables.append(shown_table(f"bins_{e}", bins[name], [
+            "from", "to", "positions", "predicted", "realized"],
+            caption=f"{name}: {bins[name].attrs['note']}"))
+    name = Path(folder).resolve().name
+    context = {"title": f"{spec.game.capitalize()} calibration {name}", "run_name": name,
+               "game": spec.game, "games": f"{deals:,}"}
+    return [section], context

@@ -1,0 +1,139 @@
+"""Calibration studies (experiments/calibration.py): the measures on synthetic forecasts with a
+known answer, the spec, and a small study end to end."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cardsim
+from cardsim.app.cli import main
+from experiments import calibration as C
+from experiments.store import Store
+from solvers.agents import parse_agent, play
+
+
+def forecasts(n: int, seed: int, shift: float = 0.0):
+    """``n`` forecasts uniform on [0, 1] and outcomes drawn with the forecast's chance less
+    ``shift`` (clipped): shift 0 is a perfectly calibrated forecaster."""
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(0, 1, n)
+    o = rng.uniform(0, 1, n) < np.clip(p - shift, 0, 1)
+    return p, o
+
+
+def test_a_calibrated_forecaster_has_an_ece_within_its_sampling_error():
+    """ECE of a perfect forecaster over 40,000 positions: about sqrt(2/pi) times each bin's
+    standard error (0.003 here), far below 0.01; one that overrates by 0.1 is caught at
+    about 0.1, and the reliability table puts its bins 0.1 below the diagonal."""
+    p, o = forecasts(40_000, 1)
+    assert C.ece(p, o) < 0.01
+    q, r = forecasts(40_000, 2, shift=0.1)
+    assert C.ece(q, r) == pytest.approx(0.1, abs=0.015)
+    table = C.reliability(q, r)
+    middle = table[(table["from"] >= 0.2) & (table["to"] <= 0.9)]
+    assert ((middle["predicted"] - middle["realized"]).between(0.07, 0.13)).all()
+    assert table["positions"].sum() == 40_000
+    assert ((table["realized_lo"] <= table["realized"]) &
+            (table["realized"] <= table["realized_hi"])).all()
+
+
+def test_brier_decomposition_is_exact_when_forecasts_are_constant_in_their_bins():
+    """Murphy's identity: with one forecast value per bin, brier = reliability - resolution +
+    uncertainty exactly; a perfect forecaster's reliability term is near 0, a biased one's
+    about bias squared."""
+    rng = np.random.default_rng(3)
+    p = (rng.integers(0, 10, 20_000) + 0.5) / 10
+    o = rng.uniform(0, 1, 20_000) < p
+    parts = C.brier(p, o)
+    assert parts["remainder"] == pytest.approx(0.0, abs=1e-12)
+    assert parts["brier"] == pytest.approx(((p - o) ** 2).mean())
+    assert parts["reliability"] < 0.001
+    assert parts["uncertainty"] == pytest.approx(o.mean() * (1 - o.mean()))
+    biased = C.brier(np.clip(p + 0.1, 0, 1), o)
+    assert biased["reliability"] == pytest.approx(0.01, abs=0.003)
+
+
+def test_intervals_resample_deals_and_average_per_deal():
+    """The ECE interval resamples whole deals (the same seed, the same interval) and holds
+    the estimate; the bias is the mean over deals of each deal's mean gap."""
+    p, o = forecasts(3_000, 4)
+    deal = np.repeat(np.arange(1_000), 3)
+    est, lo, hi = C.ece_interval(p, o, deal)
+    assert (est, lo, hi) == C.ece_interval(p, o, deal) and lo <= est <= hi
+    predicted = np.array([0.0, 0.0, 1.0, 2.0])
+    realized = np.array([1.0, 1.0, 1.0, 1.0])
+    mean, lo, hi = C.return_bias(predicted, realized, [0, 0, 0, 1])
+    assert mean == pytest.approx(((1 + 1 + 0) / 3 + (-1)) / 2) and lo < mean < hi
+    assert C.stage_of([0, 9, 10, 20, 29], [30] * 5).tolist() == [0, 0, 1, 2, 2]
+
+
+def toml(v) -> str:
+    """``v`` as a TOML value (inline tables for dicts)."""
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} = {toml(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(toml(x) for x in v) + "]"
+    return json.dumps(v)
+
+
+SPEC = {"kind": "calibration", "game": "scopa", "agents": ["heuristic"],
+        "evaluators": ["heuristic", {"agent": "random", "worlds": 4}], "worlds": 8, "positions": 2, "seed": 3,
+        "batch_size": 2, "size": {"deals": 4}}
+
+
+@pytest.mark.parametrize("change, needle", [
+    ({"colour": 1}, "unknown key 'colour'"),
+    ({"kind": "experiment"}, "kind = 'experiment'"),
+    ({"size": {"deals": 0}}, "deals = 0"),
+    ({"size": {"half_width": 0.1}}, "expected deals = N"),
+    ({"worlds": 1}, "worlds = 1"),
+    ({"agents": ["heuristic", "random", "random"]}, "agents: 3 given"),
+    ({"evaluators": []}, "evaluators = []"),
+    ({"evaluators": [{"agent": "random", "world": 3}]}, "evaluator {"),
+    ({"evaluators": [{"agent": "random", "worlds": 1}]}, "worlds = 1"),
+    ({"evaluators": ["ismcts:iterations=x"]}, "iterations"),
+    ({"game": "chess"}, "chess"),
+    ({"rules": {"target_score": 12}}, "target_score"),
+])
+def test_a_bad_spec_is_refused_in_one_line(tmp_path, capsys, change, needle):
+    path = tmp_path / "bad.toml"
+    spec = {**SPEC, **change}
+    path.write_text("\n".join(f"{k} = {toml(v)}" for k, v in spec.items()))
+    assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("cardsim: error:") and "\n" not in err and needle in err, err
+
+
+def test_a_small_study_end_to_end(tmp_path, capsys):
+    """``cardsim run`` of a calibration spec: a row per drawn position and evaluator, each
+    position a decision of its deal with two or more actions, whose realized return is the
+    deal's own for the mover (replayed here from the seed); the same rows on 2 processes and
+    on a resume; ``cardsim verify`` and ``cardsim report`` read the folder."""
+    spec = C.calibration_from_dict(SPEC)
+    out = tmp_path / "study"
+    C.run_calibration(spec, out)
+    rows = Store.open(out).rows()
+    assert len(rows) == 4 * 2 * 2
+    assert set(rows["evaluator"]) == {0, 1}
+    assert rows["predicted_win"].between(0, 1).all()
+    assert (rows["actions"] >= 2).all() and (rows["move"] < rows["moves"]).all()
+    game = cardsim.load_game("scopa")
+    for deal, part in rows.groupby("deal"):
+        seq = np.random.SeedSequence([3, deal])
+        deal_seq, play_seq, _ = seq.spawn(3)
+        state = game.new_deal(seed=deal_seq)
+        play(state, [parse_agent("heuristic", game)] * 2, seed=play_seq)
+        assert (part["realized_return"] == [state.returns()[s] for s in part["seat"]]).all()
+        assert (part["moves"] == len(state.actions)).all()
+    again = C.run_calibration(spec, tmp_path / "two", jobs=2)
+    pd.testing.assert_frame_equal(again, rows)
+    assert main(["run", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "4 deals" in printed and "random, 4 worlds" in printed and "ece" in printed
+    assert main(["verify", str(out)]) == 0
+    assert main(["report", str(out), "--format", "md"]) == 0
+    report = (out / "report" / "report.md").read_text()
+    assert "Reliability diagrams" in report and (out / "report" / "plots" /
+                                                 "reliability.png").exists()
+    assert (out / "report" / "tables" / "summary.csv").exists()

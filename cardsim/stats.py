@@ -1,6 +1,7 @@
 """Confidence intervals used by every table of cardsim (95% unless told otherwise)."""
 from __future__ import annotations
 
+import functools
 import math
 from statistics import NormalDist
 
@@ -9,14 +10,37 @@ import numpy as np
 Z95 = NormalDist().inv_cdf(0.975)
 
 
-def mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """Mean and its normal-approximation interval ``mean ± z·sd/√n``."""
+@functools.lru_cache(maxsize=4096)
+def t95(n: int) -> float:
+    """The 97.5% point of Student's t with ``n - 1`` degrees of freedom: the factor of the 95%
+    interval of a mean of ``n`` values whose spread is estimated from them (2.093 at 20 values,
+    2.023 at 40, 1.972 at 200; the normal's 1.960 undercovers: 93.8% at 20 deals, measured in
+    ``experiments/results/coverage``)."""
+    if n < 2:
+        return math.nan
+    from scipy.special import stdtrit  # imported here: most commands never print a mean
+    return float(stdtrit(n - 1, 0.975))
+
+
+def bootstrap_widening(n: int) -> float:
+    """How much wider the 95% interval of a mean of ``n`` values is with Student's t than a
+    percentile bootstrap's: ``t95(n) / 1.96 * sqrt(n / (n - 1))`` (the bootstrap's spread is
+    the plug-in one, divided by n, and its quantiles the normal's). A bootstrap interval of a
+    statistic of n paired deals widened by it about its estimate covers like the t interval:
+    1.096 at 20 deals, 1.045 at 40, 1.009 at 200 (the Elo intervals at 20 deals a pair
+    covered 93.7% without it: ``experiments/results/coverage``)."""
+    return t95(n) / Z95 * math.sqrt(n / (n - 1)) if n >= 2 else math.nan
+
+
+def mean_interval(values: np.ndarray) -> tuple[float, float, float]:
+    """Mean and its 95% interval ``mean ± t·sd/√n`` (Student's t with n - 1 degrees of
+    freedom, :func:`t95`)."""
     values = np.asarray(values, dtype=np.float64)
     n = values.size
     mean = float(values.mean()) if n else math.nan
     if n < 2:
         return mean, math.nan, math.nan
-    half = z * float(values.std(ddof=1)) / math.sqrt(n)
+    half = t95(n) * float(values.std(ddof=1)) / math.sqrt(n)
     return mean, mean - half, mean + half
 
 
@@ -103,7 +127,7 @@ class Sums:
         n, s, _ = self._moments[name]
         return s / n if n else math.nan
 
-    def mean_interval(self, name: str, z: float = Z95) -> tuple[float, float, float]:
+    def mean_interval(self, name: str) -> tuple[float, float, float]:
         """:func:`mean_interval` of every value of ``name``: the same mean (an exact sum
         divided by n, as numpy's sum of integers is exact below 2**53), the standard deviation
         from the exact variance ``(n·Σx² - (Σx)²) / (n(n-1))`` (numpy's two-pass figure can
@@ -112,7 +136,7 @@ class Sums:
         mean = s / n if n else math.nan
         if n < 2:
             return mean, math.nan, math.nan
-        half = z * math.sqrt((n * ss - s * s) / (n * (n - 1))) / math.sqrt(n)
+        half = t95(n) * math.sqrt((n * ss - s * s) / (n * (n - 1))) / math.sqrt(n)
         return mean, mean - half, mean + half
 
 

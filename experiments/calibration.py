@@ -31,7 +31,8 @@ The rows are kept in an experiment store (:class:`experiments.store.Store`: chec
 ``cardsim verify``), one row per drawn position and evaluator: ``deal``, ``rotation`` (the
 position's index in its deal), ``move`` (the decision's index among the deal's moves),
 ``moves`` (the deal's length), ``seat``, ``actions`` (legal), ``evaluator``,
-``predicted_win``, ``predicted_return``, ``realized_return``, ``realized_win``.
+``predicted_win``, ``predicted_return``, ``realized_return``, ``realized_win`` and ``seconds``
+(the analysis's wall-clock time: measured, the only column a seed does not fix).
 
 What is measured of a forecast ``p`` of an outcome ``o`` (0 or 1) over N positions, the
 positions put in ten bins of equal width of ``p``:
@@ -50,6 +51,7 @@ positions put in ten bins of equal width of ``p``:
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -68,7 +70,7 @@ _TOP = {"kind", "question", "game", "rules", "agents", "evaluators", "worlds", "
         "seed", "batch_size", "size"}
 ROW_COLUMNS = ["matchup", "batch", "deal", "rotation", "move", "moves", "seat", "actions",
                "evaluator", "predicted_win", "predicted_return", "realized_return",
-               "realized_win"]
+               "realized_win", "seconds"]
 
 
 class CalibrationError(CardsimError):
@@ -228,15 +230,17 @@ def deal_rows(spec: CalibrationSpec, game, deal: int, evaluators: list) -> list[
         move, position, action = decisions[i]
         seat = position.current_player()
         for e, (agent, worlds) in enumerate(evaluators):
+            t = time.perf_counter()
             values = evaluate_actions(position, AnalysisConfig(
                 player=seat, agent=agent, worlds=worlds, seed=int(seed)))
+            seconds = time.perf_counter() - t
             out = values.out[int(np.flatnonzero(values.legal == action)[0])]
             rows.append({"deal": deal, "rotation": r, "move": move, "moves": len(state.actions),
                          "seat": seat, "actions": len(values.legal), "evaluator": e,
                          "predicted_win": float((out > 0).mean()),
                          "predicted_return": float(out.mean()),
                          "realized_return": float(final[seat]),
-                         "realized_win": bool(final[seat] > 0)})
+                         "realized_win": bool(final[seat] > 0), "seconds": seconds})
     return rows
 
 
@@ -406,8 +410,10 @@ def summary(rows: pd.DataFrame, evaluators) -> pd.DataFrame:
                         "ece": e_, "ece_lo": e_lo, "ece_hi": e_hi, **brier(p, o),
                         "predicted_return": float(part["predicted_return"].mean()),
                         "realized_return": float(part["realized_return"].mean()),
-                        "bias": bias[0], "bias_lo": bias[1], "bias_hi": bias[2]})
+                        "bias": bias[0], "bias_lo": bias[1], "bias_hi": bias[2],
+                        "seconds": float(part["seconds"].mean())})
     return noted(pd.DataFrame(out), "Per evaluator (and third of the deal): the expected "
                  "calibration error of the chance of winning the deal (10 bins; 95% bootstrap "
-                 "interval over deals), the Brier score with Murphy's decomposition, and the "
-                 "realized less the predicted mean return (95% interval over deals).")
+                 "interval over deals), the Brier score with Murphy's decomposition, the "
+                 "realized less the predicted mean return (95% interval over deals), and the "
+                 "analysis's mean seconds a position.")

@@ -4,8 +4,10 @@ Each *case* is one kind of interval cardsim prints, computed exactly as the tool
 on a quantity whose true value is known. A replication draws fresh deals from
 ``SeedSequence([seed, case, replication])`` and yields one or more intervals; the case's
 *coverage* is the share of its intervals that hold the truth, with the Wilson interval of that
-share. An honest 95% interval covers 95% of the time: with 2,000 replications a coverage is known
-to about ±1%, so the study runs at least that many.
+share (which takes the intervals as independent: those of one replication, such as an equity
+table's cells, are not, so for such a case it is too narrow). An honest 95% interval covers 95%
+of the time: with 2,000 replications a coverage is known to about ±1%, so the study runs at
+least that many.
 
 The cases (:data:`CASES`):
 
@@ -34,9 +36,9 @@ The cases (:data:`CASES`):
   replication's (so it moves the coverage by far less than the study can see).
 
 ``python -m experiments.coverage --replications 2000 --out DIR`` runs every case (``--case``
-picks some) on ``--jobs`` processes and writes ``DIR/coverage.csv``, a row per case, after each
-case: a run stopped part way keeps the cases it finished and the next run skips them. The same
-seed gives the same table on any number of processes.
+picks some) on ``--jobs`` processes and writes ``DIR/coverage.csv``, a row per case, and
+``DIR/coverage.md`` after each case: a run stopped part way keeps the cases it finished and the
+next run skips them. The same seed gives the same table on any number of processes.
 """
 from __future__ import annotations
 
@@ -257,13 +259,33 @@ def coverage_row(name: str, kind: str, estimate, low, high, truth: float | None)
             "mean_width": float(np.nanmean(high - low))}
 
 
+def markdown(table: pd.DataFrame) -> str:
+    """The coverage table as Markdown: a row per case, its coverage with its 95% interval (and
+    the exact coverage where known)."""
+    lines = ["| case | interval | replications | intervals | coverage [95%] | exact | mean width |",
+             "|---|---|---|---|---|---|---|"]
+    for r in table.itertuples(index=False):
+        exact = "" if pd.isna(r.exact) else f"{r.exact:.3f}"
+        lines.append(f"| `{r.case}` | {r.kind} | {int(r.replications):,} | "
+                     f"{int(r.intervals):,} | {r.coverage:.3f} "
+                     f"[{r.coverage_lo:.3f}, {r.coverage_hi:.3f}] | {exact} | "
+                     f"{r.mean_width:.4g} |")
+    return "\n".join(lines) + "\n"
+
+
 def run(names, replications: int, seed: int, jobs: int, out: str, say=print) -> pd.DataFrame:
     """Every case of ``names`` not yet in ``out/coverage.csv`` (for this seed and number of
-    replications), the file rewritten after each; the whole table."""
+    replications), the file rewritten after each (under a lock, keeping what other runs wrote
+    meanwhile); the whole table."""
+    from experiments.store import folder_lock
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "coverage.csv")
-    table = pd.read_csv(path) if os.path.exists(path) else pd.DataFrame(columns=COLUMNS + ["seed"])
+
+    def read() -> pd.DataFrame:
+        return (pd.read_csv(path) if os.path.exists(path)
+                else pd.DataFrame(columns=COLUMNS + ["seed"]))
     for name in names:
+        table = read()
         done = (table["case"] == name) & (table["replications"] == replications) & (
             table["seed"] == seed)
         if done.any():
@@ -274,14 +296,18 @@ def run(names, replications: int, seed: int, jobs: int, out: str, say=print) -> 
         row = coverage_row(name, case.kind, *replicate(name, replications, seed, jobs), truth)
         row["exact"] = case.exact() if case.exact else math.nan
         row["seed"] = seed
-        table = pd.concat([table[table["case"] != name], pd.DataFrame([row])],
-                          ignore_index=True)
-        table.to_csv(path + ".tmp", index=False)
-        os.replace(path + ".tmp", path)
+        with folder_lock(out, ".coverage.lock", "another coverage run"):
+            table = read()          # what other runs wrote meanwhile, kept
+            table = pd.concat([table[table["case"] != name], pd.DataFrame([row])],
+                              ignore_index=True)
+            table.to_csv(path + ".tmp", index=False)
+            os.replace(path + ".tmp", path)
+            with open(os.path.join(out, "coverage.md"), "w", encoding="utf-8") as f:
+                f.write(markdown(table))
         say(f"{name}: {row['coverage']:.3f} [{row['coverage_lo']:.3f}, "
             f"{row['coverage_hi']:.3f}] of {row['intervals']} intervals "
             f"({time.perf_counter() - t:.0f} s)")
-    return table
+    return read()
 
 
 def main(argv=None) -> int:

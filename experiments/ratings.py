@@ -20,7 +20,9 @@ paired scores of every 2-agent matchup of the rows:
   stands for it, when it plays; else the first agent): its rating is 0;
 - 95% intervals come from a bootstrap over deals (every matchup's deals resampled with
   replacement, ``bootstrap`` times, from a fixed seed, so the same rows give the same table)
-  — the percentile interval of each agent's rating relative to the anchor.
+  — the percentile interval of each agent's rating relative to the anchor, widened about the
+  rating by :func:`cardsim.stats.bootstrap_widening` of the fewest deals a pair played (the
+  percentile interval alone covered a true rating 93.7% of the time at 20 deals a pair).
 
 Agents not connected to the anchor through matchups get no rating (NaN). Matchups of three or
 more distinct agents are left out.
@@ -33,7 +35,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from cardsim.stats import noted
+from cardsim.stats import bootstrap_widening, noted
 from solvers.agent_spec import LEVELS
 
 from .rows import Games, agent_name, distinct_agents
@@ -125,6 +127,9 @@ def rating_table(rows: pd.DataFrame, agents: Sequence[str], anchor: int | None =
         draws[r] = _elo(*tally(sample), anchor, linked)
     lo, hi = (np.percentile(draws, q, axis=0) if bootstrap else np.full(k, np.nan)
               for q in (2.5, 97.5))
+    widen = bootstrap_widening(min(len(s) for _, _, s in pairs))
+    if not math.isnan(widen):
+        lo, hi = elo - (elo - lo) * widen, elo + (hi - elo) * widen
     out = []
     for i in in_pairs:
         mine = [(s if a == i else 1.0 - s) for a, b, s in pairs if i in (a, b)]

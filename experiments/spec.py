@@ -120,7 +120,7 @@ class ExperimentSpec:
         """The :class:`cardsim.Game` under the spec's rules; with a ``setup`` or a ``deal``
         condition, one whose every new deal starts from it and satisfies it
         (:class:`SetUpGame`), so that whoever plays the spec's deals plays them so."""
-        game = _load_game(self.game, self.rules)
+        game = game_with_rules(self.game, self.rules)
         return SetUpGame(game, self.setup, self.deal) if self.setup or self.deal else game
 
 
@@ -140,7 +140,7 @@ class SetUpGame(Game):
                                 **{**self.setup, **setup})
 
 
-def _load_game(name: Any, rules: Mapping[str, Any]):
+def game_with_rules(name: Any, rules: Mapping[str, Any]):
     """``load_game(name, **rules)``, every key of ``rules`` taken as a rules option (even one
     named like a parameter of ``load_game``)."""
     d = definition(name)
@@ -244,7 +244,7 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
     game_name = data["game"]
     rules = data.get("rules", {})
     _check(isinstance(rules, Mapping), "rules", rules, "a table of rules options")
-    game = _load_game(game_name, rules)        # unknown game or option: its own clear error
+    game = game_with_rules(game_name, rules)        # unknown game or option: its own clear error
     agents = data["agents"]
     _check(isinstance(agents, list) and len(agents) >= 1 and all(isinstance(a, str)
                                                                  for a in agents),

@@ -18,8 +18,9 @@ Conventions used by all tables:
   *draw* == 0, a *loss* < 0; the *score* is 1, 1/2, 0.
 * **Paired (duplicate) statistics.** A mean over games is computed per deal first (averaging
   the rotations of the same cards, so the luck of the cards cancels), then the mean and its
-  95% interval ``mean ± 1.96·sd/√deals`` are taken over deals (:func:`cardsim.stats.
-  mean_interval`). With one rotation per deal this is the plain standard error.
+  95% interval ``mean ± t·sd/√deals`` (Student's t with deals - 1 degrees of freedom) are
+  taken over deals (:func:`cardsim.stats.mean_interval`). With one rotation per deal this is
+  the plain standard error.
 * **Rates** (win/draw/loss, seat wins, how deals end) use Wilson score intervals over games
   (:func:`cardsim.stats.wilson_interval`). Duplicate games of one deal are not independent;
   for an agent's wins they are typically negatively correlated (the cards favour one seat),
@@ -36,7 +37,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from cardsim.stats import Z95, fmt_interval, mean_interval, noted, wilson_interval
+from cardsim.stats import fmt_interval, mean_interval, noted, t95, wilson_interval
 
 from .rows import Games, TableError, agent_name, distinct_agents, matchup_label, require_columns, score_of
 from .sprt import sprt_table
@@ -216,12 +217,12 @@ def matchup_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
 
 def half_width(rows: pd.DataFrame, agents: Sequence[str], matchup: int) -> float:
     """The half-width of the 95% interval of the first agent's paired mean return in
-    ``matchup`` (``1.96·sd/√deals`` over deals): the quantity a "stop when the half-width
+    ``matchup`` (``t·sd/√deals`` over deals, :func:`cardsim.stats.t95`): the quantity a "stop when the half-width
     reaches X" rule watches; ``inf`` while the matchup has fewer than 2 deals."""
     values = first_agent_deals(rows, agents, matchup)
     if values.size < 2:
         return math.inf
-    return Z95 * float(values.std(ddof=1)) / math.sqrt(values.size)
+    return t95(values.size) * float(values.std(ddof=1)) / math.sqrt(values.size)
 
 
 def _paired_stats(g: Games, values: np.ndarray, label_key: str, label) -> dict:

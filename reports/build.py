@@ -33,6 +33,7 @@ from cardsim import __version__
 from experiments.store import folder_lock
 
 from . import plots
+from .calibration import calibration_contents, is_calibration_folder
 from .content import sections
 from .equity import equity_contents, is_equity_folder
 from .run import ReportError, Run, load_run
@@ -84,6 +85,9 @@ def build_report(run, out=None, fmt: str = "both") -> ReportFiles:
         raise ReportError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if not isinstance(run, Run) and is_equity_folder(run):
         contents = equity_contents(run)
+        out = Path(out) if out is not None else Path(run) / "report"
+    elif not isinstance(run, Run) and is_calibration_folder(run):
+        contents = calibration_contents(run)
         out = Path(out) if out is not None else Path(run) / "report"
     else:
         run = run if isinstance(run, Run) else load_run(run)

@@ -52,7 +52,7 @@ def calibration_contents(folder) -> tuple[list[Section], dict]:
     section.tables.append(shown_table("summary", table, [
         "evaluator", "stage", "positions", "deals", "predicted_win", "realized_win", "ece",
         "brier", "reliability", "resolution", "uncertainty", "predicted_return",
-        "realized_return", "bias"]))
+        "realized_return", "bias", "seconds"]))
     for e, name in enumerate(spec.names):
         section.tables.append(shown_table(f"bins_{e}", bins[name], [
             "from", "to", "positions", "predicted", "realized"],

@@ -89,7 +89,7 @@ def _show(data: pd.DataFrame, columns: list[str], names: dict | None = None,
     return shown
 
 
-def _table(name: str, data: pd.DataFrame, columns: list[str], names: dict | None = None,
+def shown_table(name: str, data: pd.DataFrame, columns: list[str], names: dict | None = None,
            caption: str | None = None, digits: int = 3) -> Table:
     return Table(name, caption or data.attrs.get("note", ""), data,
                  _show(data, columns, names, digits))
@@ -225,7 +225,7 @@ class _Report:
                              f"first agent's {column} ({self.unit})",
                              f"{column.capitalize()} of the first agent of each matchup")))
         if sprt is not None and len(sprt):
-            section.tables.append(_table(
+            section.tables.append(shown_table(
                 "sprt", sprt, ["label", "name", "kind", "lower", "upper", "n", "estimate",
                                "llr", "lower_bound", "upper_bound", "verdict"],
                 {"label": "matchup", "name": "first agent", "n": "deals"}))
@@ -235,7 +235,7 @@ class _Report:
 
     def results(self) -> Section:
         m = self.tables["matchups"]
-        table = _table("matchups", m, [
+        table = shown_table("matchups", m, [
             "label", "name", "games", "deals", "win_rate", "draw_rate", "loss_rate", "score",
             "mean_return", "margin"], {"label": "matchup", "name": "agent"})
         section = Section("results", "Win, draw and loss per matchup", [
@@ -266,7 +266,7 @@ class _Report:
         text += _same_agents(list(data["name"]), self.run.manifest.get("levels", {}))
         return Section(
             "ratings", "Rating list", text,
-            [_table("ratings", data, ["name", "elo", "matchups", "deals", "score"],
+            [shown_table("ratings", data, ["name", "elo", "matchups", "deals", "score"],
                     {"name": "agent"}, digits=1)],
             [Plot("ratings", "Elo ratings with 95% bootstrap intervals.",
                   plots.forest(data, "name", "elo", "Elo rating (anchor = 0)",
@@ -308,7 +308,7 @@ class _Report:
             [f"How the first agent's return ({self.unit}) spreads over the games, and the "
              "duplicate margin over the deals: the same cards played from every seat, so the "
              "luck of the deal cancels and the margin's spread is the players' difference."],
-            [_table("distributions", data, list(data.columns[:4]) + [
+            [shown_table("distributions", data, list(data.columns[:4]) + [
                 "mean", "sd", "min", "p5", "p25", "median", "p75", "p95", "max"], digits=2)],
             [Plot("returns", "Share of games at each return of the first agent; the diamond "
                   "is the mean with its 95% interval, paired over duplicate deals.",
@@ -353,7 +353,7 @@ class _Report:
         section = Section(
             "ends", "How deals end",
             ["The share of games ending each way, with Wilson 95% intervals."],
-            [_table("ends", e, ["label", "end", "count", "games", "share"],
+            [shown_table("ends", e, ["label", "end", "count", "games", "share"],
                     {"label": "matchup"})],
             [Plot("ends", "Share of games ending each way per matchup, 95% Wilson "
                   "intervals.", plots.panels_of_bars(
@@ -364,7 +364,7 @@ class _Report:
             data, values = claims
             section.text.append("The claimant's points at the claim: the points in his piles "
                                 "when he claimed 31 (a true claim has at least 31).")
-            section.tables.append(_table("claim_points", data, [
+            section.tables.append(shown_table("claim_points", data, [
                 "label", "claimant", "end", "claims", "points", "min", "median", "max"],
                 {"label": "matchup"}, digits=1))
             section.plots.append(Plot(
@@ -416,14 +416,14 @@ class _Report:
         section = Section("seats", "Seat and dealer advantage", [
             "Every seat's mean return over all games (paired over the rotations of each deal, "
             "so with duplicate play every agent sits at every seat equally and only the seat "
-            "remains)."], [_table("seats", seats, ["seat"] + columns)])
+            "remains)."], [shown_table("seats", seats, ["seat"] + columns)])
         shown = seats.assign(label=[f"seat {s}" for s in seats["seat"]])
         if "dealer" in self.tables:
             dealer = self.tables["dealer"]
             section.text.append("By position relative to the dealer; 'dealer - others' is the "
                                 "dealer's return minus the others' mean: positive means "
                                 "dealing is an advantage.")
-            section.tables.append(_table("dealer", dealer, ["position"] + columns))
+            section.tables.append(shown_table("dealer", dealer, ["position"] + columns))
             shown = pd.concat([shown, dealer.assign(label=dealer["position"])],
                               ignore_index=True)
         section.plots.append(Plot(
@@ -456,7 +456,7 @@ class _Report:
             shown, value, what = ["mean_return", "gain"], "gain", "Gain over the field"
         return Section(
             "budget", "Strength against search budget", text,
-            [_table("budget", data, ["series", "agent", "budget", "opponent", "games",
+            [shown_table("budget", data, ["series", "agent", "budget", "opponent", "games",
                                      *shown, "win_rate",
                                      "ms_per_decision" if "ms_per_decision" in data
                                      else "ms_per_move"])],
@@ -490,12 +490,12 @@ class _Report:
                               "maximum, and the total seconds of play.")
         text = ["Wall-clock time of play per game divided by its moves, measured in the worker "
                 "that played it (a shared machine adds noise; compare matchups of one run)."]
-        tables = [_table("timing", data, list(data.columns[:3]) + [
+        tables = [shown_table("timing", data, list(data.columns[:3]) + [
             "ms_per_move", "median", "p90", "max", "seconds"], digits=3)]
         thinking = self.tables["thinking"]
         if len(thinking) and thinking["ms_per_decision"].notna().any():
             text.append(self._equal_time(thinking))
-            tables.append(_table("thinking", thinking, [
+            tables.append(shown_table("thinking", thinking, [
                 "label", "name", "games", "decisions", "ms_per_decision", "time_ratio"],
                 {"label": "matchup", "name": "agent"}, digits=3))
         elif "think_0" not in self.rows.columns:

@@ -288,3 +288,31 @@ def expected_path(path: pd.DataFrame, ylabel: str, title: str, names: dict | Non
             ax.text(0.5, 0.5, "no value to show", transform=ax.transAxes, ha="center")
     fig.suptitle(title, fontsize=10)
     return fig
+
+
+def reliability(tables: dict[str, pd.DataFrame], title: str) -> Figure:
+    """Reliability diagrams (:func:`experiments.calibration.reliability`), one panel per
+    evaluator: each bin's share that came true (its Wilson interval as error bars) against its
+    mean forecast, the marker's area growing with the bin's positions, over the diagonal of
+    perfect calibration."""
+    fig, axes = _figure(3.4, cols=max(len(tables), 1))
+    for i, (ax, (name, table)) in enumerate(zip(axes, tables.items())):
+        ax.plot([0, 1], [0, 1], color="0.5", linestyle=":", linewidth=1,
+                label="perfect calibration")
+        if len(table):
+            size = 12 + 120 * table["positions"].to_numpy(float) / table["positions"].max()
+            ax.errorbar(table["predicted"], table["realized"], yerr=_err(table, "realized"),
+                        fmt="none", ecolor="black", capsize=3, elinewidth=1)
+            ax.scatter(table["predicted"], table["realized"], s=size,
+                       marker=MARKERS[i % len(MARKERS)], color=GREYS[i % len(GREYS)],
+                       edgecolors="black", linewidths=0.7, zorder=3,
+                       label="share won (95% interval)")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_aspect("equal")
+        ax.set_xlabel("predicted chance of winning the deal")
+        ax.set_ylabel("share of positions won")
+        ax.set_title(name, fontsize=9)
+        ax.legend(fontsize=7, loc="upper left")
+    fig.suptitle(title, fontsize=10)
+    return fig

@@ -7,17 +7,19 @@ the deal is played out by an agent in every seat (``heuristic`` by default, any 
 The same worlds and the same random stream serve every action (common random numbers), so the
 differences between actions are measured more precisely than each value alone. A deal's
 return is the game's: Scopa's point difference, Bura's stakes; *win* means a return above 0.
-Intervals: 95% normal interval of the mean return, Wilson interval of the win rate.
+Intervals: 95% interval of the mean return (Student's t over the worlds), Wilson interval of
+the win rate.
 
 **For the match** (``equity`` given: a match-equity table of the game, as
 :mod:`experiments.equity` computes it): each play-out stops at the end of the position's deal,
 and its final points move the position's match state (its scores and dealer, seen by the
 player: :class:`cardsim.match.MatchModel`) to the next state or to the match's result; the
 action's *match-winning chance* is the mean over the worlds of the table's chance at that
-state (1 for a won match, 0 for a lost one, 1/2 for a drawn one), with its 95% interval over
-the worlds (GNU Backgammon's analysis in match-winning chance, "MWC"). The move that maximises
-it can differ from the one that maximises expected points: at 10-10 to 11 the deal's winner
-matters, not its margin.
+state (1 for a won match, 0 for a lost one, 1/2 for a drawn one), with its 95% interval
+(GNU Backgammon's analysis in match-winning chance, "MWC"): the worlds' interval widened by the
+table's own error where the table gives it (:class:`Equity`, :func:`match_interval`). The move
+that maximises it can differ from the one that maximises expected points: at 10-10 to 11 the
+deal's winner matters, not its margin.
 """
 from __future__ import annotations
 
@@ -31,9 +33,44 @@ from cardsim.bits import copy_words
 from cardsim.errors import CardsimError
 from cardsim.jit import G, generic
 from cardsim.rng import rng_from_seed
-from cardsim.stats import mean_interval, wilson_interval
+from cardsim.stats import Z95, mean_interval, wilson_interval
 
 from .agents import Agent, parse_agent, play_out, switches, workspace
+
+
+class Equity(dict):
+    """A match-equity table as the analysis reads it: match state -> side a's chance of
+    winning the match, and ``se``: match state -> that chance's standard error, from the
+    table's 95% bootstrap interval (``(p_high - p_low) / (2 * 1.96)``). A plain dict is a table
+    without error."""
+
+    def __init__(self, chances=(), se=None) -> None:
+        super().__init__(chances)
+        self.se = dict(se or {})
+
+
+def match_interval(values: np.ndarray, reached, se: dict, minus: np.ndarray | None = None,
+                   minus_reached=None) -> tuple[float, float, float]:
+    """The mean over the worlds of the match-winning chances ``values`` (less ``minus``'s, the
+    same worlds' chances of another action, for a loss) with its 95% interval: the worlds'
+    interval (Student's t) and the table's own error added in quadrature. ``reached`` holds
+    each world's match state (None where the match ended, a chance without error). The table's
+    error of a mean over states is taken as the larger of its two extremes, the states' errors
+    fully correlated (the bootstrap resamples every state's deals at once) or independent, so
+    the interval never narrows for it."""
+    diff = values if minus is None else values - minus
+    mean, lo, hi = mean_interval(diff)
+    if not se or np.isnan(lo):
+        return mean, lo, hi
+    weight: dict = {}
+    for keys, sign in ((reached, 1.0), (minus_reached, -1.0)):
+        for k in (keys if keys is not None else ()):
+            if k is not None:
+                weight[k] = weight.get(k, 0.0) + sign / len(diff)
+    terms = np.array([w * se.get(k, 0.0) for k, w in weight.items()])
+    table = Z95 * max(abs(terms.sum()), float(np.sqrt((terms ** 2).sum()))) if terms.size else 0.0
+    half = float(np.hypot(hi - mean, table))
+    return mean, mean - half, mean + half
 
 
 @dataclass(frozen=True)
@@ -73,7 +110,9 @@ class ActionValues(NamedTuple):
     """What :func:`evaluate_actions` measured: the position it played from (a match
     position's deal alone when valued for the match), its legal actions, the player's return
     ``out[i, w]`` after action ``i`` in world ``w``, the match-winning chances likewise (None
-    without a table), the match model and state, and the play-out agent."""
+    without a table), the match model and state, the play-out agent, and with a table the
+    match state each world reached (``reached[i, w]``, None where the match ended) and the
+    table's errors (:class:`Equity`)."""
 
     state: Any
     legal: np.ndarray
@@ -82,6 +121,15 @@ class ActionValues(NamedTuple):
     model: Any
     start: Any
     agent: Agent
+    reached: np.ndarray | None = None
+    table_se: dict | None = None
+
+    def match_interval(self, i: int, minus: int | None = None) -> tuple[float, float, float]:
+        """Action ``i``'s match-winning chance (less action ``minus``'s) with its 95%
+        interval (:func:`match_interval`)."""
+        return match_interval(self.match[i], self.reached[i], self.table_se or {},
+                              None if minus is None else self.match[minus],
+                              None if minus is None else self.reached[minus])
 
 
 def evaluate_actions(state, config: AnalysisConfig, equity: dict | None = None) -> ActionValues:
@@ -113,9 +161,12 @@ def evaluate_actions(state, config: AnalysisConfig, equity: dict | None = None) 
              params, rng_from_seed(config.seed), workspace(spec, [agent]), spec.reward_scale,
              np.zeros(spec.state_len, dtype=np.uint64),
              np.zeros(spec.state_len, dtype=np.uint64), out, finals)
-    match = (_match_values(state, finals, config.player, model, start, equity)
-             .reshape(len(legal), config.worlds) if model else None)
-    return ActionValues(state, legal, out, match, model, start, agent)
+    match = reached = None
+    if model:
+        match, reached = _match_values(state, finals, config.player, model, start, equity)
+        match, reached = (a.reshape(len(legal), config.worlds) for a in (match, reached))
+    return ActionValues(state, legal, out, match, model, start, agent, reached,
+                        getattr(equity, "se", None))
 
 
 def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.DataFrame:
@@ -125,7 +176,8 @@ def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.Dat
     winning the match (``match_win``, ``match_low``, ``match_high``), and the table's
     ``attrs["match"]`` says whether the move that maximises it differs from the one that
     maximises the expected points."""
-    state, legal, out, match, model, start, agent = evaluate_actions(state, config, equity)
+    values = evaluate_actions(state, config, equity)
+    state, legal, out, match, model, start, agent = values[:7]
     rows = []
     for i, a in enumerate(legal):
         mean, lo, hi = mean_interval(out[i])
@@ -136,14 +188,14 @@ def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.Dat
                      "win_rate": wins / config.worlds, "win_low": wlo, "win_high": whi})
         if match is not None:
             rows[-1].update(zip(("match_win", "match_low", "match_high"),
-                                mean_interval(match[i])))
+                                values.match_interval(i)))
     table = pd.DataFrame(rows).sort_values("mean_return", ascending=False, kind="stable")
     table.attrs["note"] = (f"{config.worlds} sampled worlds for player {config.player}, played "
                            f"out by {agent.name}; 95% intervals")
     table = table.reset_index(drop=True)
     if match is not None:
-        by_action = {state.action_to_string(int(a)): match[i] for i, a in enumerate(legal)}
-        table.attrs["match"] = _match_line(table, by_action, start, model)
+        by_action = {state.action_to_string(int(a)): i for i, a in enumerate(legal)}
+        table.attrs["match"] = _match_line(table, values, by_action, start, model)
     return table
 
 
@@ -162,8 +214,9 @@ def _for_the_match(state, player: int):
     return model, start, state
 
 
-def _match_values(state, finals, player: int, model, start, equity: dict) -> np.ndarray:
-    """Each final state's match-winning chance for ``player`` (module docstring)."""
+def _match_values(state, finals, player: int, model, start, equity: dict):
+    """Each final state's match-winning chance for ``player`` (module docstring), and the
+    match state it reached (None where the match ended)."""
     from cardsim.game import State
 
     from .duplicate import categories
@@ -182,14 +235,15 @@ def _match_values(state, finals, player: int, model, start, equity: dict) -> np.
     side = np.array([[(s - player) % 2 for s in range(n)]] * len(rows))
     _, outcomes = model.outcomes(rows, side)
     worth = {"a": 1.0, "b": 0.0, "draw": 0.5}
-    values = np.empty(len(rows))
+    values, reached = np.empty(len(rows)), np.empty(len(rows), dtype=object)
     for k, o in enumerate(outcomes):
         nxt = model.step(start, tuple(int(v) for v in o))
         values[k] = worth[nxt] if isinstance(nxt, str) else equity[nxt]
-    return values
+        reached[k] = None if isinstance(nxt, str) else nxt
+    return values, reached
 
 
-def _match_line(table: pd.DataFrame, values: dict, start, model) -> str:
+def _match_line(table: pd.DataFrame, values: ActionValues, index: dict, start, model) -> str:
     """Whether playing for the match changes the move (``analyze``'s docstring): the move of
     the highest match-winning chance against the move of the most expected points, by their
     difference over the same worlds with its 95% interval; a change is called only when the
@@ -200,7 +254,7 @@ def _match_line(table: pd.DataFrame, values: dict, start, model) -> str:
     if match["action"] == points["action"]:
         return (f"at {where}: {points['action']} is best both for the points and for the "
                 f"match ({match['match_win']:.3f})")
-    diff, lo, hi = mean_interval(values[match["action"]] - values[points["action"]])
+    diff, lo, hi = values.match_interval(index[match["action"]], index[points["action"]])
     gain = (f"{match['action']} (match {match['match_win']:.3f}, points "
             f"{match['mean_return']:+.3f}) rather than {points['action']} (match "
             f"{points['match_win']:.3f}, points {points['mean_return']:+.3f}): "
@@ -211,4 +265,4 @@ def _match_line(table: pd.DataFrame, values: dict, start, model) -> str:
             "a difference within its interval")
 
 
-__all__ = ["AnalysisConfig", "analyze"]
+__all__ = ["AnalysisConfig", "Equity", "analyze", "match_interval"]

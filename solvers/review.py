@@ -257,7 +257,7 @@ def _decision(state, action: int, seat: int, move: int, values, thresholds):
     if values.match is not None:
         win = values.match.mean(axis=1)
         top = int(np.argmax(win))
-        mloss, mlow, mhigh = mean_interval(values.match[top] - values.match[played])
+        mloss, mlow, mhigh = values.match_interval(top, played)
         if top == played:
             mloss = mlow = mhigh = 0.0
         row.update(match_loss=float(mloss), match_low=float(mlow), match_high=float(mhigh))

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from cardsim import simulate as sim
-from cardsim.stats import Sums, fmt_interval, mean_interval, wilson_interval
+from cardsim.stats import Sums, fmt_interval, mean_interval, t95, wilson_interval
 
 DEALS = 6_000
 GAMES = ("scopa", "bura", "mushka", "minchiate")
@@ -111,7 +111,7 @@ def ratio(num, den):
     if total < 2:
         return "-"
     q = num.sum() / total
-    half = 1.96 * ((num - q * den) / den.mean()).std(ddof=1) / np.sqrt(len(num))
+    half = t95(len(num)) * ((num - q * den) / den.mean()).std(ddof=1) / np.sqrt(len(num))
     return fmt_interval(q, q - half, q + half, digits=2)
 
 

@@ -334,15 +334,18 @@ def _conditioned_opening(args: argparse.Namespace):
     return game, state
 
 
-def _equity_of(game, folder: str) -> dict:
-    """``analyze --match``'s table (match state -> side a's chance) from an equity folder of
-    the position's rules; an empty ``folder`` is cardsim equity's default one, computed
-    first (with its defaults) when it holds no table yet."""
+def _equity_of(game, folder: str):
+    """``analyze --match``'s table (:class:`solvers.analyze.Equity`: match state -> side a's
+    chance, and its standard error) from an equity folder of the position's rules; an empty
+    ``folder`` is cardsim equity's default one, computed first (with its defaults) when it
+    holds no table yet."""
+    from cardsim.stats import Z95
     from experiments.equity import load_table
+    from solvers.analyze import Equity
     manifest, table = load_table(game, folder, "cardsim analyze --match")
-    columns = manifest["states"]
-    return {tuple(s): p for s, p in zip(table[columns].itertuples(index=False, name=None),
-                                        table["p_win"])}
+    states = [tuple(s) for s in table[manifest["states"]].itertuples(index=False, name=None)]
+    se = (table["p_high"] - table["p_low"]).to_numpy() / (2 * Z95)
+    return Equity(zip(states, table["p_win"]), zip(states, se))
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -399,17 +402,28 @@ def cmd_run(args: argparse.Namespace) -> int:
     results folder instead of a spec, resume (and repair) it with the spec it holds."""
     from pathlib import Path
 
-    from experiments.spec import load_spec, spec_from_dict
+    from cardsim.documents import read_document
+    from experiments.calibration import calibration_from_dict, is_calibration
+    from experiments.spec import SpecError, parse_spec, spec_from_dict
     from experiments.store import Store
     from solvers.agent_spec import parse_agent
     if Path(args.spec).is_dir():
         if args.out and Path(args.out).resolve() != Path(args.spec).resolve():
             raise CardsimError(f"`cardsim run {args.spec}` resumes that folder itself: drop "
                                f"--out {args.out}")
-        spec, out = spec_from_dict(Store.open(args.spec).manifest()["spec"]), args.spec
+        data, out = Store.open(args.spec).manifest()["spec"], args.spec
+        if is_calibration(data):
+            return _calibrate(calibration_from_dict(data), out, args)
+        spec = spec_from_dict(data)
     else:
-        spec = load_spec(args.spec)
+        data = read_document(args.spec, "TOML", SpecError)
         out = args.out or str(Path("runs") / Path(args.spec).stem)
+        if isinstance(data, dict) and "kind" in data and not is_calibration(data):
+            raise SpecError(f"kind = {data['kind']!r}: expected \"calibration\" (an "
+                            "experiment's spec has no kind)")
+        if is_calibration(data):
+            return _calibrate(calibration_from_dict(data), out, args)
+        spec = parse_spec(data)
     if not spec.equity and any(parse_agent(a, spec.game).for_the_match for a in spec.agents):
         from experiments.equity import load_table  # the default table, computed if missing
         load_table(spec.load(), "", "cardsim run")
@@ -554,6 +568,26 @@ def cmd_compare(args: argparse.Namespace) -> int:
     with pd.option_context("display.width", 120, "display.max_columns", 20,
                            "display.max_colwidth", 40):
         print(format_comparison(compare_runs(args.run_a, args.run_b)))
+    return 0
+
+
+def _calibrate(spec, out: str, args: argparse.Namespace) -> int:
+    """``cardsim run`` of a calibration study (:mod:`experiments.calibration`): its missing
+    batches, then its summary."""
+    from experiments.calibration import run_calibration, summary
+    from experiments.tables import format_table
+    if args.dask:
+        raise CardsimError("a calibration study runs on local processes: drop --dask")
+
+    def say(done: int, total: int) -> None:
+        print(f"calibration: {done} of {total} batches", file=sys.stderr, flush=True)
+    rows = run_calibration(spec, out, args.jobs, None if args.quiet else say)
+    print(f"{spec.game}: {rows['deal'].nunique():,} deals, {len(rows):,} positions and "
+          f"evaluations in {out}" + (f" — {spec.question}" if spec.question else ""))
+    table = format_table(summary(rows, spec.names))
+    keep = ["evaluator", "stage", "positions", "predicted_win", "realized_win", "ece", "brier",
+            "bias", "seconds"]
+    _print_table("calibration", table[[c for c in keep if c in table.columns]])
     return 0
 
 

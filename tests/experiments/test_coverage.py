@@ -1,6 +1,7 @@
 """The coverage study (experiments/coverage.py) and the intervals it checks, on synthetic data
 with a known answer."""
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -96,6 +97,8 @@ def test_run_writes_each_case_and_resumes(tmp_path, capsys):
     assert list(table["case"]) == ["mean-redeals-10000"]
     stored = pd.read_csv(tmp_path / "coverage.csv")
     assert stored.loc[0, "intervals"] == 3 and stored.loc[0, "seed"] == 2
+    assert (tmp_path / "coverage.md").read_text() == coverage.markdown(stored)
+    assert "| `mean-redeals-10000` | mean (simulate) | 3 | 3 |" in coverage.markdown(stored)
     said = []
     coverage.run(["mean-redeals-10000"], 3, seed=2, jobs=1, out=str(tmp_path), say=said.append)
     assert said == []
@@ -130,3 +133,26 @@ def test_wilson_coverage_is_exact_and_discrete():
     assert coverage.wilson_coverage(10_000, p) == pytest.approx(0.9427, abs=5e-4)
     average = np.mean([coverage.wilson_coverage(100, q) for q in np.linspace(0.05, 0.95, 91)])
     assert average == pytest.approx(0.95, abs=0.003)
+
+
+PUBLISHED = Path(__file__).resolve().parents[2] / "experiments" / "results" / "coverage"
+
+
+def test_the_published_coverage_study_is_whole_and_honest():
+    """``experiments/results/coverage``: every case, at least 2,000 replications each, its
+    Markdown the table's; every interval kind covers 95% within 1%, with two exceptions: the
+    Wilson rate of a rare event, whose exact coverage (which the replications reproduce)
+    swings with the count's discreteness; and a study's win rate over duplicate games, which
+    the Wilson interval over games makes conservative (the games of a deal are negatively
+    correlated: about 96.7%; still open in issue 41)."""
+    table = pd.read_csv(PUBLISHED / "coverage.csv")
+    assert sorted(table["case"]) == sorted(coverage.CASES)
+    assert (table["replications"] >= 2_000).all()
+    assert (PUBLISHED / "coverage.md").read_text() == coverage.markdown(table)
+    for r in table.itertuples():
+        if not math.isnan(r.exact):
+            assert r.coverage_lo <= r.exact + 0.002 and r.exact - 0.002 <= r.coverage_hi, r
+        elif r.case.startswith("wins-"):
+            assert 0.95 < r.coverage_lo and r.coverage < 0.975, r
+        else:
+            assert abs(r.coverage - 0.95) <= 0.01, r

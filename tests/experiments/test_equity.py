@@ -361,3 +361,46 @@ def test_mi_resto_4_analyze_match_reads_a_minchiate_positions_match_state(tmp_pa
             state.to_dict(), player)[2])
         result = analyze(state, AnalysisConfig(player=player, worlds=4), equity)
         assert (result["match_win"] == expected).all()
+
+
+def test_match_interval_adds_the_tables_own_error():
+    """Issue 41: a match-winning chance's interval carries the equity table's error. Every
+    world reaching one state of standard error 0.02 (the worlds agreeing exactly) gives
+    ±1.96·0.02; half the worlds at each of two such states, the larger of the correlated
+    (0.02) and independent (0.014) errors; two actions reaching the same states as often, a
+    loss without table error; the match's end (None) has no error."""
+    from cardsim.stats import Z95
+    from solvers.analyze import match_interval
+    flat = np.full(100, 0.5)
+    se = {(1, 2): 0.02, (3, 4): 0.02}
+    mean, lo, hi = match_interval(flat, [(1, 2)] * 100, se)
+    assert mean == 0.5 and hi - mean == pytest.approx(Z95 * 0.02)
+    _, lo, hi = match_interval(flat, [(1, 2), (3, 4)] * 50, se)
+    assert (hi - lo) / 2 == pytest.approx(Z95 * 0.02)
+    _, lo, hi = match_interval(flat, [(1, 2), (3, 4)] * 50, se, flat, [(3, 4), (1, 2)] * 50)
+    assert lo == pytest.approx(0.0, abs=1e-15) and hi == pytest.approx(0.0, abs=1e-15)
+    _, lo, hi = match_interval(flat, [None] * 100, se)
+    assert lo == hi == 0.5
+    assert match_interval(flat, [(1, 2)] * 100, {}) == (0.5, 0.5, 0.5)
+
+
+def test_analyze_match_intervals_widen_when_the_table_is_less_sure(scopa_table):
+    """Issue 41: ``analyze --match``'s intervals carry the table's uncertainty: the same
+    position and worlds give equal chances whatever the table's errors, and intervals that
+    widen as they grow (a table without errors: the worlds' intervals alone), except an
+    action's whose every world ends the match (no table cell read)."""
+    from solvers.analyze import AnalysisConfig, Equity, analyze
+    game, table = scopa_table
+    state = game.from_dict(__import__("json").loads((DATA / "scopa_match_7_10.json").read_text()))
+    chances = equity_dict(table)
+    widths = []
+    for error in (0.0, 0.01, 0.05):
+        result = analyze(state, AnalysisConfig(player=1, worlds=60, seed=1),
+                         Equity(chances, {s: error for s in chances}))
+        result = result.sort_values("action")
+        widths.append((result["match_high"] - result["match_low"]).to_numpy())
+        if error == 0.0:
+            plain = analyze(state, AnalysisConfig(player=1, worlds=60, seed=1), chances)
+            pd.testing.assert_frame_equal(result, plain.sort_values("action"))
+    assert (widths[0] <= widths[1]).all() and (widths[1] <= widths[2]).all()
+    assert (widths[0] < widths[1]).sum() >= 2 and (widths[1] < widths[2]).sum() >= 2

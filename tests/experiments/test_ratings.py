@@ -111,3 +111,23 @@ def test_in_a_game_that_is_not_zero_sum_the_score_is_head_to_head():
     assert table.loc["ismcts", "score"] == pytest.approx(0.25)
     assert table.loc["ismcts", "elo"] == pytest.approx(400 * math.log10(100.5 / 300.5),
                                                        abs=1e-6)
+
+
+def test_the_elo_interval_is_the_bootstrap_widened_for_few_deals(monkeypatch):
+    """The percentile interval of the bootstrap, widened about the rating by the factor that
+    makes a mean's bootstrap interval a Student's t one at the fewest deals a pair played (12
+    here: 1.16); the anchor keeps [0, 0]."""
+    from cardsim.stats import bootstrap_widening
+    from experiments import ratings
+    rows = pd.DataFrame(pair_rows(0, 0, 1, wins=8, losses=4)
+                        + pair_rows(1, 1, 2, wins=9, losses=6, draws=1))
+    agents = ["a", "heuristic", "c"]
+    wide = rating_table(rows, agents, bootstrap=200).set_index("name")
+    monkeypatch.setattr(ratings, "bootstrap_widening", lambda n: 1.0)
+    raw = rating_table(rows, agents, bootstrap=200).set_index("name")
+    k = bootstrap_widening(12)
+    assert k == pytest.approx(2.200985 / 1.959964 * math.sqrt(12 / 11), abs=1e-5)
+    for side in ("elo_lo", "elo_hi"):
+        assert (wide[side] - wide["elo"]).to_numpy() == pytest.approx(
+            (raw[side] - raw["elo"]).to_numpy() * k)
+    assert wide.loc["heuristic", ["elo_lo", "elo_hi"]].tolist() == [0.0, 0.0]

@@ -1,9 +1,12 @@
 """Every study shipped in ``experiments/specs`` is a valid spec (its game, rules, agents and
-matchups load), so ``cardsim run experiments/specs/<name>.toml`` starts."""
+matchups load; a calibration study's agents and evaluators), so ``cardsim run
+experiments/specs/<name>.toml`` starts."""
 from pathlib import Path
 
 import pytest
 
+from cardsim.documents import read_document
+from experiments.calibration import is_calibration, load_calibration
 from experiments.spec import load_spec
 
 SPECS = sorted((Path(__file__).resolve().parents[2] / "experiments" / "specs").glob("*.toml"))
@@ -11,9 +14,17 @@ SPECS = sorted((Path(__file__).resolve().parents[2] / "experiments" / "specs").g
 
 def test_specs_are_found():
     assert len(SPECS) >= 8
+    kinds = [is_calibration(read_document(p, "TOML")) for p in SPECS]
+    assert sum(kinds) == 4             # calibration_<game>.toml, one per game
 
 
 @pytest.mark.parametrize("path", SPECS, ids=[p.stem for p in SPECS])
 def test_shipped_spec_loads(path):
+    if is_calibration(read_document(path, "TOML")):
+        spec = load_calibration(path)
+        assert path.stem == f"calibration_{spec.game}"
+        assert spec.evaluators[0] == ("heuristic", 200)     # analyze's default comes first
+        assert spec.deals * spec.positions >= 3_000          # several thousand positions
+        return
     spec = load_spec(path)
     assert spec.game and spec.agents and spec.matchups

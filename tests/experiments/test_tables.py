@@ -14,7 +14,7 @@ import pytest
 from scipy.stats import binom
 
 from cardsim.simulate import play_random_deals
-from cardsim.stats import Z95, mean_interval, wilson_interval
+from cardsim.stats import mean_interval, wilson_interval
 from experiments.tables import (
     TableError,
     agent_results,
@@ -31,6 +31,8 @@ from experiments.tables import (
 )
 
 AGENTS = ["A", "B"]
+
+T_2 = 4.302652729911275     # the 97.5% point of Student's t with 2 degrees of freedom
 
 
 def duplicate_rows(a_returns, matchup=0, dealers=None, extra=None):
@@ -76,12 +78,13 @@ def test_matchup_table_by_hand():
         wilson_interval(3, 6))
     assert a["draw_rate"] == pytest.approx(1 / 6)
     assert a["score"] == pytest.approx(3.5 / 6)
-    # paired: per-deal means 1.5, -0.5, 0 -> mean 1/3, sd sqrt(13/12), se sqrt(13/36)
+    # paired: per-deal means 1.5, -0.5, 0 -> mean 1/3, sd sqrt(13/12), se sqrt(13/36); the
+    # interval's factor is Student's t with 2 degrees of freedom (3 deals)
     se = math.sqrt(13 / 36)
     assert a["mean_return"] == pytest.approx(1 / 3)
     assert a["return_se"] == pytest.approx(se)
-    assert a["mean_return_lo"] == pytest.approx(1 / 3 - Z95 * se)
-    assert a["mean_return_hi"] == pytest.approx(1 / 3 + Z95 * se)
+    assert a["mean_return_lo"] == pytest.approx(1 / 3 - T_2 * se)
+    assert a["mean_return_hi"] == pytest.approx(1 / 3 + T_2 * se)
     # unpaired: the 6 game returns 2, 1, 0, -1, 3, -3: sd sqrt(14/3), se sqrt(14/18)
     assert a["return_se_unpaired"] == pytest.approx(math.sqrt(14 / 18))
     # zero-sum 2-player: the margin is the first agent's mean return; B's is its negative
@@ -119,7 +122,7 @@ def test_without_rotation_paired_is_plain_se():
 
 def test_half_width():
     rows = duplicate_rows(BASIC)
-    assert half_width(rows, AGENTS, 0) == pytest.approx(Z95 * math.sqrt(13 / 36))
+    assert half_width(rows, AGENTS, 0) == pytest.approx(T_2 * math.sqrt(13 / 36))
     assert half_width(duplicate_rows({(0, 0): 1, (0, 1): 2}), AGENTS, 0) == math.inf
     assert half_width(rows, AGENTS, 7) == math.inf            # no rows yet for matchup 7
 

@@ -17,7 +17,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from ...stats import Summary, Sums, fmt_interval, noted, wilson_interval
+from ...stats import Summary, Sums, fmt_interval, noted, t95, wilson_interval
 from .rules import MushkaRules
 
 
@@ -39,7 +39,7 @@ def _ratio(sums: Sums, num: str, den: str) -> str:
     r = s_num / s_den
     exact = Fraction(s_num, s_den)   # sum(num - r den) = 0: the residuals' variance
     squares = ss_num - 2 * exact * sums.total(f"{num} x {den}") + exact * exact * ss_den
-    half = 1.96 * math.sqrt(squares / (n - 1)) / (s_den / n) / math.sqrt(n) if n > 1 \
+    half = t95(n) * math.sqrt(squares / (n - 1)) / (s_den / n) / math.sqrt(n) if n > 1 \
         else math.nan
     return fmt_interval(r, r - half, r + half, digits=2)
 

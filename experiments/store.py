@@ -128,10 +128,12 @@ def spec_checksum(spec: dict) -> str:
 
 
 def levels_of(spec: dict) -> dict[str, str]:
-    """The agent spec string each named level among ``spec``'s agents stands for in its game,
-    in this cardsim (:func:`solvers.agent_spec.level`)."""
-    stands = {a.strip(): level(a.strip(), spec.get("game"))
-              for a in spec.get("agents", []) if isinstance(a, str)}
+    """The agent spec string each named level among ``spec``'s agents (and a calibration
+    study's evaluators) stands for in its game, in this cardsim
+    (:func:`solvers.agent_spec.level`)."""
+    named = [*spec.get("agents", []), *(e.get("agent") for e in spec.get("evaluators", [])
+                                         if isinstance(e, dict))]
+    stands = {a.strip(): level(a.strip(), spec.get("game")) for a in named if isinstance(a, str)}
     return {name: agent for name, agent in stands.items() if agent}
 
 

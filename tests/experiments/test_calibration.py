@@ -10,7 +10,8 @@ import cardsim
 from cardsim.app.cli import main
 from experiments import calibration as C
 from experiments.rows import seeded
-from experiments.store import Store
+from experiments.store import Store, levels_of
+from solvers.agent_spec import level
 from solvers.agents import parse_agent, play
 
 
@@ -133,6 +134,10 @@ def test_a_small_study_end_to_end(tmp_path, capsys):
     assert main(["run", str(out), "--quiet"]) == 0
     printed = capsys.readouterr().out
     assert "4 deals" in printed and "random, 4 worlds" in printed and "ece" in printed
+    assert Store.open(out).manifest()["levels"] == {}      # heuristic and random are no level
+    assert levels_of({"game": "scopa", "agents": ["strong"], "evaluators": [
+        {"agent": "fast", "worlds": 20}]}) == {"strong": level("strong", "scopa"),
+                                               "fast": level("fast", "scopa")}
     assert main(["verify", str(out)]) == 0
     assert main(["report", str(out), "--format", "md"]) == 0
     report = (out / "report" / "report.md").read_text()

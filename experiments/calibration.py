@@ -198,6 +198,20 @@ def calibration_from_dict(d: Mapping[str, Any]) -> CalibrationSpec:
     return spec
 
 
+def load_study(path):
+    """A spec file as ``cardsim run`` reads it: a :class:`CalibrationSpec` for ``kind =
+    "calibration"``, else an :class:`experiments.spec.ExperimentSpec` (which has no kind: any
+    other kind is refused in one line)."""
+    from .spec import SpecError, parse_spec
+    data = read_document(path, "TOML", SpecError)
+    if is_calibration(data):
+        return calibration_from_dict(data)
+    if isinstance(data, dict) and "kind" in data:
+        raise SpecError(f"kind = {data['kind']!r}: expected \"calibration\" (an experiment's "
+                        "spec has no kind)")
+    return parse_spec(data)
+
+
 def load_calibration(path) -> CalibrationSpec:
     """A calibration spec from a TOML file."""
     return calibration_from_dict(read_document(path, "TOML", CalibrationError))

@@ -402,9 +402,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     results folder instead of a spec, resume (and repair) it with the spec it holds."""
     from pathlib import Path
 
-    from cardsim.documents import read_document
-    from experiments.calibration import calibration_from_dict, is_calibration
-    from experiments.spec import SpecError, parse_spec, spec_from_dict
+    from experiments.calibration import (
+        CalibrationSpec,
+        calibration_from_dict,
+        is_calibration,
+        load_study,
+    )
+    from experiments.spec import spec_from_dict
     from experiments.store import Store
     from solvers.agent_spec import parse_agent
     if Path(args.spec).is_dir():
@@ -416,14 +420,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             return _calibrate(calibration_from_dict(data), out, args)
         spec = spec_from_dict(data)
     else:
-        data = read_document(args.spec, "TOML", SpecError)
+        study = load_study(args.spec)
         out = args.out or str(Path("runs") / Path(args.spec).stem)
-        if isinstance(data, dict) and "kind" in data and not is_calibration(data):
-            raise SpecError(f"kind = {data['kind']!r}: expected \"calibration\" (an "
-                            "experiment's spec has no kind)")
-        if is_calibration(data):
-            return _calibrate(calibration_from_dict(data), out, args)
-        spec = parse_spec(data)
+        if isinstance(study, CalibrationSpec):
+            return _calibrate(study, out, args)
+        spec = study
     if not spec.equity and any(parse_agent(a, spec.game).for_the_match for a in spec.agents):
         from experiments.equity import load_table  # the default table, computed if missing
         load_table(spec.load(), "", "cardsim run")

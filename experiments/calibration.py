@@ -346,9 +346,8 @@ def ece(p, o, bins: int = BINS) -> float:
     if not len(p):
         return math.nan
     k = bin_of(p, bins)
-    n = np.bincount(k, minlength=bins)
     gap = np.abs(np.bincount(k, p, bins) - np.bincount(k, o, bins))
-    return float(gap.sum() / len(p)) if n.sum() else math.nan
+    return float(gap.sum() / len(p))
 
 
 def brier(p, o, bins: int = BINS) -> dict:

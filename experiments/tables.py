@@ -217,8 +217,9 @@ def matchup_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
 
 def half_width(rows: pd.DataFrame, agents: Sequence[str], matchup: int) -> float:
     """The half-width of the 95% interval of the first agent's paired mean return in
-    ``matchup`` (``t·sd/√deals`` over deals, :func:`cardsim.stats.t95`): the quantity a "stop when the half-width
-    reaches X" rule watches; ``inf`` while the matchup has fewer than 2 deals."""
+    ``matchup`` (``t·sd/√deals`` over deals, :func:`cardsim.stats.t95`): the quantity a
+    "stop when the half-width reaches X" rule watches; ``inf`` while the matchup has fewer
+    than 2 deals."""
     values = first_agent_deals(rows, agents, matchup)
     if values.size < 2:
         return math.inf

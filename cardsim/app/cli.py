@@ -416,15 +416,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             raise CardsimError(f"`cardsim run {args.spec}` resumes that folder itself: drop "
                                f"--out {args.out}")
         data, out = Store.open(args.spec).manifest()["spec"], args.spec
-        if is_calibration(data):
-            return _calibrate(calibration_from_dict(data), out, args)
-        spec = spec_from_dict(data)
+        study = calibration_from_dict(data) if is_calibration(data) else spec_from_dict(data)
     else:
-        study = load_study(args.spec)
-        out = args.out or str(Path("runs") / Path(args.spec).stem)
-        if isinstance(study, CalibrationSpec):
-            return _calibrate(study, out, args)
-        spec = study
+        study, out = load_study(args.spec), args.out or str(Path("runs") / Path(args.spec).stem)
+    if isinstance(study, CalibrationSpec):
+        return _calibrate(study, out, args)
+    spec = study
     if not spec.equity and any(parse_agent(a, spec.game).for_the_match for a in spec.agents):
         from experiments.equity import load_table  # the default table, computed if missing
         load_table(spec.load(), "", "cardsim run")

@@ -144,7 +144,7 @@ def test_the_published_coverage_study_is_whole_and_honest():
     Wilson rate of a rare event, whose exact coverage (which the replications reproduce)
     swings with the count's discreteness; and a study's win rate over duplicate games, which
     the Wilson interval over games makes conservative (the games of a deal are negatively
-    correlated: about 96.7%; still open in issue 41)."""
+    correlated: about 96.7%)."""
     table = pd.read_csv(PUBLISHED / "coverage.csv")
     assert sorted(table["case"]) == sorted(coverage.CASES)
     assert (table["replications"] >= 2_000).all()

@@ -364,7 +364,7 @@ def test_mi_resto_4_analyze_match_reads_a_minchiate_positions_match_state(tmp_pa
 
 
 def test_match_interval_adds_the_tables_own_error():
-    """Issue 41: a match-winning chance's interval carries the equity table's error. Every
+    """A match-winning chance's interval carries the equity table's error. Every
     world reaching one state of standard error 0.02 (the worlds agreeing exactly) gives
     ±1.96·0.02; half the worlds at each of two such states, the larger of the correlated
     (0.02) and independent (0.014) errors; two actions reaching the same states as often, a
@@ -385,7 +385,7 @@ def test_match_interval_adds_the_tables_own_error():
 
 
 def test_analyze_match_intervals_widen_when_the_table_is_less_sure(scopa_table):
-    """Issue 41: ``analyze --match``'s intervals carry the table's uncertainty: the same
+    """``analyze --match``'s intervals carry the table's uncertainty: the same
     position and worlds give equal chances whatever the table's errors, and intervals that
     widen as they grow (a table without errors: the worlds' intervals alone), except an
     action's whose every world ends the match (no table cell read)."""

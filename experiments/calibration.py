@@ -5,7 +5,8 @@ default) from seeded deals. In each deal it draws ``positions`` decisions unifor
 with two or more legal actions (so every stage of the deal), and at each asks the analysis
 (:func:`solvers.analyze.evaluate_actions`, once per evaluator: the agent that plays the
 worlds out, ``worlds`` worlds) for the mover's chance of winning the deal (a return above 0)
-and mean return after the action the agent actually played. The realized result is the deal's
+and mean return after the action the agent actually played (that action alone is valued:
+its values are distributed as in the full analysis). The realized result is the deal's
 own return for the mover: the same agents played on from every drawn position.
 
 ```toml
@@ -13,9 +14,11 @@ kind = "calibration"
 question = "Do analyze's chances come true when strong players play on?"
 game = "scopa"
 agents = ["strong"]               # one for every seat, or one per seat
-evaluators = ["heuristic", {agent = "fast", worlds = 40}]
+evaluators = ["heuristic", {agent = "fast", worlds = 40, positions = 1}]
                                   # analyze's play-out agents (its default first), each
-                                  # with the study's worlds or its own
+                                  # with the study's worlds or its own, at every drawn
+                                  # position or at the first ``positions`` drawn (a costly
+                                  # evaluator on a random subset)
 worlds = 200                      # analyze's worlds per position (its default)
 positions = 3                     # decisions drawn per deal
 seed = 1
@@ -29,7 +32,8 @@ Deal ``i`` comes from ``SeedSequence([seed, i])``: its cards, the agents' stream
 decisions and the analysis seeds, so the rows do not depend on the batches or the processes.
 The rows are kept in an experiment store (:class:`experiments.store.Store`: checked, resumable,
 ``cardsim verify``), one row per drawn position and evaluator: ``deal``, ``rotation`` (the
-position's index in its deal), ``move`` (the decision's index among the deal's moves),
+position's place in the deal's draw: random, so an evaluator of the first ``positions`` sees a
+uniform subset), ``move`` (the decision's index among the deal's moves),
 ``moves`` (the deal's length), ``seat``, ``actions`` (legal), ``evaluator``,
 ``predicted_win``, ``predicted_return``, ``realized_return``, ``realized_win`` and ``seconds``
 (the analysis's wall-clock time: measured, the only column a seed does not fix).
@@ -84,7 +88,7 @@ class CalibrationSpec:
     game: str
     deals: int
     agents: tuple[str, ...] = ("strong",)
-    evaluators: tuple[tuple[str, int], ...] = (("heuristic", 200),)
+    evaluators: tuple[tuple[str, int, int], ...] = (("heuristic", 200, 3),)
     worlds: int = 200
     positions: int = 3
     seed: int = 1
@@ -97,7 +101,8 @@ class CalibrationSpec:
         d = asdict(self)
         size = {"deals": d.pop("deals")}
         d["agents"] = list(self.agents)
-        d["evaluators"] = [{"agent": a, "worlds": w} for a, w in self.evaluators]
+        d["evaluators"] = [{"agent": a, "worlds": w, "positions": p}
+                           for a, w, p in self.evaluators]
         d["rules"] = dict(self.rules)
         return {"kind": KIND, **d, "size": size}
 
@@ -112,7 +117,7 @@ class CalibrationSpec:
     @property
     def names(self) -> list[str]:
         """Each evaluator's name: its agent and worlds."""
-        return [f"{a}, {w} worlds" for a, w in self.evaluators]
+        return [f"{a}, {w} worlds" for a, w, _ in self.evaluators]
 
     @property
     def batches(self) -> int:
@@ -139,20 +144,21 @@ def _strings(d: dict, key: str, default: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(a.strip() for a in v)
 
 
-def _evaluators(d: dict, worlds: int) -> tuple[tuple[str, int], ...]:
+def _evaluators(d: dict, worlds: int, positions: int) -> tuple[tuple[str, int, int], ...]:
     v = d.get("evaluators", ["heuristic"])
     if not isinstance(v, list) or not v:
         raise CalibrationError(f"evaluators = {v!r}: expected a list of agent spec strings or "
-                               "tables {agent = \"...\", worlds = N}")
+                               "tables {agent = \"...\", worlds = N, positions = K}")
     out = []
     for e in v:
         if isinstance(e, dict):
-            if set(e) - {"agent", "worlds"} or not isinstance(e.get("agent"), str):
+            if set(e) - {"agent", "worlds", "positions"} or not isinstance(e.get("agent"), str):
                 raise CalibrationError(f"evaluator {e!r}: expected {{agent = \"...\", worlds "
-                                       "= N}}")
-            out.append((e["agent"].strip(), _int(e, "worlds", worlds, 2, 100_000)))
+                                       "= N, positions = K}}")
+            out.append((e["agent"].strip(), _int(e, "worlds", worlds, 2, 100_000),
+                        _int(e, "positions", positions, 1, positions)))
         elif isinstance(e, str) and e.strip():
-            out.append((e.strip(), worlds))
+            out.append((e.strip(), worlds, positions))
         else:
             raise CalibrationError(f"evaluators: {e!r} is not an agent spec string")
     return tuple(out)
@@ -186,14 +192,15 @@ def calibration_from_dict(d: Mapping[str, Any]) -> CalibrationSpec:
         game=game, rules=rules, question=question,
         deals=_int(size, "deals", 0, 1, 10 ** 7),
         agents=_strings(d, "agents", ("strong",)),
-        evaluators=_evaluators(d, _int(d, "worlds", 200, 2, 100_000)),
+        evaluators=_evaluators(d, _int(d, "worlds", 200, 2, 100_000),
+                               _int(d, "positions", 3, 1, 1_000)),
         worlds=_int(d, "worlds", 200, 2, 100_000), positions=_int(d, "positions", 3, 1, 1_000),
         seed=_int(d, "seed", 1, 0, 2 ** 63 - 1), batch_size=_int(d, "batch_size", 10, 1))
     n = loaded.num_players
     if len(spec.agents) not in (1, n):
         raise CalibrationError(f"agents: {len(spec.agents)} given; expected one for every "
                                f"seat or one per seat ({n})")
-    for a in (*spec.agents, *(a for a, _ in spec.evaluators)):
+    for a in (*spec.agents, *(e[0] for e in spec.evaluators)):
         parse_agent(a, loaded)
     return spec
 
@@ -220,7 +227,8 @@ def load_calibration(path) -> CalibrationSpec:
 # --- playing -----------------------------------------------------------------------------------
 
 def deal_rows(spec: CalibrationSpec, game, deal: int, evaluators: list) -> list[dict]:
-    """The rows of deal ``deal`` (module docstring); ``evaluators``: (agent, worlds) pairs."""
+    """The rows of deal ``deal`` (module docstring); ``evaluators``: (agent, worlds,
+    positions) triples."""
     from solvers.agents import parse_agent, play
     from solvers.analyze import AnalysisConfig, evaluate_actions
     seq = np.random.SeedSequence([spec.seed, deal])
@@ -236,21 +244,23 @@ def deal_rows(spec: CalibrationSpec, game, deal: int, evaluators: list) -> list[
             decisions.append((k, replay.clone(), action))
         replay.apply_action(action)
     rng = np.random.default_rng(pick_seq)
-    picked = sorted(rng.choice(len(decisions), size=min(spec.positions, len(decisions)),
-                               replace=False)) if decisions else []
+    picked = rng.choice(len(decisions), size=min(spec.positions, len(decisions)),
+                        replace=False) if decisions else []
     seeds = rng.integers(0, 2 ** 63 - 1, size=len(picked))
     rows = []
     for r, (i, seed) in enumerate(zip(picked, seeds)):
         move, position, action = decisions[i]
         seat = position.current_player()
-        for e, (agent, worlds) in enumerate(evaluators):
+        for e, (agent, worlds, positions) in enumerate(evaluators):
+            if r >= positions:
+                continue
             t = time.perf_counter()
             values = evaluate_actions(position, AnalysisConfig(
-                player=seat, agent=agent, worlds=worlds, seed=int(seed)))
+                player=seat, agent=agent, worlds=worlds, seed=int(seed)), actions=[action])
             seconds = time.perf_counter() - t
-            out = values.out[int(np.flatnonzero(values.legal == action)[0])]
+            out = values.out[0]
             rows.append({"deal": deal, "rotation": r, "move": move, "moves": len(state.actions),
-                         "seat": seat, "actions": len(values.legal), "evaluator": e,
+                         "seat": seat, "actions": len(position.legal_actions()), "evaluator": e,
                          "predicted_win": float((out > 0).mean()),
                          "predicted_return": float(out.mean()),
                          "realized_return": float(final[seat]),
@@ -263,7 +273,7 @@ def batch_rows(spec_dict: dict, batch: int) -> pd.DataFrame:
     from solvers.agents import parse_agent
     spec = calibration_from_dict(spec_dict)
     game = spec.load()
-    evaluators = [(parse_agent(a, game), w) for a, w in spec.evaluators]
+    evaluators = [(parse_agent(a, game), w, p) for a, w, p in spec.evaluators]
     rows = []
     for deal in range(batch * spec.batch_size, min(spec.deals, (batch + 1) * spec.batch_size)):
         rows.extend(deal_rows(spec, game, deal, evaluators))
@@ -283,7 +293,7 @@ def warm_up(spec: CalibrationSpec) -> None:
     state = game.new_deal(seed=0)
     play(state.clone(), [least_budget(parse_agent(a, game))
                          for a in spec.seats(game.num_players)], seed=0)
-    for a, _ in spec.evaluators:
+    for a, *_ in spec.evaluators:
         evaluate_actions(state, AnalysisConfig(player=state.current_player(), worlds=2,
                                                agent=least_budget(parse_agent(a, game))))
 

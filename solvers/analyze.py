@@ -132,10 +132,13 @@ class ActionValues(NamedTuple):
                               None if minus is None else self.reached[minus])
 
 
-def evaluate_actions(state, config: AnalysisConfig, equity: dict | None = None) -> ActionValues:
-    """Every legal action of ``state`` played in the same ``config.worlds`` worlds sampled for
-    the player to move (module docstring): the values per action and world, which
-    :func:`analyze` summarises and ``solvers.review`` pairs."""
+def evaluate_actions(state, config: AnalysisConfig, equity: dict | None = None,
+                     actions=None) -> ActionValues:
+    """Every legal action of ``state`` (or only ``actions``, legal ones) played in the same
+    ``config.worlds`` worlds sampled for the player to move (module docstring): the values per
+    action and world, which :func:`analyze` summarises and ``solvers.review`` pairs. An
+    action's values are distributed alike whichever others are valued beside it (the worlds
+    after the first then differ: each follows the stream its predecessor's play-outs left)."""
     spec = state.game.spec
     if state.is_terminal():
         raise CardsimError("the position is over: nothing to analyze")
@@ -151,6 +154,12 @@ def evaluate_actions(state, config: AnalysisConfig, equity: dict | None = None) 
     agent = (config.agent if isinstance(config.agent, Agent)
              else parse_agent(config.agent, state.game))
     legal = np.array(state.legal_actions(), dtype=np.int64)
+    if actions is not None:
+        wanted = np.array(list(actions), dtype=np.int64)
+        if wanted.size == 0 or not np.isin(wanted, legal).all():
+            raise CardsimError(f"actions {wanted.tolist()}: expected legal actions of the "
+                               "position")
+        legal = wanted
     out = np.zeros((len(legal), config.worlds), dtype=np.float64)
     finals = np.zeros((len(legal) * config.worlds if model else 0, spec.state_len),
                       dtype=np.uint64)

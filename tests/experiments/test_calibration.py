@@ -80,7 +80,8 @@ def toml(v) -> str:
 
 
 SPEC = {"kind": "calibration", "game": "scopa", "agents": ["heuristic"],
-        "evaluators": ["heuristic", {"agent": "random", "worlds": 4}], "worlds": 8, "positions": 2, "seed": 3,
+        "evaluators": ["heuristic", {"agent": "random", "worlds": 4, "positions": 1}],
+        "worlds": 8, "positions": 2, "seed": 3,
         "batch_size": 2, "size": {"deals": 4}}
 
 
@@ -95,6 +96,7 @@ SPEC = {"kind": "calibration", "game": "scopa", "agents": ["heuristic"],
     ({"evaluators": [{"agent": "random", "world": 3}]}, "evaluator {"),
     ({"evaluators": [{"agent": "random", "worlds": 1}]}, "worlds = 1"),
     ({"evaluators": ["ismcts:iterations=x"]}, "iterations"),
+    ({"evaluators": [{"agent": "random", "positions": 3}]}, "positions = 3"),
     ({"game": "chess"}, "chess"),
     ({"rules": {"target_score": 12}}, "target_score"),
 ])
@@ -116,8 +118,9 @@ def test_a_small_study_end_to_end(tmp_path, capsys):
     out = tmp_path / "study"
     C.run_calibration(spec, out)
     rows = Store.open(out).rows()
-    assert len(rows) == 4 * 2 * 2
+    assert len(rows) == 4 * 2 + 4 * 1       # the second evaluator at one position a deal
     assert set(rows["evaluator"]) == {0, 1}
+    assert (rows.loc[rows["evaluator"] == 1, "rotation"] == 0).all()
     assert rows["predicted_win"].between(0, 1).all()
     assert (rows["actions"] >= 2).all() and (rows["move"] < rows["moves"]).all()
     game = cardsim.load_game("scopa")

@@ -15,15 +15,15 @@ SPECS = sorted((Path(__file__).resolve().parents[2] / "experiments" / "specs").g
 def test_specs_are_found():
     assert len(SPECS) >= 8
     kinds = [is_calibration(read_document(p, "TOML")) for p in SPECS]
-    assert sum(kinds) == 4             # calibration_<game>.toml, one per game
+    assert sum(kinds) == 8     # calibration_<game>.toml and its heuristic play-on, per game
 
 
 @pytest.mark.parametrize("path", SPECS, ids=[p.stem for p in SPECS])
 def test_shipped_spec_loads(path):
     if is_calibration(read_document(path, "TOML")):
         spec = load_calibration(path)
-        assert path.stem == f"calibration_{spec.game}"
-        assert spec.evaluators[0] == ("heuristic", 200)     # analyze's default comes first
+        assert path.stem.startswith(f"calibration_{spec.game}")
+        assert spec.evaluators[0] == ("heuristic", 200, spec.positions)   # analyze's default
         assert spec.deals * spec.positions >= 3_000          # several thousand positions
         return
     spec = load_spec(path)

@@ -458,6 +458,24 @@ def test_analyze_refuses_the_wrong_player_and_finished_positions():
         analyze(done, AnalysisConfig(player=0))
 
 
+@pytest.mark.parametrize("name", ["scopa", "bura", "mushka", "minchiate"])
+def test_one_action_valued_alone_sees_the_full_analysis_first_world(name):
+    """``evaluate_actions(..., actions=[a])`` values ``a`` alone (what a calibration study
+    asks): in the first world exactly as the full analysis does (same world, same stream);
+    an action that is not legal is refused in one line."""
+    from solvers.analyze import evaluate_actions
+    state = cardsim.load_game(name).new_deal(seed=5)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    config = AnalysisConfig(player=state.current_player(), worlds=3, seed=9)
+    full = evaluate_actions(state, config)
+    for i, a in enumerate(full.legal):
+        alone = evaluate_actions(state, config, actions=[int(a)])
+        assert alone.legal.tolist() == [a] and alone.out[0, 0] == full.out[i, 0]
+    with pytest.raises(CardsimError, match="expected legal actions"):
+        evaluate_actions(state, config, actions=[10 ** 6])
+
+
 # --- the heuristic player reads only what its player sees -----------------------------------
 
 @pytest.mark.parametrize("name,opts", [("scopa", {}), ("scopa", {"num_players": 4}),

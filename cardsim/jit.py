@@ -138,6 +138,8 @@ def namespace(game) -> types.ModuleType:
             ns.match_cell = game.match_cell
         if game.encoding is not None:
             ns.encode = game.encoding.encode
+        if game.world_start is not None:
+            ns.world_start = game.world_start
         _NAMESPACES[game.name] = ns
     return ns
 

@@ -14,11 +14,13 @@ kind = "calibration"
 question = "Do analyze's chances come true when strong players play on?"
 game = "scopa"
 agents = ["strong"]               # one for every seat, or one per seat
-evaluators = ["heuristic", {agent = "fast", worlds = 40, positions = 1}]
+evaluators = ["heuristic", {agent = "heuristic", infer = 0.1},
+              {agent = "fast", worlds = 40, positions = 1}]
                                   # analyze's play-out agents (its default first), each
                                   # with the study's worlds or its own, at every drawn
                                   # position or at the first ``positions`` drawn (a costly
-                                  # evaluator on a random subset)
+                                  # evaluator on a random subset), with inference's worlds
+                                  # (``infer``: its epsilon, solvers.inference) or uniform
 worlds = 200                      # analyze's worlds per position (its default)
 positions = 3                     # decisions drawn per deal
 seed = 1
@@ -88,7 +90,7 @@ class CalibrationSpec:
     game: str
     deals: int
     agents: tuple[str, ...] = ("strong",)
-    evaluators: tuple[tuple[str, int, int], ...] = (("heuristic", 200, 3),)
+    evaluators: tuple[tuple[str, int, int, float | None], ...] = (("heuristic", 200, 3, None),)
     worlds: int = 200
     positions: int = 3
     seed: int = 1
@@ -101,8 +103,9 @@ class CalibrationSpec:
         d = asdict(self)
         size = {"deals": d.pop("deals")}
         d["agents"] = list(self.agents)
-        d["evaluators"] = [{"agent": a, "worlds": w, "positions": p}
-                           for a, w, p in self.evaluators]
+        d["evaluators"] = [{"agent": a, "worlds": w, "positions": p,
+                            **({} if i is None else {"infer": i})}
+                           for a, w, p, i in self.evaluators]
         d["rules"] = dict(self.rules)
         return {"kind": KIND, **d, "size": size}
 
@@ -117,7 +120,8 @@ class CalibrationSpec:
     @property
     def names(self) -> list[str]:
         """Each evaluator's name: its agent and worlds."""
-        return [f"{a}, {w} worlds" for a, w, _ in self.evaluators]
+        return [f"{a}, {w} worlds" + ("" if i is None else f", inference {i:g}")
+                for a, w, _, i in self.evaluators]
 
     @property
     def batches(self) -> int:
@@ -144,21 +148,31 @@ def _strings(d: dict, key: str, default: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(a.strip() for a in v)
 
 
-def _evaluators(d: dict, worlds: int, positions: int) -> tuple[tuple[str, int, int], ...]:
+def _evaluators(d: dict, worlds: int,
+                positions: int) -> tuple[tuple[str, int, int, float | None], ...]:
     v = d.get("evaluators", ["heuristic"])
     if not isinstance(v, list) or not v:
         raise CalibrationError(f"evaluators = {v!r}: expected a list of agent spec strings or "
-                               "tables {agent = \"...\", worlds = N, positions = K}")
+                               "tables {agent = \"...\", worlds = N, positions = K, "
+                               "infer = EPSILON}")
     out = []
     for e in v:
         if isinstance(e, dict):
-            if set(e) - {"agent", "worlds", "positions"} or not isinstance(e.get("agent"), str):
+            if (set(e) - {"agent", "worlds", "positions", "infer"}
+                    or not isinstance(e.get("agent"), str)):
                 raise CalibrationError(f"evaluator {e!r}: expected {{agent = \"...\", worlds "
-                                       "= N, positions = K}}")
+                                       "= N, positions = K, infer = EPSILON}}")
+            infer = e.get("infer")
+            if infer is not None:
+                from solvers.inference import check_epsilon
+                try:
+                    infer = check_epsilon(infer)
+                except CardsimError as err:
+                    raise CalibrationError(f"evaluator {e!r}: {err}") from None
             out.append((e["agent"].strip(), _int(e, "worlds", worlds, 2, 100_000),
-                        _int(e, "positions", positions, 1, positions)))
+                        _int(e, "positions", positions, 1, positions), infer))
         elif isinstance(e, str) and e.strip():
-            out.append((e.strip(), worlds, positions))
+            out.append((e.strip(), worlds, positions, None))
         else:
             raise CalibrationError(f"evaluators: {e!r} is not an agent spec string")
     return tuple(out)
@@ -228,7 +242,7 @@ def load_calibration(path) -> CalibrationSpec:
 
 def deal_rows(spec: CalibrationSpec, game, deal: int, evaluators: list) -> list[dict]:
     """The rows of deal ``deal`` (module docstring); ``evaluators``: (agent, worlds,
-    positions) triples."""
+    positions, infer) tuples."""
     from solvers.agents import parse_agent, play
     from solvers.analyze import AnalysisConfig, evaluate_actions
     seq = np.random.SeedSequence([spec.seed, deal])
@@ -251,12 +265,13 @@ def deal_rows(spec: CalibrationSpec, game, deal: int, evaluators: list) -> list[
     for r, (i, seed) in enumerate(zip(picked, seeds)):
         move, position, action = decisions[i]
         seat = position.current_player()
-        for e, (agent, worlds, positions) in enumerate(evaluators):
+        for e, (agent, worlds, positions, infer) in enumerate(evaluators):
             if r >= positions:
                 continue
             t = time.perf_counter()
             values = evaluate_actions(position, AnalysisConfig(
-                player=seat, agent=agent, worlds=worlds, seed=int(seed)), actions=[action])
+                player=seat, agent=agent, worlds=worlds, seed=int(seed), infer=infer),
+                actions=[action])
             seconds = time.perf_counter() - t
             out = values.out[0]
             rows.append({"deal": deal, "rotation": r, "move": move, "moves": len(state.actions),
@@ -273,7 +288,7 @@ def batch_rows(spec_dict: dict, batch: int) -> pd.DataFrame:
     from solvers.agents import parse_agent
     spec = calibration_from_dict(spec_dict)
     game = spec.load()
-    evaluators = [(parse_agent(a, game), w, p) for a, w, p in spec.evaluators]
+    evaluators = [(parse_agent(a, game), *rest) for a, *rest in spec.evaluators]
     rows = []
     for deal in range(batch * spec.batch_size, min(spec.deals, (batch + 1) * spec.batch_size)):
         rows.extend(deal_rows(spec, game, deal, evaluators))

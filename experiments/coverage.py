@@ -15,9 +15,9 @@ The cases (:data:`CASES`):
   on the first table, SC-DEAL-3) with its Wilson interval (:func:`cardsim.stats.
   wilson_interval`, the toolkit's interval of every rate); truth 145/91390.
 - ``wins-scopa-N``: a study's win rate (:func:`experiments.tables.matchup_table`: the first
-  agent's share of games won, Wilson's interval over the games) of random against random on N
-  duplicate deals; the truth is the mean of every replication's share (duplicate games are
-  not independent, which the Wilson interval ignores).
+  agent's share of games won, Wilson's interval over the deals: :func:`cardsim.stats.
+  clustered_wilson`) of random against random on N duplicate deals; the truth is the mean of
+  every replication's share.
 - ``mean-redeals-N``: ``cardsim simulate``'s "redeals per deal" (:meth:`cardsim.stats.Sums.
   mean_interval`); truth p/(1 - p), the mean of a geometric count.
 - ``paired-G-N``: the paired duplicate margin of random against random over N deals
@@ -212,7 +212,7 @@ CASES = {c.name: c for c in [
          P_REDEAL / (1 - P_REDEAL)),
     *(Case(f"paired-scopa-{n}", "paired duplicate mean", _paired("scopa", n), 0.0)
       for n in (20, 40, 200)),
-    Case("wins-scopa-20", "Wilson rate (duplicate games)", _wins(20), None),
+    Case("wins-scopa-20", "Wilson rate over deals (duplicate games)", _wins(20), None),
     Case("paired-bura-20", "paired duplicate mean", _paired("bura", 20), 0.0),
     Case("elo-scopa-20", "Elo rating (bootstrap)", _elo(20), 0.0),
     Case("equity-scopa-500", "equity cell (bootstrap)", _equity(500), _equity_truth),

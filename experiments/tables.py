@@ -21,10 +21,12 @@ Conventions used by all tables:
   95% interval ``mean ± t·sd/√deals`` (Student's t with deals - 1 degrees of freedom) are
   taken over deals (:func:`cardsim.stats.mean_interval`). With one rotation per deal this is
   the plain standard error.
-* **Rates** (win/draw/loss, seat wins, how deals end) use Wilson score intervals over games
-  (:func:`cardsim.stats.wilson_interval`). Duplicate games of one deal are not independent;
-  for an agent's wins they are typically negatively correlated (the cards favour one seat),
-  which makes the Wilson interval conservative.
+* **Rates** (win/draw/loss, seat wins, how deals end) use Wilson score intervals over the
+  deals (:func:`cardsim.stats.clustered_wilson`): duplicate games of one deal are not
+  independent (for an agent's wins typically negatively correlated: the cards favour one
+  seat), so the interval takes the effective number of games from the spread of the deals'
+  totals and Student's t over the deals; Wilson's over games, which treats them as
+  independent, covered 96.7% on 20 duplicate deals (``experiments/results/coverage``).
 * Interval columns are named ``<x>``, ``<x>_lo``, ``<x>_hi``; :func:`format_table` turns each
   triple into one ``"0.512 [0.498, 0.526]"`` column (:func:`cardsim.stats.fmt_interval`).
 """
@@ -37,7 +39,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from cardsim.stats import fmt_interval, mean_interval, noted, t95, wilson_interval
+from cardsim.stats import clustered_wilson, fmt_interval, mean_interval, noted, t95
 
 from .rows import Games, TableError, agent_name, distinct_agents, matchup_label, require_columns, score_of
 from .sprt import sprt_table
@@ -95,8 +97,10 @@ def _interval(values: np.ndarray) -> tuple[float, float, float, float]:
     return mean, lo, hi, se
 
 
-def _wilson(prefix: str, successes: int, n: int) -> dict:
-    p, lo, hi = wilson_interval(int(successes), int(n))
+def _rate(prefix: str, hits: np.ndarray, deal: np.ndarray) -> dict:
+    """A per-game rate with its interval over the deals (:func:`clustered_wilson`: a
+    duplicate deal's rotations are correlated games)."""
+    p, lo, hi = clustered_wilson(hits, deal)
     return {prefix: p, f"{prefix}_lo": lo, f"{prefix}_hi": hi}
 
 
@@ -164,14 +168,16 @@ _MATCHUP_COLUMNS = [
 
 
 def matchup_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
-    """Per matchup and agent in it: games, wins/draws/losses with Wilson 95% intervals, score,
+    """Per matchup and agent in it: games, wins/draws/losses with 95% intervals (Wilson over
+    the deals, :func:`_rate`), score,
     mean return with its paired 95% interval (``return_se``; ``return_se_unpaired`` treats every
     game as independent, for comparison), and for a 2-agent matchup the *margin* — half the
     per-deal difference of the two agents' paired returns, i.e. the first agent's mean return
     in a zero-sum 2-player game (Scopa: points ahead per deal) — with its interval; ``moves``
     is the mean number of moves per game and ``ms_per_move`` the compute time per move."""
     g = Games(rows)
-    note = ("Per matchup and agent: win/draw/loss rates with Wilson 95% intervals and the mean "
+    note = ("Per matchup and agent: win/draw/loss rates with 95% intervals (Wilson over the "
+            "deals) and the mean "
             "return per game with a 95% interval from the paired (duplicate) standard error, "
             "plus the margin (half the difference of the two agents' returns) in 2-agent "
             "matchups.")
@@ -197,15 +203,15 @@ def matchup_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
             margin = mean_interval((da[at] - db[bt]) / 2.0)
         for k in two:
             n, deals, _, games = groups[(m, k)]
-            r = ret[games]
+            r, dl = ret[games], g.deal[row][games]
             wins, draws, losses = int((r > 0).sum()), int((r == 0).sum()), int((r < 0).sum())
             mean, lo, hi, se = _interval(deals)
             mg = margin if k == two[0] else (-margin[0], -margin[2], -margin[1])
             out.append({
                 "matchup": m, "label": matchup_label(agents, t), "agent": k, "name": agent_name(agents, k),
                 "games": n, "deals": len(deals), "wins": wins, "draws": draws,
-                "losses": losses, **_wilson("win_rate", wins, n),
-                **_wilson("draw_rate", draws, n), **_wilson("loss_rate", losses, n),
+                "losses": losses, **_rate("win_rate", r > 0, dl),
+                **_rate("draw_rate", r == 0, dl), **_rate("loss_rate", r < 0, dl),
                 "score": float(score_of(r).mean()),
                 "mean_return": mean, "mean_return_lo": lo, "mean_return_hi": hi,
                 "return_se": se,
@@ -228,7 +234,7 @@ def half_width(rows: pd.DataFrame, agents: Sequence[str], matchup: int) -> float
 
 def _paired_stats(g: Games, values: np.ndarray, label_key: str, label) -> dict:
     """Mean of ``values`` (one per game) averaged per (matchup, deal) first, its 95% interval,
-    and the Wilson share of values > 0."""
+    and the share of values > 0 (its interval over the deals, :func:`_rate`)."""
     new = np.ones(len(values), dtype=bool)
     new[1:] = (g.matchup[1:] != g.matchup[:-1]) | (g.deal[1:] != g.deal[:-1])
     code = np.cumsum(new) - 1
@@ -236,7 +242,7 @@ def _paired_stats(g: Games, values: np.ndarray, label_key: str, label) -> dict:
     mean, lo, hi, se = _interval(per_deal)
     return {label_key: label, "games": len(values), "deals": len(per_deal),
             "mean_return": mean, "mean_return_lo": lo, "mean_return_hi": hi, "return_se": se,
-            **_wilson("win_rate", int((values > 0).sum()), len(values))}
+            **_rate("win_rate", values > 0, code)}
 
 
 _SEAT_COLUMNS = ["games", "deals", "mean_return", "mean_return_lo", "mean_return_hi",
@@ -329,10 +335,11 @@ _END_COLUMNS = ["matchup", "label", "end", "count", "games", "share", "share_lo"
 
 def end_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     """Per matchup: how the games ended (the ``end`` column: Bura's claim_won, claim_lost,
-    bura, moscow, most_points, void), each kind's share of the games with a Wilson 95%
-    interval; empty when the rows have no ``end`` column."""
+    bura, moscow, most_points, void), each kind's share of the games with its 95% interval
+    over the deals (:func:`_rate`); empty when the rows have no ``end`` column."""
     g = Games(rows)
-    note = "Share of games ending each way (the end column) per matchup, Wilson 95% intervals."
+    note = ("Share of games ending each way (the end column) per matchup, 95% intervals (Wilson "
+            "over the deals).")
     if "end" not in rows.columns or not g.order:
         return noted(pd.DataFrame(columns=_END_COLUMNS),
                       note + ("" if "end" in rows.columns else " The rows have no end column."))
@@ -340,11 +347,12 @@ def end_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     counts = ends.groupby(["matchup", "end"]).size()
     out = []
     for m, t in g.order.items():
-        games = int((g.matchup == m).sum())
+        mine = g.matchup == m
+        end, deal = ends["end"].to_numpy()[mine], g.deal[mine]
         for kind, count in counts.loc[m].items():
             out.append({"matchup": m, "label": matchup_label(agents, t), "end": kind,
-                        "count": int(count), "games": games,
-                        **_wilson("share", int(count), games)})
+                        "count": int(count), "games": int(mine.sum()),
+                        **_rate("share", end == kind, deal)})
     return noted(pd.DataFrame(out, columns=_END_COLUMNS), note)
 
 

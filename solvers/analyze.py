@@ -10,6 +10,10 @@ return is the game's: Scopa's point difference, Bura's stakes; *win* means a ret
 Intervals: 95% interval of the mean return (Student's t over the worlds), Wilson interval of
 the win rate.
 
+**Inference** (``AnalysisConfig.infer``, ``cardsim analyze --infer``): the worlds are drawn
+instead, by their weights, from :data:`INFER_POOL` times as many, each weighted by how likely
+the other players' moves of the deal so far are in it (:mod:`solvers.inference`).
+
 **For the match** (``equity`` given: a match-equity table of the game, as
 :mod:`experiments.equity` computes it): each play-out stops at the end of the position's deal,
 and its final points move the position's match state (its scores and dealer, seen by the
@@ -31,11 +35,19 @@ import pandas as pd
 
 from cardsim.bits import copy_words
 from cardsim.errors import CardsimError
+from cardsim.game import State
 from cardsim.jit import G, generic
 from cardsim.rng import rng_from_seed
 from cardsim.stats import Z95, mean_interval, wilson_interval
 
 from .agents import Agent, parse_agent, play_out, switches, workspace
+from .inference import infer_worlds
+
+INFER_POOL = 10
+"""With inference, the worlds of an analysis are resampled from this many times as many
+weighted worlds, tempered to keep at least as many effective worlds as it draws
+(:meth:`solvers.inference.Worlds.tempered`)."""
+INFER_KEY = 0x696E66   # the seeds of inference's worlds and draw, beside the analysis's own
 
 
 class Equity(dict):
@@ -82,17 +94,24 @@ class AnalysisConfig:
     agent: str = "heuristic"
     worlds: int = 200
     seed: int = 0
+    infer: float | None = None
+    """The inference model's epsilon (:mod:`solvers.inference`): the worlds are drawn from
+    :data:`INFER_POOL` times as many, by their weights; None samples them uniformly."""
 
 
 @generic
 def _evaluate(params, root, player, actions, n_actions, n_worlds, kinds, agent_params,
-              rng, ws, reward_scale, world, state, out, finals):
+              rng, ws, reward_scale, world, state, out, finals, given):
     """``out[i, w]`` = the player's return after action ``i`` in world ``w``; with ``finals``
-    of a row per action and world (else none), the final state there too."""
+    of a row per action and world (else none), the final state there too. World ``w`` is
+    ``given[w]`` when ``given`` has rows (inference's), else sampled uniformly."""
     seeds = np.empty(4, dtype=np.uint64)
     line = np.zeros(0, dtype=np.int64)
     for w in range(n_worlds):
-        G.determinize(root, params, player, rng, world)
+        if given.shape[0] > 0:
+            copy_words(world, given[w])
+        else:
+            G.determinize(root, params, player, rng, world)
         for k in range(4):
             seeds[k] = rng[k]
         for i in range(n_actions):
@@ -148,9 +167,20 @@ def evaluate_actions(state, config: AnalysisConfig, equity: dict | None = None,
                            "the position of the player to move")
     if config.worlds < 2:
         raise CardsimError(f"worlds={config.worlds}: expected at least 2")
+    given = np.zeros((0, spec.state_len), dtype=np.uint64)
+    if config.infer is not None:
+        draw, pick = (int(v) for v in np.random.SeedSequence(
+            [config.seed, INFER_KEY]).generate_state(2, dtype=np.uint64))
+        pool = infer_worlds(state, config.player, INFER_POOL * config.worlds, seed=draw,
+                            epsilon=config.infer).tempered(config.worlds)
+        given = pool.resample(config.worlds, seed=pick)
     model = start = None
     if equity is not None:
+        alone = state
         model, start, state = _for_the_match(state, config.player)
+        if state is not alone and len(given):
+            given = np.stack([_for_the_match(State(state.game, v), config.player)[2].vec
+                              for v in given])
     agent = (config.agent if isinstance(config.agent, Agent)
              else parse_agent(config.agent, state.game))
     legal = np.array(state.legal_actions(), dtype=np.int64)
@@ -169,7 +199,7 @@ def evaluate_actions(state, config: AnalysisConfig, equity: dict | None = None,
     evaluate(spec.params, state.vec, config.player, legal, len(legal), config.worlds, kinds,
              params, rng_from_seed(config.seed), workspace(spec, [agent]), spec.reward_scale,
              np.zeros(spec.state_len, dtype=np.uint64),
-             np.zeros(spec.state_len, dtype=np.uint64), out, finals)
+             np.zeros(spec.state_len, dtype=np.uint64), out, finals, given)
     match = reached = None
     if model:
         match, reached = _match_values(state, finals, config.player, model, start, equity)
@@ -199,7 +229,9 @@ def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.Dat
             rows[-1].update(zip(("match_win", "match_low", "match_high"),
                                 values.match_interval(i)))
     table = pd.DataFrame(rows).sort_values("mean_return", ascending=False, kind="stable")
-    table.attrs["note"] = (f"{config.worlds} sampled worlds for player {config.player}, played "
+    drawn = ("sampled" if config.infer is None
+             else f"drawn by inference (epsilon {config.infer:g}) from {INFER_POOL} times as many")
+    table.attrs["note"] = (f"{config.worlds} worlds {drawn} for player {config.player}, played "
                            f"out by {agent.name}; 95% intervals")
     table = table.reset_index(drop=True)
     if match is not None:
@@ -226,8 +258,6 @@ def _for_the_match(state, player: int):
 def _match_values(state, finals, player: int, model, start, equity: dict):
     """Each final state's match-winning chance for ``player`` (module docstring), and the
     match state it reached (None where the match ended)."""
-    from cardsim.game import State
-
     from .duplicate import categories
     game = state.game
     n = game.num_players

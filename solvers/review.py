@@ -79,6 +79,9 @@ class ReviewConfig:
     seed: int = 0
     thresholds: tuple[float, float, float] | None = None
     baseline: int = BASELINE
+    infer: float | None = None
+    """The worlds of each decision drawn by inference (:attr:`AnalysisConfig.infer`): from
+    the moves of the record before it; a view record's positions carry no moves."""
 
 
 @dataclass
@@ -190,7 +193,8 @@ def review(record, config: ReviewConfig = ReviewConfig(), equity: dict | None = 
         values = evaluate_actions(state if equity is not None else deal_alone(state),
                                   AnalysisConfig(player=seat, agent=config.agent,
                                                  worlds=config.worlds,
-                                                 seed=decision_seed(config.seed, move)), equity)
+                                                 seed=decision_seed(config.seed, move),
+                                                 infer=config.infer), equity)
         row, rows = _decision(state, action, seat, move, values, thresholds)
         row["decision"] = len(decisions)
         for r in rows:

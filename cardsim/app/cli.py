@@ -188,15 +188,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_position(game_name: str, path: str, options: list[str]):
+def _load_position(game_name: str, path: str, options: list[str], at: int | None = None):
     """(game, state) from a position JSON file; the file's ``rules`` are the game's options
-    unless ``--option`` gives others."""
+    unless ``--option`` gives others. A game record (``cardsim play --record``) gives the
+    position after its first ``at`` moves (all by default), with the moves that led there."""
     from cardsim.documents import read_document
     from cardsim.game import load_game
     definition(game_name)
     position = read_document(path, "JSON")
     if not isinstance(position, dict):
         raise CardsimError(f"{path}: expected a position object, got {type(position).__name__}")
+    if position.get("format") == "cardsim-record":
+        return _record_position(game_name, path, options, at)
+    if at is not None:
+        raise CardsimError("--at goes with a game record (the position after its first N "
+                           "moves)")
     rules = position.get("rules", {})
     if not isinstance(rules, dict):
         raise CardsimError(f"{path}: rules={rules!r}: expected an object of rules options")
@@ -213,6 +219,26 @@ def _load_position(game_name: str, path: str, options: list[str]):
     return game, state
 
 
+def _record_position(game_name: str, path: str, options: list[str], at: int | None):
+    """(game, state): the position of a full game record after its first ``at`` moves."""
+    from cardsim.replay import action_from_string, read_record
+    record = read_record(path)
+    if record.game.name != game_name:
+        raise CardsimError(f"{path}: a record of {record.game.name}, not {game_name}")
+    if options:
+        raise CardsimError("--option: a game record's rules are its own")
+    if record.is_view:
+        raise CardsimError(f"{path}: a view record holds one player's positions, not the "
+                           "deal's moves: analyze one of its positions instead")
+    moves = list(record.moves)
+    if at is not None and at > len(moves):
+        raise CardsimError(f"--at {at}: the record has {len(moves)} moves")
+    state = record.game.from_dict(record.start)
+    for text in moves[:len(moves) if at is None else at]:
+        state.apply_action(action_from_string(state, text))
+    return record.game, state
+
+
 def cmd_analyze(args: argparse.Namespace) -> int:
     """Every legal action of a position, as the player to move sees it, with its expected
     return and win probability."""
@@ -225,9 +251,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     else:
         if args.deal_seed is not None:
             raise CardsimError("--deal-seed goes with --where (the seed of the drawn deal)")
-        game, state = _load_position(args.game, args.position, args.option)
+        game, state = _load_position(args.game, args.position, args.option, args.at)
     config = AnalysisConfig(player=args.player, agent=args.agent, worlds=args.worlds,
-                            seed=args.seed)
+                            seed=args.seed, infer=args.infer)
     equity = _equity_of(game, args.match) if args.match is not None else None
     table = analyze(state, config, equity)
     shown = table.copy()
@@ -263,7 +289,8 @@ def cmd_review(args: argparse.Namespace) -> int:
         game = record.game
     config = ReviewConfig(players=None if args.player is None else (args.player,),
                           agent=args.agent, worlds=args.worlds, seed=args.seed,
-                          thresholds=args.thresholds, baseline=args.baseline)
+                          thresholds=args.thresholds, baseline=args.baseline,
+                          infer=args.infer)
     equity = _equity_of(game, args.match) if args.match is not None else None
     rv = review(record, config, equity, progress=None if args.json else _decision_counter())
     if args.report:
@@ -652,6 +679,27 @@ def _int_at_least(minimum: int, what: str, maximum: int | None = None):
     return parse
 
 
+def _epsilon(text: str) -> float:
+    """An argparse type: the inference model's epsilon, a number strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number between 0 and 1 "
+                                         "(exclusive)")
+    return value
+
+
+def _infer_option(p: argparse.ArgumentParser, moves: str) -> None:
+    """``--infer [EPSILON]``: worlds weighted by the other players' moves (solvers/inference)."""
+    p.add_argument("--infer", nargs="?", type=_epsilon, const=0.3, default=None,
+                   metavar="EPSILON", help="draw the worlds by inference from the other "
+                   f"players' moves of the deal so far, {moves}: each world weighted by "
+                   "their likelihood under the heuristic player, softened by EPSILON (0.3); "
+                   "default: uniform worlds")
+
+
 def _seconds(text: str) -> float:
     """An argparse type: a finite number of seconds > 0."""
     import math
@@ -871,7 +919,8 @@ def make_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_compare)
 
     p = _position_command(sub, "analyze", "value every legal action of a position (win "
-                          "probability and expected return, with intervals)", "; only what the "
+                          "probability and expected return, with intervals)", ", or a game "
+                          "record (`cardsim play --record`; --at N); only what the "
                           "player sees is used: sampled worlds replace the hidden cards; "
                           "without it, --where", optional=True)
     p.add_argument("--player", type=_int_at_least(0, "non-negative"), required=True,
@@ -882,6 +931,10 @@ def make_parser() -> argparse.ArgumentParser:
                    "fast, strong, best)")
     p.add_argument("--worlds", type=_int_at_least(2, "at least 2", 1_000_000), default=200,
                    help="sampled worlds per action (200)")
+    _infer_option(p, "read from a game record given as the position")
+    p.add_argument("--at", type=_int_at_least(0, "non-negative"), default=None, metavar="N",
+                   help="with a game record as the position: the position after its first N "
+                   "moves (all)")
     p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0, help="seed (0)")
     p.add_argument("--match", nargs="?", const="", default=None, metavar="EQUITY_DIR",
                    help="also each action's chance of winning the match, from the position's "
@@ -909,6 +962,7 @@ def make_parser() -> argparse.ArgumentParser:
                    help="the agent that plays every seat out after each action (heuristic)")
     p.add_argument("--worlds", type=_int_at_least(2, "at least 2", 1_000_000), default=200,
                    help="sampled worlds per decision, from the player's view (200)")
+    _infer_option(p, "the record's moves before each decision (a full record)")
     p.add_argument("--seed", type=_int_at_least(0, "non-negative"), default=0, help="seed (0)")
     p.add_argument("--thresholds", type=_thresholds, default=None, metavar="I,M,B",
                    help="the losses that make an inaccuracy, a mistake and a blunder, in the "

@@ -80,7 +80,8 @@ def toml(v) -> str:
 
 
 SPEC = {"kind": "calibration", "game": "scopa", "agents": ["heuristic"],
-        "evaluators": ["heuristic", {"agent": "random", "worlds": 4, "positions": 1}],
+        "evaluators": ["heuristic", {"agent": "random", "worlds": 4, "positions": 1,
+                                     "infer": 0.2}],
         "worlds": 8, "positions": 2, "seed": 3,
         "batch_size": 2, "size": {"deals": 4}}
 
@@ -97,6 +98,7 @@ SPEC = {"kind": "calibration", "game": "scopa", "agents": ["heuristic"],
     ({"evaluators": [{"agent": "random", "worlds": 1}]}, "worlds = 1"),
     ({"evaluators": ["ismcts:iterations=x"]}, "iterations"),
     ({"evaluators": [{"agent": "random", "positions": 3}]}, "positions = 3"),
+    ({"evaluators": [{"agent": "random", "infer": 1.5}]}, "infer=1.5"),
     ({"game": "chess"}, "chess"),
     ({"rules": {"target_score": 12}}, "target_score"),
 ])

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardsim.stats import Z95, mean_interval, t95, wilson_interval
+from cardsim.stats import Z95, clustered_wilson, mean_interval, t95, wilson_interval
 from experiments import coverage
 
 
@@ -37,6 +37,35 @@ def test_the_mean_interval_covers_95_percent_where_the_normal_one_does_not():
                                    (mean + half)[:, None], 0.7)
     assert normal["coverage_hi"] < 0.95
     assert normal["coverage"] == pytest.approx(0.938, abs=0.006)
+
+
+def test_a_rate_over_correlated_games_is_never_narrower_than_95_percent():
+    """Win rates of duplicate games (two per deal, the second often the first's reverse: the
+    cards favour a seat), 20 deals, 4,000 times each for three strengths of the correlation:
+    the interval over the deals (``clustered_wilson``) covers the true rate 95-97.5% of the
+    time, and is narrower than Wilson's over the games where the games are correlated;
+    games of one deal each give Wilson's interval at n - 1 games (Student's t)."""
+    deal = np.repeat(np.arange(20), 2)
+    for flip in (0.0, 0.3, 0.6):
+        rng = np.random.default_rng(5)
+        first = rng.random((4_000, 20)) < 0.45
+        second = np.where(rng.random((4_000, 20)) < flip, ~first,
+                          rng.random((4_000, 20)) < 0.45)
+        truth = (0.45 + flip * 0.55 + (1 - flip) * 0.45) / 2
+        cover = width = wide = 0.0
+        for a, b in zip(first, second):
+            hits = np.column_stack([a, b]).ravel()
+            _, lo, hi = clustered_wilson(hits, deal)
+            _, wlo, whi = wilson_interval(int(hits.sum()), hits.size)
+            cover += lo <= truth <= hi
+            width += hi - lo
+            wide += whi - wlo
+        assert 0.945 <= cover / 4_000 <= 0.975, (flip, cover / 4_000)
+        if flip:
+            assert width < wide
+    hits = np.random.default_rng(1).random(20) < 0.4
+    assert clustered_wilson(hits, np.arange(20)) == pytest.approx(
+        wilson_interval(hits.sum() * 19 / 20, 19, t95(20)))
 
 
 def test_coverage_row_of_a_known_forecaster_and_a_biased_one():

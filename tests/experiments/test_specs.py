@@ -23,7 +23,7 @@ def test_shipped_spec_loads(path):
     if is_calibration(read_document(path, "TOML")):
         spec = load_calibration(path)
         assert path.stem.startswith(f"calibration_{spec.game}")
-        assert spec.evaluators[0] == ("heuristic", 200, spec.positions)   # analyze's default
+        assert spec.evaluators[0] == ("heuristic", 200, spec.positions, None)  # the default
         assert spec.deals * spec.positions >= 3_000          # several thousand positions
         return
     spec = load_spec(path)

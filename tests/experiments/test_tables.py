@@ -14,7 +14,7 @@ import pytest
 from scipy.stats import binom
 
 from cardsim.simulate import play_random_deals
-from cardsim.stats import mean_interval, wilson_interval
+from cardsim.stats import mean_interval, t95, wilson_interval
 from experiments.tables import (
     TableError,
     agent_results,
@@ -72,10 +72,12 @@ def test_matchup_table_by_hand():
     a, b = t.loc["A"], t.loc["B"]
     assert (a["games"], a["deals"], a["wins"], a["draws"], a["losses"]) == (6, 3, 3, 1, 2)
     assert (b["wins"], b["draws"], b["losses"]) == (2, 1, 3)
+    # rates over the deals: A's wins per deal 2, 0, 1 of 2 (p 1/2): the ratio estimator's
+    # variance 3/2 * (1 + 1 + 0) / 6**2 = 1/12, so 3 effective games; Student's t, 3 deals
     assert (a["win_rate"], a["win_rate_lo"], a["win_rate_hi"]) == pytest.approx(
-        wilson_interval(3, 6))
+        wilson_interval(1.5, 3, t95(3)))
     assert (b["loss_rate"], b["loss_rate_lo"], b["loss_rate_hi"]) == pytest.approx(
-        wilson_interval(3, 6))
+        wilson_interval(1.5, 3, t95(3)))
     assert a["draw_rate"] == pytest.approx(1 / 6)
     assert a["score"] == pytest.approx(3.5 / 6)
     # paired: per-deal means 1.5, -0.5, 0 -> mean 1/3, sd sqrt(13/12), se sqrt(13/36); the
@@ -133,8 +135,10 @@ def test_seat_table():
     assert t.loc[0, "mean_return"] == pytest.approx(4 / 3)
     assert t.loc[1, "mean_return"] == pytest.approx(-4 / 3)
     assert t.loc[0, "mean_return_lo"] == pytest.approx(mean_interval(np.array([.5, .5, 3]))[1])
+    # seat 0 wins 1, 1, 2 of 2 per deal (p 2/3): variance 3/2 * (1/9 + 1/9 + 4/9) / 36 = 1/36,
+    # so 8 effective games
     assert (t.loc[0, "win_rate"], t.loc[0, "win_rate_lo"]) == pytest.approx(
-        wilson_interval(4, 6)[:2])
+        wilson_interval(16 / 3, 8, t95(3))[:2])
     assert "seat" in seat_table(duplicate_rows(BASIC)).attrs["note"]
 
 
@@ -179,7 +183,9 @@ def test_category_and_end_tables():
     e = end_table(rows, AGENTS).set_index("end")
     assert e.loc["claim_won", "count"] == 2 and e.loc["claim_won", "games"] == 4
     assert (e.loc["claim_won", "share"], e.loc["claim_won", "share_lo"],
-            e.loc["claim_won", "share_hi"]) == pytest.approx(wilson_interval(2, 4))
+            e.loc["claim_won", "share_hi"]) == pytest.approx(wilson_interval(2, 4, t95(2)))
+    # (one claim won in each deal: no spread between the deals, the games count as
+    # independent; Student's t with the deals' one degree of freedom)
     assert e["count"].sum() == 4
     no_end = end_table(duplicate_rows(BASIC), AGENTS)
     assert no_end.empty and "no end column" in no_end.attrs["note"]
@@ -239,7 +245,7 @@ def test_empty_rows_and_formatting():
     assert all(t.attrs["note"] for t in tables.values())
     f = format_table(tables["matchups"])
     assert "win_rate_lo" not in f.columns
-    assert f["win_rate"].iloc[0] == "0.500 [0.188, 0.812]"
+    assert f["win_rate"].iloc[0] == "0.500 [0.036, 0.964]"
     assert f.attrs["note"] == tables["matchups"].attrs["note"]
 
 

@@ -16,7 +16,7 @@ from ...bits import ONE, ZERO, bit, copy_words, indices_of, lowest_index, popcou
 from ...jit import helper, kernel
 from ...rng import rng_below, rng_next, rng_shuffle
 from . import layout as L
-from .kernels import is_terminal
+from .kernels import apply_action, deal_cards, is_terminal, legal_actions
 from .rules import P_BURA_OWN_LEAD, P_INITIAL_REDEAL, P_MOSCOW, P_NUM_PLAYERS
 from .scoring import has_active_combination, has_bura, has_moscow, suit_of
 
@@ -274,3 +274,113 @@ def observed_action(state, params, a, observer):
     shown = cards & bit(np.int64(state[L.TRUMP_CARD]))
     return action_id(L.THROW_DOWN, (np.uint64(popcount(cards)) << np.uint64(36)) | shown,
                      L.KIND_SHIFT)
+
+
+@helper
+def place_cards(out, cards, positions, n_positions):
+    """Write ``cards`` (a mask) at ``positions[:n_positions]`` of the deal order. False when
+    the counts differ."""
+    if popcount(cards) != n_positions:
+        return False
+    i = 0
+    while cards:
+        deal_order.set_order_card(out, L.ORDER, positions[i], lowest_index(cards))
+        cards &= cards - ONE
+        i += 1
+    return True
+
+
+@kernel(nrt=True)
+def world_start(world, params, observer, start, actions, n_actions, out, out_actions, read,
+                rng):
+    """Rules §5: the start of the deal a sampled ``world`` grew from, and the deal's moves as
+    made there, for inference (:mod:`solvers.inference`). ``start`` is the deal's true start
+    and ``actions`` its ``n_actions`` moves; of ``start`` only public words are read (dealer,
+    leader, turned trump card, match), never its deal order.
+
+    The world's log says when each card reached each hand (``GOT``): the initial deal gives
+    the cards of check point 0 round the table from the dealer's left (BU-DEAL-2), each
+    trick's draws one card at a time from its winner (BU-DRAW-1), the rest is the world's
+    stock. A face-down throw of another player is made there with the world's cards thrown
+    by him in that trick (BU-RESP-6). False when the world has no such start or a move is
+    not legal there."""
+    n = params[P_NUM_PLAYERS]
+    copy_words(out, start)
+    trump_card = np.int64(start[L.TRUMP_CARD])
+    last = np.int64(world[L.TRICKS])
+    positions = np.empty(L.N_CARDS, dtype=np.int64)
+    dealer = np.int64(start[L.DEALER])
+    for seat in range(n):
+        k = 0
+        for i in range(L.HAND_SIZE * n):
+            if (dealer + 1 + i) % n == seat:
+                positions[k] = i
+                k += 1
+        if not place_cards(out, received(world, seat, 0), positions, k):
+            return False
+    leaders = np.empty(last + 1, dtype=np.int64)
+    scheduled_leaders(world, params, leaders)
+    p = L.HAND_SIZE * n
+    mine = np.zeros(4, dtype=np.uint64)
+    for c in range(1, last + 1):
+        total = 0
+        for seat in range(n):
+            mine[seat] = received(world, seat, c)
+            total += popcount(mine[seat])
+        if total and leaders[c] < 0:
+            return False
+        seat = leaders[c]
+        while total:
+            if mine[seat]:
+                rest = mine[seat] & ~bit(trump_card)
+                card = trump_card if rest == ZERO else lowest_index(rest)
+                deal_order.set_order_card(out, L.ORDER, p, card)
+                mine[seat] &= ~bit(card)
+                p += 1
+                total -= 1
+            seat = (seat + 1) % n
+    if p != np.int64(world[L.NEXT]):
+        return False
+    for i in range(p, L.N_CARDS):
+        deal_order.set_order_card(out, L.ORDER, i, deal_order.order_card(world, L.ORDER, i))
+    for j in range(4):
+        out[L.RNG + j] = world[L.RNG + j]
+    if not deal_cards(out, params):
+        return False
+    scratch = out.copy()
+    legal = np.empty(L.MAX_ACTIONS, dtype=np.int64)
+    for k in range(n_actions):
+        a = actions[k]
+        if kind_of(a, L.KIND_SHIFT) == L.THROW_DOWN:
+            seat = np.int64(scratch[L.TO_MOVE])
+            code = 1 + np.int64(scratch[L.TRICKS])
+            cards = ZERO
+            thrown = world[L.THROWN + seat]
+            while thrown:
+                card = lowest_index(thrown)
+                thrown &= thrown - ONE
+                if deal_order.order_card(world, L.LEFT, card) == code:
+                    cards |= bit(card)
+            a = action_id(L.THROW_DOWN, cards, L.KIND_SHIFT)
+        m = legal_actions(scratch, params, legal)
+        found = False
+        for i in range(m):
+            if legal[i] == a:
+                found = True
+        if not found:
+            return False
+        out_actions[k] = a
+        read[k] = True
+        apply_action(scratch, params, a)
+    return True
+
+
+@helper
+def received(state, seat, c):
+    """The cards that reached ``seat``'s hand at check point ``c`` (the log ``GOT``)."""
+    code = 1 + seat + 4 * c
+    m = ZERO
+    for card in range(L.N_CARDS):
+        if deal_order.order_card(state, L.GOT, card) == code:
+            m |= bit(card)
+    return m

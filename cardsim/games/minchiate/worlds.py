@@ -69,6 +69,7 @@ from ...bits import ONE, ZERO, copy_words, lowest_index, popcount
 from ...jit import helper, kernel
 from ...rng import rng_next, rng_shuffle
 from . import layout as L
+from .kernels import apply_action, deal_cards, legal_actions
 from .placements import (
     N_PLACES,
     O_PLACE,
@@ -77,8 +78,16 @@ from .placements import (
     split_constrained,
     suit_count_targets,
 )
-from .rules import FOLA_SUIT_COUNTS, P_DEALER_ROB, P_DECINE_TWO, P_DECLARE_ALL, P_DISCARD_TRUMPS, P_FOLA
-from .scoring import bit_of, bonus_applies, combo_set, word_of
+from .rules import (
+    FOLA_SUIT_COUNTS,
+    P_DEALER_ROB,
+    P_DECINE_TWO,
+    P_DECLARE_ALL,
+    P_DISCARD_TRUMPS,
+    P_EXPOSE,
+    P_FOLA,
+)
+from .scoring import bit_of, bonus_applies, card_at, combo_set, word_of
 
 MAX_WORLD_TRIES = 200       # plain rejection tries before the exact draw
 MAX_EXACT_TRIES = 20_000    # exact draws whose Fola split / declarations are checked
@@ -500,3 +509,115 @@ def observed_action(state, params, action, observer):
         if seat != observer and shown == ZERO:
             return np.int64(L.DISCARD_SEEN << L.KIND_SHIFT)
     return np.int64(action)
+
+
+@helper
+def _write(out, w0, w1, first, last):
+    """Write the cards of the two-word set ``w0, w1`` at deal-order positions ``first ..
+    last - 1`` (in card order); the number of positions written."""
+    i = first
+    for w in range(2):
+        m = w0 if w == 0 else w1
+        while m and i < last:
+            deal_order.set_order_card(out, L.ORDER, i, np.int64(card_at(w, m)))
+            m &= m - ONE
+            i += 1
+    return i - first
+
+
+@kernel(nrt=True)
+def world_start(world, params, observer, start, actions, n_actions, out, out_actions, read,
+                rng):
+    """Rules §6: the start of the deal a sampled ``world`` grew from, and the deal's moves as
+    made there, for inference (:mod:`solvers.inference`). ``start`` is the deal's true start
+    and ``actions`` its ``n_actions`` moves; of ``start`` only public words are read (dealer,
+    robbed, exposed and seen cards, the match), of another player's discard only that it was
+    one.
+
+    No card is drawn after the deal, so each seat's dealt 21 are the world's hand, played
+    cards and discards less the cards it robbed (MI-CUT-1, MI-ROB-1), in its packets of 10
+    and 11 from the dealer's right, the exposed card last (MI-DEAL-2, -3); the cutter's
+    robbed cards lie at the bottom under the card that stopped him, the Fola (the world's
+    own part and the dealer's robbed cards) above them (MI-DEAL-4). Another player's discards
+    are made with the world's, in card order, and their likelihood is not read (the order is
+    not known). False when the world has no such start or a move is not legal there."""
+    copy_words(out, start)
+    dealer = np.int64(start[L.DEALER])
+    cutter = (dealer + 3) % 4
+    k = popcount(start[L.CUTTER_ROBBED]) + popcount(start[L.CUTTER_ROBBED + 1])
+    _write(out, start[L.CUTTER_ROBBED], start[L.CUTTER_ROBBED + 1], L.N_CARDS - k, L.N_CARDS)
+    seen = np.int64(start[L.SEEN_BOTTOM]) - 1
+    top = L.N_CARDS - k
+    if seen >= 0:
+        top -= 1
+        deal_order.set_order_card(out, L.ORDER, top, seen)
+    discarded = np.zeros(2, dtype=np.uint64)
+    for seat in range(4):
+        for w in range(2):
+            discarded[w] |= world[L.DISCARDS + 2 * seat + w]
+    fola = np.zeros(2, dtype=np.uint64)
+    for w in range(2):
+        fola[w] = (world[L.FOLA + w] & ~discarded[w]) | start[L.DEALER_ROBBED + w]
+    if seen >= 0:
+        fola[word_of(seen)] &= ~bit_of(seen)
+    if popcount(fola[0]) + popcount(fola[1]) != top - 84:
+        return False
+    _write(out, fola[0], fola[1], 84, top)
+    dealt = np.zeros(2, dtype=np.uint64)
+    for j in range(4):
+        seat = (dealer + 1 + j) % 4
+        for w in range(2):
+            dealt[w] = (world[L.HAND + 2 * seat + w] | world[L.PLAYED + 2 * seat + w]
+                        | world[L.DISCARDS + 2 * seat + w])
+            if seat == cutter:
+                dealt[w] &= ~start[L.CUTTER_ROBBED + w]
+            if seat == dealer:
+                dealt[w] &= ~start[L.DEALER_ROBBED + w]
+        if popcount(dealt[0]) + popcount(dealt[1]) != L.HAND_SIZE:
+            return False
+        last = 40 + 11 * j + 10
+        if params[P_EXPOSE] == 1:
+            e0, e1 = dealt[0] & start[L.EXPOSED], dealt[1] & start[L.EXPOSED + 1]
+            if popcount(e0) + popcount(e1) != 1:
+                return False
+            _write(out, e0, e1, last, last + 1)
+            dealt[0] &= ~e0
+            dealt[1] &= ~e1
+            n_first = _write(out, dealt[0], dealt[1], 10 * j, 10 * j + 10)
+            for _ in range(n_first):
+                first = np.int64(card_at(0, dealt[0]) if dealt[0] else card_at(1, dealt[1]))
+                dealt[word_of(first)] &= ~bit_of(first)
+            _write(out, dealt[0], dealt[1], 40 + 11 * j, last)
+        else:
+            n_first = _write(out, dealt[0], dealt[1], 10 * j, 10 * j + 10)
+            for _ in range(n_first):
+                first = np.int64(card_at(0, dealt[0]) if dealt[0] else card_at(1, dealt[1]))
+                dealt[word_of(first)] &= ~bit_of(first)
+            _write(out, dealt[0], dealt[1], 40 + 11 * j, last + 1)
+    for j in range(4):
+        out[L.RNG + j] = world[L.RNG + j]
+    deal_cards(out, params)
+    scratch = out.copy()
+    legal = np.empty(L.MAX_ACTIONS, dtype=np.int64)
+    for t in range(n_actions):
+        a = actions[t]
+        seat = np.int64(scratch[L.TO_MOVE])
+        read[t] = True
+        if seat != observer and kind_of(a, L.KIND_SHIFT) == L.DISCARD:
+            read[t] = False
+            c0 = world[L.DISCARDS + 2 * seat] & ~scratch[L.DISCARDS + 2 * seat]
+            c1 = world[L.DISCARDS + 2 * seat + 1] & ~scratch[L.DISCARDS + 2 * seat + 1]
+            if c0 == ZERO and c1 == ZERO:
+                return False
+            card = np.int64(card_at(0, c0) if c0 else card_at(1, c1))
+            a = (L.DISCARD << L.KIND_SHIFT) | card
+        m = legal_actions(scratch, params, legal)
+        found = False
+        for i in range(m):
+            if legal[i] == a:
+                found = True
+        if not found:
+            return False
+        out_actions[t] = a
+        apply_action(scratch, params, a)
+    return True

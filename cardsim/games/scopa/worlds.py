@@ -12,8 +12,8 @@ from ...bits import ONE, ZERO, bit, copy_words, lowest_index, popcount
 from ...jit import helper, kernel
 from ...rng import rng_next, rng_shuffle
 from . import layout as L
-from .kernels import set_order_card
-from .rules import P_NUM_PLAYERS
+from .kernels import deal_cards, set_order_card
+from .rules import P_HAND_SIZE, P_NUM_PLAYERS
 
 
 @helper
@@ -59,3 +59,49 @@ def determinize(state, params, observer, rng, out):
     deal_order.forget_dealt(out, L.ORDER, L.NEXT)
     for j in range(4):
         out[L.RNG + j] = rng_next(rng)
+
+
+@kernel
+def world_start(world, params, observer, start, actions, n_actions, out, out_actions, read,
+                rng):
+    """Rules §5: the start of the deal that a sampled ``world`` grew from, for inference
+    (:mod:`solvers.inference`), and its moves as played there (``out_actions``: Scopa's
+    are public, the same): ``start`` is the deal's true start and ``actions`` its
+    ``n_actions`` moves so far; of ``start`` only public words are read (the opening table,
+    the dealer, the match), never its deal order past the table.
+
+    Each move plays one card in turn from the dealer's next player, so the position of every
+    played card in the deal order follows from its move's number; the cards of the hands of
+    the current round not played yet come from the world, the stock from the world's order.
+    Returns False when the world has no such start (never for a world of ``determinize``)."""
+    copy_words(out, start)
+    n, h = params[P_NUM_PLAYERS], params[P_HAND_SIZE]
+    per_round = n * h
+    for k in range(n_actions):
+        out_actions[k] = actions[k]
+        read[k] = True
+    for i in range(4, L.N_CARDS):
+        set_order_card(out, i, deal_order.UNKNOWN)
+    for k in range(n_actions):
+        q = k % per_round
+        set_order_card(out, 4 + (k - q) + (q % n) * h + q // n,
+                       np.int64(np.uint64(actions[k]) >> np.uint64(L.ACTION_CARD_SHIFT)))
+    if n_actions < L.N_CARDS - 4:
+        base = n_actions - n_actions % per_round
+        dealer = np.int64(start[L.DEALER])
+        for j in range(n):
+            seat = (dealer + 1 + j) % n
+            played = (n_actions - base - j + n - 1) // n if n_actions - base > j else 0
+            hand = world[L.HAND + seat]
+            if popcount(hand) != h - played:
+                return False
+            t = played
+            while hand:
+                set_order_card(out, 4 + base + j * h + t, lowest_index(hand))
+                hand &= hand - ONE
+                t += 1
+        for i in range(np.int64(world[L.NEXT]), L.N_CARDS):
+            set_order_card(out, i, deal_order.order_card(world, L.ORDER, i))
+    for j in range(4):
+        out[L.RNG + j] = world[L.RNG + j]
+    return deal_cards(out, params)

@@ -1,0 +1,235 @@
+"""Inference: the worlds a player samples, weighted by how likely the other players' moves
+of the deal so far are in each (DESIGN.md §8).
+
+A world of the game's ``determinize`` is consistent with what the player has seen, drawn
+uniformly among those. But the other players chose their moves knowing their own cards: a
+player who kept the seven of coins back when a capture of it was open probably could not
+take it. Policy-based inference (Rebstock, Solinas, Buro and Sturtevant, "Policy Based
+Inference in Trick-Taking Card Games", 2019) weighs each world by the likelihood of those
+moves under a model of the players' play. Here:
+
+1. ``n`` worlds are sampled for the player (``determinize``, the same stream as the uniform
+   worlds of every other solver);
+2. for each, the game's ``world_start`` rebuilds the deal's start the world grew from and the
+   deal's moves as made there (from the deal's true start and moves it reads only what the
+   player saw: the weights never read a hidden card), and the moves are replayed from it;
+3. at every decision of another seat with two or more legal moves, the model gives the move
+   made, *as the player saw it* (the game's ``observed_action``: a face-down throw or an
+   exchange shows only its size), its probability; the world's weight is the product (its
+   logarithm is returned).
+
+The model (``epsilon``) is the game's heuristic player, softened: of ``n`` legal moves, the
+``m`` that look alike to the player have probability ``(1 - epsilon) * share + epsilon * m /
+n``, ``share`` the share of :data:`TIE_DRAWS` draws of the heuristic's choice among them (it
+breaks ties at random); a move the world makes illegal has probability 0. A game's
+``world_start`` may leave a move unread (``read``) where the world cannot say what the mover
+knew when he made it. ``epsilon = None`` is the uniform model: every weight is 1,
+the worlds those the solvers sample without inference. The heuristic's ties are broken by
+its own stream, seeded per world.
+
+The state must carry its deal's record (``State.start`` at the deal's start and its moves
+since: a state dealt by ``new_deal`` and played on, or a game record's); a position without
+one (``from_dict``) has no moves to read, and every weight is 1.
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from cardsim.errors import CardsimError
+from cardsim.jit import G, generic
+from cardsim.rng import rng_from_seed
+
+DEFAULT_EPSILON = 0.3
+"""The model's chance of a move other than the heuristic's (module docstring)."""
+
+MODEL_KEY = 0x6D6F64   # the model's stream beside the worlds'
+
+TIE_DRAWS = 8
+"""How many times the heuristic chooses at each decision: it breaks ties at random (in
+Scopa two choices from different streams differ at 16% of heuristic decisions), so the
+model's probability of a move is ``(1 - epsilon)`` times the share of the draws that chose
+it, plus ``epsilon / n``."""
+
+
+@generic(nrt=True)
+def weigh_worlds(params, root, player, start, actions, n_actions, epsilon, rng, model_rng,
+                 worlds, logw, scratch, made, read, legal):
+    """Sample ``len(worlds)`` worlds of ``root`` for ``player`` into ``worlds`` (from ``rng``,
+    as the uniform worlds are) and write each one's log weight to ``logw`` (module
+    docstring; ``epsilon < 0``: the uniform model, every log weight 0). The model's ties and
+    what a world leaves open draw from ``model_rng``. ``scratch`` (a state), ``made`` and
+    ``read`` (per move) are work space."""
+    heur = model_rng
+    for w in range(worlds.shape[0]):
+        G.determinize(root, params, player, rng, worlds[w])
+        logw[w] = 0.0
+        if epsilon < 0.0 or n_actions == 0:
+            continue
+        if not G.world_start(worlds[w], params, player, start, actions, n_actions, scratch,
+                             made, read, heur):
+            logw[w] = -np.inf
+            continue
+        total = 0.0
+        for k in range(n_actions):
+            seat = G.current_player(scratch, params)
+            n = G.legal_actions(scratch, params, legal)
+            if seat != player and n > 1 and read[k]:
+                seen = G.observed_action(scratch, params, made[k], player)
+                alike = 0
+                for i in range(n):
+                    if G.observed_action(scratch, params, legal[i], player) == seen:
+                        alike += 1
+                if alike == 0:
+                    total = -np.inf
+                    break
+                hits = 0
+                for _ in range(TIE_DRAWS):
+                    pick = legal[G.heuristic(scratch, params, legal, n, heur)]
+                    if G.observed_action(scratch, params, pick, player) == seen:
+                        hits += 1
+                total += np.log((1.0 - epsilon) * hits / TIE_DRAWS + epsilon * alike / n)
+            G.apply_action(scratch, params, made[k])
+        logw[w] = total
+
+
+class Worlds(NamedTuple):
+    """Sampled worlds (one state vector a row) and each one's log weight."""
+
+    vecs: np.ndarray
+    logw: np.ndarray
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The weights, normalised to sum 1 (uniform when every world is impossible)."""
+        finite = np.isfinite(self.logw)
+        if not finite.any():
+            return np.full(len(self.logw), 1.0 / len(self.logw))
+        w = np.where(finite, np.exp(self.logw - self.logw[finite].max()), 0.0)
+        return w / w.sum()
+
+    @property
+    def effective(self) -> float:
+        """Kish's effective number of worlds, ``1 / sum(w**2)`` of the normalised weights."""
+        return float(1.0 / (self.weights ** 2).sum())
+
+    def tempered(self, effective: float) -> "Worlds":
+        """These worlds with their log weights scaled by the largest ``beta`` in [0, 1] that
+        keeps at least ``effective`` effective worlds (bisection; ``beta`` 1 when they
+        already have as many): the likelihood of many moves under a rough model is sharper
+        than the model deserves, and a few worlds would stand for all (tempering, as in
+        annealed importance sampling)."""
+        if self.effective >= effective:
+            return self
+        finite = np.isfinite(self.logw)
+        low, high = 0.0, 1.0
+        for _ in range(30):
+            mid = (low + high) / 2
+            if Worlds(self.vecs, np.where(finite, self.logw * mid, -np.inf)).effective \
+                    >= effective:
+                low = mid
+            else:
+                high = mid
+        return Worlds(self.vecs, np.where(finite, self.logw * low, -np.inf))
+
+    def resample(self, k: int, seed) -> np.ndarray:
+        """``k`` of the worlds drawn by their weights (systematic resampling: each world
+        about ``k`` times its weight), in a random order; rows of ``vecs``."""
+        rng = np.random.default_rng(seed)
+        edges = np.cumsum(self.weights)
+        edges[-1] = 1.0
+        picks = np.searchsorted(edges, (rng.random() + np.arange(k)) / k, side="right")
+        return self.vecs[rng.permutation(np.minimum(picks, len(edges) - 1))]
+
+
+def check_epsilon(epsilon) -> float:
+    """``epsilon`` as the compiled loop reads it (-1 for the uniform model); a
+    :class:`CardsimError` outside (0, 1)."""
+    if epsilon is None:
+        return -1.0
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not (
+            0.0 < float(epsilon) < 1.0):
+        raise CardsimError(f"infer={epsilon!r}: expected the model's epsilon, a number "
+                           "between 0 and 1 (exclusive)")
+    return float(epsilon)
+
+
+def infer_worlds(state, player: int, n: int, seed=0,
+                 epsilon: float | None = DEFAULT_EPSILON) -> Worlds:
+    """``n`` worlds of ``state`` (a :class:`cardsim.State`) for ``player``, from ``seed``,
+    with their log weights under the model ``epsilon`` (module docstring): the same worlds
+    whatever the model, so that models are compared on them."""
+    spec = state.game.spec
+    eps = check_epsilon(epsilon)
+    if spec.definition.world_start is None and eps >= 0:
+        raise CardsimError(f"inference is not available for {spec.name} yet: its worlds "
+                           "module has no world_start")
+    if n < 1:
+        raise CardsimError(f"worlds={n}: expected at least 1")
+    start, actions = deal_record(state)
+    vecs = np.zeros((n, spec.state_len), dtype=np.uint64)
+    logw = np.zeros(n, dtype=np.float64)
+    weigh = weigh_worlds[spec]
+    weigh(spec.params, state.vec, int(player), start, actions, len(actions), eps,
+          rng_from_seed(seed), rng_from_seed(_model_seed(seed)), vecs, logw,
+          np.zeros(spec.state_len, dtype=np.uint64),
+          np.zeros(max(len(actions), 1), dtype=np.int64),
+          np.zeros(max(len(actions), 1), dtype=np.bool_),
+          np.zeros(spec.max_actions, dtype=np.int64))
+    return Worlds(vecs, logw)
+
+
+def _model_seed(seed) -> int:
+    """The model's seed beside the worlds' ``seed``."""
+    key = seed if isinstance(seed, (list, tuple)) else [seed]
+    return int(np.random.SeedSequence([*key, MODEL_KEY]).generate_state(1, dtype=np.uint64)[0])
+
+
+def deal_record(state) -> tuple[np.ndarray, np.ndarray]:
+    """The start of ``state``'s deal and its moves since, from the state's record; no moves
+    when the record does not reach back to the deal's start (a position read from a dict, or
+    a match's later deal)."""
+    start = state.start if state.start is not None else state.vec
+    actions = np.array(state.actions, dtype=np.int64)
+    replay = state.game.spec
+    if len(actions):
+        vec = start.copy()
+        for a in actions:
+            replay.apply_action(vec, replay.params, int(a))
+        if not np.array_equal(vec, state.vec) or _deals_in(state, start, actions) > 1:
+            return state.vec, np.zeros(0, dtype=np.int64)
+    return start, actions
+
+
+def _deals_in(state, start, actions) -> int:
+    """How many deals the record spans (a match record can span several)."""
+    layout = state.game.definition.layout
+    word = getattr(layout, "DEAL_NUMBER", None)
+    if word is None:
+        return 1
+    return int(state.vec[word]) - int(start[word]) + 1
+
+
+def log_prob_of_truth(state, player: int, worlds: Worlds) -> float:
+    """The mean over the cards in the other hands of ``state`` (the truth) of the log
+    probability the weighted worlds give that card's true holder (the papers' measure of
+    inference). A world's hands are read as the game writes them (``to_dict``); each
+    probability is smoothed by one world of the unweighted share (and at least half a world)
+    so that a card no world gave its holder stays finite."""
+    from cardsim.game import State
+    truth = state.to_dict()["hands"]
+    hands = [set(h) for h in truth]
+    held = [State(state.game, v).to_dict()["hands"] for v in worlds.vecs]
+    w, n = worlds.weights, len(worlds.vecs)
+    total, count = 0.0, 0
+    for s, cards in enumerate(hands):
+        if s == player:
+            continue
+        for c in cards:
+            has = np.array([c in h[s] for h in held], dtype=np.float64)
+            p = (n * float(w @ has) + has.mean()) / (n + 1)
+            total += math.log(max(p, 0.5 / n))
+            count += 1
+    return total / count if count else math.nan

@@ -1,0 +1,177 @@
+"""Inference (solvers/inference.py): worlds weighted by the other players' moves.
+
+A world's deal start (the game's ``world_start``) replays the deal's moves into that very
+world; the weights read only what the player saw (a second true deal the player cannot tell
+from the first gives the same worlds and weights); the uniform model is the solvers' uniform
+worlds; and in heuristic self-play, where the model is right, the weighted worlds give the
+true hidden cards more probability than uniform ones."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cardsim
+from cardsim.errors import CardsimError
+from cardsim.game import State
+from cardsim.rng import rng_from_seed
+from solvers.agents import choose, parse_agent
+from solvers.inference import deal_record, infer_worlds, log_prob_of_truth
+
+GAMES = ["scopa", "bura", "mushka", "minchiate"]
+
+
+def positions(name: str, deals: int, every: int = 3):
+    """States of heuristic self-play with their records, every ``every`` moves."""
+    game = cardsim.load_game(name)
+    agent = parse_agent("heuristic", game)
+    for d in range(deals):
+        state = game.new_deal(seed=d)
+        k = 0
+        while not state.is_terminal():
+            if k % every == every - 1 and len(state.legal_actions()) > 1:
+                yield state.clone()
+            state.apply_action(choose(agent, state, seed=1000 * d + k))
+            k += 1
+
+
+def replayed(world: State, player: int, start: np.ndarray, actions: np.ndarray):
+    """The deal start ``world_start`` builds for ``world`` and the state its moves reach."""
+    spec = world.game.spec
+    out = np.zeros_like(world.vec)
+    made = np.zeros(max(1, len(actions)), dtype=np.int64)
+    read = np.zeros(max(1, len(actions)), dtype=np.bool_)
+    ok = spec.definition.world_start(world.vec, spec.params, player, start, actions,
+                                     len(actions), out, made, read, rng_from_seed(1))
+    begin = out.copy()
+    for a in made[:len(actions)]:
+        spec.apply_action(out, spec.params, int(a))
+    return ok, begin, made[:len(actions)], out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_worlds_start_replays_into_the_world(name):
+    """Every sampled world has a deal start whose moves (as made there) lead back to it,
+    card for card."""
+    checked = 0
+    for state in positions(name, 6):
+        player = state.current_player()
+        start, actions = deal_record(state)
+        for seed in range(3):
+            world = state.sample_world(player, seed=seed)
+            ok, _, _, end = replayed(world, player, start, actions)
+            assert ok
+            public = world.to_dict()
+            reached = State(state.game, end).to_dict()
+            for key in ("rng",):
+                public.pop(key, None), reached.pop(key, None)
+            assert reached == public
+            checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_weights_never_read_a_hidden_card(name):
+    """A second true deal the player cannot tell from the first (a sampled world's own start
+    and moves) gives the same worlds and the same weights."""
+    compared = 0
+    for state in positions(name, 4, every=4):
+        player = state.current_player()
+        start, actions = deal_record(state)
+        world = state.sample_world(player, seed=7)
+        _, begin, made, _ = replayed(world, player, start, actions)
+        other = State(state.game, begin.copy()).started()
+        for a in made:
+            other.apply_action(int(a))
+        assert other.observation(player) == state.observation(player)
+        a, b = (infer_worlds(s, player, 30, seed=5) for s in (state, other))
+        assert np.array_equal(a.vecs, b.vecs) and np.array_equal(a.logw, b.logw)
+        compared += not np.array_equal(other.vec, state.vec)
+    assert compared > 5
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_uniform_model_is_the_uniform_worlds(name):
+    """``epsilon=None``: every weight 1, the worlds those ``determinize`` samples (which a
+    model weighs, the same)."""
+    state = next(positions(name, 1, every=5))
+    player = state.current_player()
+    worlds = infer_worlds(state, player, 5, seed=3, epsilon=None)
+    assert (worlds.logw == 0).all() and worlds.effective == pytest.approx(5)
+    assert np.array_equal(worlds.vecs[0], state.sample_world(player, seed=3).vec)
+    weighted = infer_worlds(state, player, 5, seed=3)
+    assert np.array_equal(weighted.vecs, worlds.vecs)     # the same worlds, other weights
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_inference_finds_the_hidden_cards_in_heuristic_self_play(name):
+    """Where the model plays as the players do, the weighted worlds (tempered to a tenth
+    effective, as an analysis draws them) give the true hidden cards more probability than
+    the same worlds unweighted (mean log probability, at least 40 positions)."""
+    gain = []
+    for state in positions(name, {"bura": 30, "mushka": 30, "minchiate": 3}.get(name, 12),
+                           every=4):
+        player = state.current_player()
+        worlds = infer_worlds(state, player, 200, seed=1)
+        weighted = log_prob_of_truth(state, player, worlds.tempered(20))
+        uniform = log_prob_of_truth(state, player, infer_worlds(state, player, 200, seed=1,
+                                                                epsilon=None))
+        if not np.isnan(weighted):
+            gain.append(weighted - uniform)
+    assert len(gain) >= 40 and np.mean(gain) > 0.02, (len(gain), np.mean(gain))
+
+
+def test_bad_inference_arguments_are_refused():
+    state = next(positions("scopa", 1))
+    for bad in (0, 1, 1.5, -0.1, True, "x"):
+        with pytest.raises(CardsimError, match="infer="):
+            infer_worlds(state, state.current_player(), 3, epsilon=bad)
+    with pytest.raises(CardsimError, match="worlds=0"):
+        infer_worlds(state, state.current_player(), 0)
+
+
+def test_a_position_without_its_record_has_equal_weights():
+    """A position read from a dict has no moves to read: every weight is 1."""
+    state = next(positions("scopa", 1, every=7))
+    alone = state.game.from_dict(state.to_dict())
+    worlds = infer_worlds(alone, alone.current_player(), 10, seed=2)
+    assert (worlds.logw == 0).all()
+
+
+def test_tempering_keeps_the_effective_worlds_asked_for():
+    """``tempered(k)`` scales the log weights down just enough for ``k`` effective worlds,
+    and leaves worlds that have as many as they are."""
+    from solvers.inference import Worlds
+    logw = np.linspace(0.0, -400.0, 100)
+    worlds = Worlds(np.zeros((100, 1), dtype=np.uint64), logw)
+    assert worlds.effective < 2
+    tempered = worlds.tempered(30)
+    assert 29.9 < tempered.effective < 31 and tempered.logw[-1] > logw[-1]
+    assert worlds.tempered(1).logw is logw
+    impossible = Worlds(worlds.vecs, np.full(100, -np.inf))
+    assert impossible.effective == pytest.approx(100)
+
+
+def test_analyze_reads_a_game_records_moves_with_infer(tmp_path, capsys):
+    """``cardsim analyze GAME RECORD --at N --infer``: the position after N moves of a game
+    record, its worlds drawn by inference (the table's note says so); --at past the record's
+    end, --at with a position file, and a bad epsilon are refused in one line."""
+    from cardsim.app.cli import main
+    from solvers.agents import play
+    game = cardsim.load_game("scopa")
+    state = game.new_deal(seed=3)
+    play(state, ["heuristic", "heuristic"], seed=1)
+    record = tmp_path / "deal.json"
+    state.record(seats=["heuristic", "heuristic"]).write(record)
+    assert main(["analyze", "scopa", str(record), "--at", "9", "--player", "0", "--infer",
+                 "--worlds", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "drawn by inference (epsilon 0.3)" in out
+    position = tmp_path / "position.json"
+    position.write_text(__import__("json").dumps(game.new_deal(seed=1).to_dict()))
+    for args, needle in ((["--at", "99"], "the record has 36 moves"),
+                         (["--infer", "2"], "between 0 and 1")):
+        assert main(["analyze", "scopa", str(record), "--player", "0", *args]) == 2
+        err = capsys.readouterr().err.strip()
+        assert needle in err and "\n" not in err, err
+    assert main(["analyze", "scopa", str(position), "--player", "1", "--at", "3"]) == 2
+    assert "--at goes with a game record" in capsys.readouterr().err

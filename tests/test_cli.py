@@ -222,6 +222,17 @@ def test_bench_starts_exact_ismcts_cold_and_warm(tmp_path):
     assert load_spec(mushka[mushka.index("run") + 1]).agents[1] == "ismcts:iterations=50,exact=6"
 
 
+def test_bench_starts_a_review_with_inference_cold_and_warm(tmp_path, capsys):
+    """``cardsim bench --startup`` measures ``review --infer`` (the weighing of worlds and the
+    game's ``world_start``, compiled only there), and its command line runs."""
+    import cardsim.app.bench as bench
+    assert "review-infer" in bench.STARTUP_COMMANDS
+    argv = bench.startup_argv("bura", "review-infer", str(tmp_path), "cold")
+    assert argv[-1] == "--infer" and argv[3] == "review"
+    argv[argv.index("--worlds") + 1] = "4"
+    assert run(capsys, *argv[3:])[0] == 0
+
+
 def test_bench_starts_rare_conditioned_deals_cold_and_warm(capsys):
     """``cardsim bench --startup`` measures ``simulate --where`` on a rare condition per game
     (issue 22: constructed deals, dealt by the compiled ``deal_cards``), and its command line

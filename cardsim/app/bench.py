@@ -339,13 +339,16 @@ def _timed_run(argv: list[str], env: dict, cwd: str | None = None) -> tuple[floa
 
 
 STARTUP_COMMANDS = ("simulate", "simulate-where", "run", "run-exact", "run-match", "run-net",
-                    "run-pimc-net", "analyze", "solve", "equity", "review", "train")
+                    "run-pimc-net", "analyze", "solve", "equity", "review", "review-infer",
+                    "train")
 """The commands :func:`startup_figures` starts cold and warm (``run-exact``: ``run`` with an
 ISMCTS agent that plays exact endgames, ``exact=6``; it and ``solve`` where the game has an
 exact solver; ``run-match``: a whole match against an ISMCTS agent that values a deal's end
 by a match-equity table, ``value=match``, and ``equity``, a table from 20 heuristic deals,
 where the game has a match model; under :data:`MATCH_RULES`; ``review``: a heuristic deal's
-record reviewed for seat 0, 200 worlds a decision; ``run-net``:
+record reviewed for seat 0, 200 worlds a decision, and ``review-infer`` the same with
+inference's worlds (``--infer``: the weighing of worlds and the game's ``world_start``);
+``run-net``:
 ``run`` with an ISMCTS agent whose leaves the game's shipped value network values,
 ``leaf=net``; ``run-pimc-net``: ``run`` with PIMC over that network, ``pimc:leaf=net``, four
 worlds a move; ``train``: ``cardsim train`` on 20 deals, one round, a check of 2 deals;
@@ -406,14 +409,15 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
         options = [w for k, v in rules.items() for w in ("--option", f"{k}={v}")]
         return cli + ["equity", game_name, *options, "--deals", "20", "--boot", "10",
                       "--out", os.path.join(folder, f"equity-{tag}"), "--quiet"]
-    if command == "review":
+    if command in ("review", "review-infer"):
         record = os.path.join(folder, "record.json")
         if not os.path.exists(record):
             from solvers.agents import play
             deal = game.new_deal(seed=1)
             play(deal, ["heuristic"] * game.num_players, seed=1)
             deal.record(["heuristic"] * game.num_players).write(record)
-        return cli + ["review", record, "--player", "0", "--worlds", "200", "--json"]
+        return cli + ["review", record, "--player", "0", "--worlds", "200", "--json",
+                      *(["--infer"] if command == "review-infer" else [])]
     position = os.path.join(folder, "position.json")
     state = game.new_deal(seed=1)
     if command == "solve":

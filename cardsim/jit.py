@@ -139,7 +139,7 @@ def namespace(game) -> types.ModuleType:
         if game.encoding is not None:
             ns.encode = game.encoding.encode
         if game.world_start is not None:
-            ns.world_start = game.world_start
+            ns.world_start, ns.world_action = game.world_start, game.world_action
         _NAMESPACES[game.name] = ns
     return ns
 

@@ -204,12 +204,14 @@ class GameDefinition:
     ``encode(state, params, player, idx, val) -> n`` (compiled; ``G.encode`` in generic code),
     ``N_INPUTS``, ``MAX_ACTIVE``, ``N_SEATS``, ``VERSION``; None for a game without one."""
     world_start: Callable | None = None
-    """The compiled ``(world, params, observer, start, actions, n_actions, out, out_actions,
-    rng) -> bool``: the start of the deal a sampled world grew from and the deal's moves as
-    made there (its ``worlds`` module's; ``G.world_start`` in generic code), given the deal's
-    true start and its moves, reading only what ``observer`` saw of them (what the world
-    leaves open, e.g. which cards a player drew, is drawn from ``rng``): what
-    :mod:`solvers.inference` replays. None for a game without it."""
+    """The compiled ``(world, params, observer, start, actions, n_actions, out, rng) -> bool``:
+    the start of the deal a sampled world grew from, given the deal's true start and moves,
+    reading only what ``observer`` saw of them (what the world leaves open, e.g. which cards a
+    player drew, is drawn from ``rng``); with ``world_action``, ``(world, state, params,
+    observer, action) -> action``, each move as made in the world (a face-down card the
+    world's): what :mod:`solvers.inference` replays (``G.world_start``, ``G.world_action``).
+    Both from the game's ``worlds`` module; None for a game without them."""
+    world_action: Callable | None = None
     deal_setup: Callable[..., None] | None = None
     """``(vec, rules, **setup)``: what ``Game.new_deal(seed, **setup)`` may set besides the
     cards (Mushka: ``records``); None when a deal takes nothing but its seed."""
@@ -231,7 +233,8 @@ class GameDefinition:
         given.setdefault("deal_slots", getattr(layout, "deal_slots", None))
         if importlib.util.find_spec(f"{package}.encoding") is not None:
             given.setdefault("encoding", role("encoding"))
-        given.setdefault("world_start", getattr(role("worlds"), "world_start", None))
+        for hook in ("world_start", "world_action"):
+            given.setdefault(hook, getattr(role("worlds"), hook, None))
         return cls(name=package.rpartition(".")[2], codec=role("notation"), layout=layout,
                    kernels=Kernels.of(role("kernels"), role("worlds"),
                                       heuristic=role("heuristic").choose),

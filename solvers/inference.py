@@ -10,9 +10,10 @@ moves under a model of the players' play. Here:
 
 1. ``n`` worlds are sampled for the player (``determinize``, the same stream as the uniform
    worlds of every other solver);
-2. for each, the game's ``world_start`` rebuilds the deal's start the world grew from and the
-   deal's moves as made there (from the deal's true start and moves it reads only what the
-   player saw: the weights never read a hidden card), and the moves are replayed from it;
+2. for each, the game's ``world_start`` rebuilds the deal's start the world grew from and its
+   ``world_action`` each of the deal's moves as made there (of the deal's true start and
+   moves they read only what the player saw: the weights never read a hidden card), and the
+   moves are replayed from it (:func:`replay_world`);
 3. at every decision of another seat with two or more legal moves, the model gives the move
    made, *as the player saw it* (the game's ``observed_action``: a face-down throw or an
    exchange shows only its size), its probability; the world's weight is the product (its
@@ -21,9 +22,7 @@ moves under a model of the players' play. Here:
 The model (``epsilon``) is the game's heuristic player, softened: of ``n`` legal moves, the
 ``m`` that look alike to the player have probability ``(1 - epsilon) * share + epsilon * m /
 n``, ``share`` the share of :data:`TIE_DRAWS` draws of the heuristic's choice among them (it
-breaks ties at random); a move the world makes illegal has probability 0. A game's
-``world_start`` may leave a move unread (``read``) where the world cannot say what the mover
-knew when he made it. ``epsilon = None`` is the uniform model: every weight is 1,
+breaks ties at random); a move the world makes illegal has probability 0. ``epsilon = None`` is the uniform model: every weight is 1,
 the worlds those the solvers sample without inference. The heuristic's ties are broken by
 its own stream, seeded per world.
 
@@ -54,45 +53,65 @@ model's probability of a move is ``(1 - epsilon)`` times the share of the draws 
 it, plus ``epsilon / n``."""
 
 
+@generic(inline="ir")
+def replay_world(params, world, player, start, actions, n_actions, epsilon, heur, scratch,
+                 legal, made):
+    """Replay the deal's ``n_actions`` moves in ``world`` into ``scratch``: from the start the
+    game's ``world_start`` builds (drawing what the world leaves open from ``heur``), each
+    move as made there (``G.world_action``, into ``made``). Returns the log likelihood of the
+    other seats' moves under the model ``epsilon`` (module docstring; 0 when ``epsilon <
+    0``), ``-inf`` when the world has no such start or a move is not legal there."""
+    if not G.world_start(world, params, player, start, actions, n_actions, scratch, heur):
+        return -np.inf
+    total = 0.0
+    for k in range(n_actions):
+        a = G.world_action(world, scratch, params, player, actions[k])
+        made[k] = a
+        n = G.legal_actions(scratch, params, legal)
+        found = False
+        for i in range(n):
+            if legal[i] == a:
+                found = True
+        if not found:
+            return -np.inf
+        if epsilon >= 0.0 and n > 1 and G.current_player(scratch, params) != player:
+            seen = G.observed_action(scratch, params, a, player)
+            alike = 0
+            for i in range(n):
+                if G.observed_action(scratch, params, legal[i], player) == seen:
+                    alike += 1
+            hits = 0
+            for _ in range(TIE_DRAWS):
+                pick = legal[G.heuristic(scratch, params, legal, n, heur)]
+                if G.observed_action(scratch, params, pick, player) == seen:
+                    hits += 1
+            total += np.log((1.0 - epsilon) * hits / TIE_DRAWS + epsilon * alike / n)
+        G.apply_action(scratch, params, a)
+    return total
+
+
 @generic(nrt=True)
 def weigh_worlds(params, root, player, start, actions, n_actions, epsilon, rng, model_rng,
-                 worlds, logw, scratch, made, read, legal):
+                 worlds, logw, scratch, made, legal):
     """Sample ``len(worlds)`` worlds of ``root`` for ``player`` into ``worlds`` (from ``rng``,
     as the uniform worlds are) and write each one's log weight to ``logw`` (module
     docstring; ``epsilon < 0``: the uniform model, every log weight 0). The model's ties and
-    what a world leaves open draw from ``model_rng``. ``scratch`` (a state), ``made`` and
-    ``read`` (per move) are work space."""
-    heur = model_rng
+    what a world leaves open draw from ``model_rng``. ``scratch`` (a state) and ``made``
+    (moves) are work space."""
     for w in range(worlds.shape[0]):
         G.determinize(root, params, player, rng, worlds[w])
         logw[w] = 0.0
-        if epsilon < 0.0 or n_actions == 0:
-            continue
-        if not G.world_start(worlds[w], params, player, start, actions, n_actions, scratch,
-                             made, read, heur):
-            logw[w] = -np.inf
-            continue
-        total = 0.0
-        for k in range(n_actions):
-            seat = G.current_player(scratch, params)
-            n = G.legal_actions(scratch, params, legal)
-            if seat != player and n > 1 and read[k]:
-                seen = G.observed_action(scratch, params, made[k], player)
-                alike = 0
-                for i in range(n):
-                    if G.observed_action(scratch, params, legal[i], player) == seen:
-                        alike += 1
-                if alike == 0:
-                    total = -np.inf
-                    break
-                hits = 0
-                for _ in range(TIE_DRAWS):
-                    pick = legal[G.heuristic(scratch, params, legal, n, heur)]
-                    if G.observed_action(scratch, params, pick, player) == seen:
-                        hits += 1
-                total += np.log((1.0 - epsilon) * hits / TIE_DRAWS + epsilon * alike / n)
-            G.apply_action(scratch, params, made[k])
-        logw[w] = total
+        if epsilon >= 0.0 and n_actions > 0:
+            logw[w] = replay_world(params, worlds[w], player, start, actions, n_actions,
+                                   epsilon, model_rng, scratch, legal, made)
+
+
+@generic(nrt=True)
+def replayed_world(params, world, player, start, actions, n_actions, rng, out, made, legal):
+    """The state the deal's moves reach in ``world`` (``out``) and the moves as made there
+    (``made``); False when it has no such replay (:func:`replay_world`)."""
+    return replay_world(params, world, player, start, actions, n_actions, -1.0, rng, out,
+                        legal, made) == 0.0
 
 
 class Worlds(NamedTuple):
@@ -176,9 +195,25 @@ def infer_worlds(state, player: int, n: int, seed=0,
           rng_from_seed(seed), rng_from_seed(_model_seed(seed)), vecs, logw,
           np.zeros(spec.state_len, dtype=np.uint64),
           np.zeros(max(len(actions), 1), dtype=np.int64),
-          np.zeros(max(len(actions), 1), dtype=np.bool_),
           np.zeros(spec.max_actions, dtype=np.int64))
     return Worlds(vecs, logw)
+
+
+def world_replay(state, player: int, world, seed=0):
+    """``(ok, start, moves, end)``: the deal start ``world_start`` builds for ``world`` (a
+    sampled :class:`cardsim.State` of ``state`` for ``player``), the deal's moves as made
+    there and the state they reach (:func:`replayed_world`), from ``state``'s record."""
+    spec = state.game.spec
+    start, actions = deal_record(state)
+    end = np.zeros(spec.state_len, dtype=np.uint64)
+    made = np.zeros(max(len(actions), 1), dtype=np.int64)
+    ok = replayed_world[spec](spec.params, world.vec, int(player), start, actions, len(actions),
+                              rng_from_seed(seed), end, made,
+                              np.zeros(spec.max_actions, dtype=np.int64))
+    begin = np.zeros(spec.state_len, dtype=np.uint64)
+    spec.definition.world_start(world.vec, spec.params, int(player), start, actions,
+                                len(actions), begin, rng_from_seed(seed))
+    return bool(ok), begin, made[:len(actions)], end
 
 
 def _model_seed(seed) -> int:

@@ -13,9 +13,8 @@ import pytest
 import cardsim
 from cardsim.errors import CardsimError
 from cardsim.game import State
-from cardsim.rng import rng_from_seed
 from solvers.agents import choose, parse_agent
-from solvers.inference import deal_record, infer_worlds, log_prob_of_truth
+from solvers.inference import infer_worlds, log_prob_of_truth, world_replay
 
 GAMES = ["scopa", "bura", "mushka", "minchiate"]
 
@@ -34,20 +33,6 @@ def positions(name: str, deals: int, every: int = 3):
             k += 1
 
 
-def replayed(world: State, player: int, start: np.ndarray, actions: np.ndarray):
-    """The deal start ``world_start`` builds for ``world`` and the state its moves reach."""
-    spec = world.game.spec
-    out = np.zeros_like(world.vec)
-    made = np.zeros(max(1, len(actions)), dtype=np.int64)
-    read = np.zeros(max(1, len(actions)), dtype=np.bool_)
-    ok = spec.definition.world_start(world.vec, spec.params, player, start, actions,
-                                     len(actions), out, made, read, rng_from_seed(1))
-    begin = out.copy()
-    for a in made[:len(actions)]:
-        spec.apply_action(out, spec.params, int(a))
-    return ok, begin, made[:len(actions)], out
-
-
 @pytest.mark.parametrize("name", GAMES)
 def test_a_worlds_start_replays_into_the_world(name):
     """Every sampled world has a deal start whose moves (as made there) lead back to it,
@@ -55,10 +40,9 @@ def test_a_worlds_start_replays_into_the_world(name):
     checked = 0
     for state in positions(name, 6):
         player = state.current_player()
-        start, actions = deal_record(state)
         for seed in range(3):
             world = state.sample_world(player, seed=seed)
-            ok, _, _, end = replayed(world, player, start, actions)
+            ok, _, _, end = world_replay(state, player, world)
             assert ok
             public = world.to_dict()
             reached = State(state.game, end).to_dict()
@@ -76,9 +60,8 @@ def test_weights_never_read_a_hidden_card(name):
     compared = 0
     for state in positions(name, 4, every=4):
         player = state.current_player()
-        start, actions = deal_record(state)
         world = state.sample_world(player, seed=7)
-        _, begin, made, _ = replayed(world, player, start, actions)
+        _, begin, made, _ = world_replay(state, player, world)
         other = State(state.game, begin.copy()).started()
         for a in made:
             other.apply_action(int(a))

@@ -16,7 +16,7 @@ from ...bits import ONE, ZERO, bit, copy_words, indices_of, lowest_index, popcou
 from ...jit import helper, kernel
 from ...rng import rng_below, rng_next, rng_shuffle
 from . import layout as L
-from .kernels import apply_action, deal_cards, is_terminal, legal_actions
+from .kernels import deal_cards, is_terminal
 from .rules import P_BURA_OWN_LEAD, P_INITIAL_REDEAL, P_MOSCOW, P_NUM_PLAYERS
 from .scoring import has_active_combination, has_bura, has_moscow, suit_of
 
@@ -291,19 +291,15 @@ def place_cards(out, cards, positions, n_positions):
 
 
 @kernel(nrt=True)
-def world_start(world, params, observer, start, actions, n_actions, out, out_actions, read,
-                rng):
-    """Rules §5: the start of the deal a sampled ``world`` grew from, and the deal's moves as
-    made there, for inference (:mod:`solvers.inference`). ``start`` is the deal's true start
-    and ``actions`` its ``n_actions`` moves; of ``start`` only public words are read (dealer,
-    leader, turned trump card, match), never its deal order.
+def world_start(world, params, observer, start, actions, n_actions, out, rng):
+    """Rules §5: the start of the deal a sampled ``world`` grew from, for inference
+    (:mod:`solvers.inference`). ``start`` is the deal's true start; of it only public words
+    are read (dealer, leader, turned trump card, match), never its deal order.
 
     The world's log says when each card reached each hand (``GOT``): the initial deal gives
     the cards of check point 0 round the table from the dealer's left (BU-DEAL-2), each
     trick's draws one card at a time from its winner (BU-DRAW-1), the rest is the world's
-    stock. A face-down throw of another player is made there with the world's cards thrown
-    by him in that trick (BU-RESP-6). False when the world has no such start or a move is
-    not legal there."""
+    stock. False when the world has no such start."""
     n = params[P_NUM_PLAYERS]
     copy_words(out, start)
     trump_card = np.int64(start[L.TRUMP_CARD])
@@ -345,34 +341,26 @@ def world_start(world, params, observer, start, actions, n_actions, out, out_act
         deal_order.set_order_card(out, L.ORDER, i, deal_order.order_card(world, L.ORDER, i))
     for j in range(4):
         out[L.RNG + j] = world[L.RNG + j]
-    if not deal_cards(out, params):
-        return False
-    scratch = out.copy()
-    legal = np.empty(L.MAX_ACTIONS, dtype=np.int64)
-    for k in range(n_actions):
-        a = actions[k]
-        if kind_of(a, L.KIND_SHIFT) == L.THROW_DOWN:
-            seat = np.int64(scratch[L.TO_MOVE])
-            code = 1 + np.int64(scratch[L.TRICKS])
-            cards = ZERO
-            thrown = world[L.THROWN + seat]
-            while thrown:
-                card = lowest_index(thrown)
-                thrown &= thrown - ONE
-                if deal_order.order_card(world, L.LEFT, card) == code:
-                    cards |= bit(card)
-            a = action_id(L.THROW_DOWN, cards, L.KIND_SHIFT)
-        m = legal_actions(scratch, params, legal)
-        found = False
-        for i in range(m):
-            if legal[i] == a:
-                found = True
-        if not found:
-            return False
-        out_actions[k] = a
-        read[k] = True
-        apply_action(scratch, params, a)
-    return True
+    return deal_cards(out, params)
+
+
+@helper
+def world_action(world, state, params, observer, a):
+    """Rules §5, BU-RESP-6: the move ``a`` of the player to move in ``state`` as made in a
+    sampled ``world``: another player's face-down throw with the world's cards thrown by
+    him in this trick (as many), every other move as it was."""
+    seat = np.int64(state[L.TO_MOVE])
+    if kind_of(a, L.KIND_SHIFT) != L.THROW_DOWN or seat == observer:
+        return a
+    code = 1 + np.int64(state[L.TRICKS])
+    cards = ZERO
+    thrown = world[L.THROWN + seat]
+    while thrown:
+        card = lowest_index(thrown)
+        thrown &= thrown - ONE
+        if deal_order.order_card(world, L.LEFT, card) == code:
+            cards |= bit(card)
+    return action_id(L.THROW_DOWN, cards, L.KIND_SHIFT)
 
 
 @helper

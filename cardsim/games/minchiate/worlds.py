@@ -69,7 +69,7 @@ from ...bits import ONE, ZERO, copy_words, lowest_index, popcount
 from ...jit import helper, kernel
 from ...rng import rng_next, rng_shuffle
 from . import layout as L
-from .kernels import apply_action, deal_cards, legal_actions
+from .kernels import deal_cards
 from .placements import (
     N_PLACES,
     O_PLACE,
@@ -526,21 +526,17 @@ def _write(out, w0, w1, first, last):
 
 
 @kernel(nrt=True)
-def world_start(world, params, observer, start, actions, n_actions, out, out_actions, read,
-                rng):
-    """Rules §6: the start of the deal a sampled ``world`` grew from, and the deal's moves as
-    made there, for inference (:mod:`solvers.inference`). ``start`` is the deal's true start
-    and ``actions`` its ``n_actions`` moves; of ``start`` only public words are read (dealer,
-    robbed, exposed and seen cards, the match), of another player's discard only that it was
-    one.
+def world_start(world, params, observer, start, actions, n_actions, out, rng):
+    """Rules §6: the start of the deal a sampled ``world`` grew from, for inference
+    (:mod:`solvers.inference`). ``start`` is the deal's true start; of it only public words
+    are read (dealer, robbed, exposed and seen cards, the match).
 
     No card is drawn after the deal, so each seat's dealt 21 are the world's hand, played
     cards and discards less the cards it robbed (MI-CUT-1, MI-ROB-1), in its packets of 10
     and 11 from the dealer's right, the exposed card last (MI-DEAL-2, -3); the cutter's
     robbed cards lie at the bottom under the card that stopped him, the Fola (the world's
-    own part and the dealer's robbed cards) above them (MI-DEAL-4). Another player's discards
-    are made with the world's, in card order, and their likelihood is not read (the order is
-    not known). False when the world has no such start or a move is not legal there."""
+    own part and the dealer's robbed cards) above them (MI-DEAL-4). False when the world has
+    no such start."""
     copy_words(out, start)
     dealer = np.int64(start[L.DEALER])
     cutter = (dealer + 3) % 4
@@ -596,28 +592,19 @@ def world_start(world, params, observer, start, actions, n_actions, out, out_act
             _write(out, dealt[0], dealt[1], 40 + 11 * j, last + 1)
     for j in range(4):
         out[L.RNG + j] = world[L.RNG + j]
-    deal_cards(out, params)
-    scratch = out.copy()
-    legal = np.empty(L.MAX_ACTIONS, dtype=np.int64)
-    for t in range(n_actions):
-        a = actions[t]
-        seat = np.int64(scratch[L.TO_MOVE])
-        read[t] = True
-        if seat != observer and kind_of(a, L.KIND_SHIFT) == L.DISCARD:
-            read[t] = False
-            c0 = world[L.DISCARDS + 2 * seat] & ~scratch[L.DISCARDS + 2 * seat]
-            c1 = world[L.DISCARDS + 2 * seat + 1] & ~scratch[L.DISCARDS + 2 * seat + 1]
-            if c0 == ZERO and c1 == ZERO:
-                return False
-            card = np.int64(card_at(0, c0) if c0 else card_at(1, c1))
-            a = (L.DISCARD << L.KIND_SHIFT) | card
-        m = legal_actions(scratch, params, legal)
-        found = False
-        for i in range(m):
-            if legal[i] == a:
-                found = True
-        if not found:
-            return False
-        out_actions[t] = a
-        apply_action(scratch, params, a)
-    return True
+    return deal_cards(out, params)
+
+
+@helper
+def world_action(world, state, params, observer, a):
+    """Rules §6: the move ``a`` of the player to move in ``state`` as made in a sampled
+    ``world``: another player's discard (face down, MI-DISC-1) with the lowest of the world's
+    discards he has not made yet; every other move as it was."""
+    seat = np.int64(state[L.TO_MOVE])
+    if seat == observer or kind_of(a, L.KIND_SHIFT) != L.DISCARD:
+        return a
+    c0 = world[L.DISCARDS + 2 * seat] & ~state[L.DISCARDS + 2 * seat]
+    c1 = world[L.DISCARDS + 2 * seat + 1] & ~state[L.DISCARDS + 2 * seat + 1]
+    if c0 == ZERO and c1 == ZERO:
+        return np.int64(-1)
+    return np.int64((L.DISCARD << L.KIND_SHIFT) | (card_at(0, c0) if c0 else card_at(1, c1)))

@@ -16,7 +16,7 @@ from ...bits import ONE, ZERO, bit, copy_words, indices_of, lowest_index, popcou
 from ...jit import helper, kernel
 from ...rng import rng_below, rng_next, rng_shuffle, rng_unit
 from . import layout as L
-from .kernels import apply_action, deal_cards, legal_actions
+from .kernels import deal_cards
 from .rules import (
     P_ACE_DISCARDABLE,
     P_BONUS_AT_END,
@@ -389,33 +389,24 @@ def some_cards(cards, k, rng):
 
 
 @kernel(nrt=True)
-def world_start(world, params, observer, start, actions, n_actions, out, out_actions, read,
-                rng):
-    """Rules §5: the start of the deal a sampled ``world`` grew from, and the deal's moves as
-    made there, for inference (:mod:`solvers.inference`). ``start`` is the deal's true start
-    and ``actions`` its ``n_actions`` moves; of ``start`` only public words are read (dealer,
-    turned card, records), of another player's exchange or discard only its size.
+def world_start(world, params, observer, start, actions, n_actions, out, rng):
+    """Rules §5: the start of the deal a sampled ``world`` grew from, for inference
+    (:mod:`solvers.inference`). ``start`` is the deal's true start and ``actions`` its
+    ``n_actions`` moves; of ``start`` only public words are read (dealer, turned card,
+    records), of an exchange only its kind and size.
 
-    Each seat's exchange (MU-EXCH-2) is made with the world's discards (the dealer's discard
-    for a turned card he took, MU-DEAL-4, is one of them, drawn from ``rng``), and the cards
-    it drew are drawn from ``rng`` among those the world gives it (in hand or played); the
-    rest are its dealt five, dealt round the table from the dealer's left (MU-DEAL-2), the
-    turned card next, the exchanges' draws in turn, then the world's stock. False when the
-    world has no such start or a move is not legal there."""
+    The cards each seat drew in its exchange (MU-EXCH-2) are drawn from ``rng`` among those
+    the world gives it (in hand or played; not the turned card the dealer took); the rest of
+    its cards, discards included, are its dealt five, dealt round the table from the dealer's
+    left (MU-DEAL-2), the turned card next, the exchanges' draws in turn, then the world's
+    stock. False when the world has no such start."""
     n = params[P_NUM_PLAYERS]
     copy_words(out, start)
     dealer = np.int64(start[L.DEALER])
     trump = bit(np.int64(start[L.TRUMP_CARD]))
     taken = start[L.TRUMP_TAKEN] != ZERO
     first = 1 if taken else 0
-    swapped = ZERO                      # the dealer's discard for the turned card
-    if taken and n_actions > 0:
-        if dealer == observer:
-            swapped = value_of(actions[0], L.KIND_SHIFT)
-        else:
-            swapped = some_cards(world[L.DISCARDS + dealer], 1, rng)
     draws = np.zeros(L.MAX_PLAYERS, dtype=np.uint64)
-    swaps = np.zeros(L.MAX_PLAYERS, dtype=np.uint64)
     order = np.full(L.MAX_PLAYERS, -1, dtype=np.int64)
     for j in range(n):
         k = first + j
@@ -427,16 +418,12 @@ def world_start(world, params, observer, start, actions, n_actions, out, out_act
         seat = (dealer + 1 + j) % n
         order[j] = seat
         if kind == L.EXCHANGE:
-            if seat == observer:
-                swaps[seat] = value_of(actions[k], L.KIND_SHIFT)
-            else:
-                swaps[seat] = world[L.DISCARDS + seat] & ~swapped
-            count = popcount(value_of(actions[k], L.KIND_SHIFT))
-            if popcount(swaps[seat]) != count:
-                return False
             own = world[L.HAND + seat] | world[L.PLAYED + seat]
             if taken and seat == dealer:
                 own &= ~trump
+            count = popcount(value_of(actions[k], L.KIND_SHIFT))
+            if popcount(own) < count:
+                return False
             draws[seat] = some_cards(own, count, rng)
     for seat in range(n):
         dealt = (world[L.HAND + seat] | world[L.PLAYED + seat] | world[L.DISCARDS + seat]) \
@@ -468,26 +455,22 @@ def world_start(world, params, observer, start, actions, n_actions, out, out_act
         deal_order.set_order_card(out, L.ORDER, i, deal_order.order_card(world, L.ORDER, i))
     for j in range(4):
         out[L.RNG + j] = world[L.RNG + j]
-    deal_cards(out, params)
-    scratch = out.copy()
-    legal = np.empty(L.MAX_ACTIONS, dtype=np.int64)
-    for k in range(n_actions):
-        a = actions[k]
-        seat = np.int64(scratch[L.TO_MOVE])
-        if seat != observer:
-            kind = kind_of(a, L.KIND_SHIFT)
-            if kind == L.EXCHANGE:
-                a = action_id(L.EXCHANGE, swaps[seat], L.KIND_SHIFT)
-            elif kind == L.DISCARD:
-                a = action_id(L.DISCARD, swapped, L.KIND_SHIFT)
-        m = legal_actions(scratch, params, legal)
-        found = False
-        for i in range(m):
-            if legal[i] == a:
-                found = True
-        if not found:
-            return False
-        out_actions[k] = a
-        read[k] = True
-        apply_action(scratch, params, a)
-    return True
+    return deal_cards(out, params)
+
+
+@helper
+def world_action(world, state, params, observer, a):
+    """Rules §5: the move ``a`` of the player to move in ``state`` as made in a sampled
+    ``world``: another player's exchange with the world's discards he has not made yet (as
+    many: else no legal move, -1), the dealer's discard for the turned card with the lowest
+    of them (MU-DEAL-4); every other move as it was."""
+    seat = np.int64(state[L.TO_MOVE])
+    kind = kind_of(a, L.KIND_SHIFT)
+    if seat == observer or (kind != L.EXCHANGE and kind != L.DISCARD):
+        return a
+    left = world[L.DISCARDS + seat] & ~state[L.DISCARDS + seat]
+    if kind == L.DISCARD:
+        return action_id(L.DISCARD, bit(lowest_index(left)) if left else ZERO, L.KIND_SHIFT)
+    if popcount(left) != popcount(value_of(a, L.KIND_SHIFT)):
+        return np.int64(-1)
+    return action_id(L.EXCHANGE, left, L.KIND_SHIFT)

@@ -62,11 +62,9 @@ def determinize(state, params, observer, rng, out):
 
 
 @kernel
-def world_start(world, params, observer, start, actions, n_actions, out, out_actions, read,
-                rng):
+def world_start(world, params, observer, start, actions, n_actions, out, rng):
     """Rules §5: the start of the deal that a sampled ``world`` grew from, for inference
-    (:mod:`solvers.inference`), and its moves as played there (``out_actions``: Scopa's
-    are public, the same): ``start`` is the deal's true start and ``actions`` its
+    (:mod:`solvers.inference`): ``start`` is the deal's true start and ``actions`` its
     ``n_actions`` moves so far; of ``start`` only public words are read (the opening table,
     the dealer, the match), never its deal order past the table.
 
@@ -77,9 +75,6 @@ def world_start(world, params, observer, start, actions, n_actions, out, out_act
     copy_words(out, start)
     n, h = params[P_NUM_PLAYERS], params[P_HAND_SIZE]
     per_round = n * h
-    for k in range(n_actions):
-        out_actions[k] = actions[k]
-        read[k] = True
     for i in range(4, L.N_CARDS):
         set_order_card(out, i, deal_order.UNKNOWN)
     for k in range(n_actions):
@@ -105,3 +100,9 @@ def world_start(world, params, observer, start, actions, n_actions, out, out_act
     for j in range(4):
         out[L.RNG + j] = world[L.RNG + j]
     return deal_cards(out, params)
+
+
+@helper
+def world_action(world, state, params, observer, a):
+    """Rules §5: a move as made in a sampled world: Scopa's are public, the same."""
+    return a

@@ -140,6 +140,8 @@ def namespace(game) -> types.ModuleType:
             ns.encode = game.encoding.encode
         if game.world_start is not None:
             ns.world_start, ns.world_action = game.world_start, game.world_action
+            ns.world_start_draws = game.world_start_draws
+            ns.world_moves_whole = game.world_moves_whole
         _NAMESPACES[game.name] = ns
     return ns
 

@@ -212,6 +212,14 @@ class GameDefinition:
     world's): what :mod:`solvers.inference` replays (``G.world_start``, ``G.world_action``).
     Both from the game's ``worlds`` module; None for a game without them."""
     world_action: Callable | None = None
+    world_start_draws: int = 1
+    """How many starts inference draws for a world (its ``worlds`` module's
+    ``WORLD_START_DRAWS``, else 1): more where ``world_start`` draws what the world leaves
+    open, to average that out."""
+    world_moves_whole: bool = True
+    """Whether ``world_action`` gives each move whole as the world made it (its module's
+    ``WORLD_MOVES_WHOLE``, else True): False where the world cannot tell the order of hidden
+    moves (inference then reads them as their player saw them)."""
     deal_setup: Callable[..., None] | None = None
     """``(vec, rules, **setup)``: what ``Game.new_deal(seed, **setup)`` may set besides the
     cards (Mushka: ``records``); None when a deal takes nothing but its seed."""
@@ -235,6 +243,8 @@ class GameDefinition:
             given.setdefault("encoding", role("encoding"))
         for hook in ("world_start", "world_action"):
             given.setdefault(hook, getattr(role("worlds"), hook, None))
+        given.setdefault("world_start_draws", getattr(role("worlds"), "WORLD_START_DRAWS", 1))
+        given.setdefault("world_moves_whole", getattr(role("worlds"), "WORLD_MOVES_WHOLE", True))
         return cls(name=package.rpartition(".")[2], codec=role("notation"), layout=layout,
                    kernels=Kernels.of(role("kernels"), role("worlds"),
                                       heuristic=role("heuristic").choose),

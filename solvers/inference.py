@@ -14,14 +14,20 @@ moves under a model of the players' play. Here:
    ``world_action`` each of the deal's moves as made there (of the deal's true start and
    moves they read only what the player saw: the weights never read a hidden card), and the
    moves are replayed from it (:func:`replay_world`);
+   Where the world leaves part of the start open (Mushka: which cards a player drew in his
+   exchange), the game's ``WORLD_START_DRAWS`` starts are drawn and the world's likelihood
+   is their mean (the open part summed out by Monte Carlo);
 3. at every decision of another seat with two or more legal moves, the model gives the move
-   made, *as the player saw it* (the game's ``observed_action``: a face-down throw or an
-   exchange shows only its size), its probability; the world's weight is the product (its
-   logarithm is returned).
+   as made in the world (its hidden part, a face-down throw's or an exchange's cards, is the
+   world's, so the weights also say which of those are likely) its probability; the
+   world's weight is the product (its logarithm is returned). Where a world cannot say in
+   which order hidden moves were made (Minchiate's discards, one card at a time), the game
+   says so (``WORLD_MOVES_WHOLE = False``) and each move counts as the player saw it (the
+   game's ``observed_action``), among the legal moves that look alike.
 
-The model (``epsilon``) is the game's heuristic player, softened: of ``n`` legal moves, the
-``m`` that look alike to the player have probability ``(1 - epsilon) * share + epsilon * m /
-n``, ``share`` the share of :data:`TIE_DRAWS` draws of the heuristic's choice among them (it
+The model (``epsilon``) is the game's heuristic player, softened: of ``n`` legal moves, a move
+(or the ``m`` that look alike) has probability ``(1 - epsilon) * share + epsilon * m / n``,
+``share`` the share of :data:`TIE_DRAWS` draws of the heuristic's choice that chose it (it
 breaks ties at random); a move the world makes illegal has probability 0. ``epsilon = None`` is the uniform model: every weight is 1,
 the worlds those the solvers sample without inference. The heuristic's ties are broken by
 its own stream, seeded per world.
@@ -75,15 +81,19 @@ def replay_world(params, world, player, start, actions, n_actions, epsilon, heur
         if not found:
             return -np.inf
         if epsilon >= 0.0 and n > 1 and G.current_player(scratch, params) != player:
-            seen = G.observed_action(scratch, params, a, player)
-            alike = 0
-            for i in range(n):
-                if G.observed_action(scratch, params, legal[i], player) == seen:
-                    alike += 1
+            seen = a if G.world_moves_whole else G.observed_action(scratch, params, a, player)
+            alike = 1
+            if not G.world_moves_whole:
+                alike = 0
+                for i in range(n):
+                    if G.observed_action(scratch, params, legal[i], player) == seen:
+                        alike += 1
             hits = 0
             for _ in range(TIE_DRAWS):
                 pick = legal[G.heuristic(scratch, params, legal, n, heur)]
-                if G.observed_action(scratch, params, pick, player) == seen:
+                if not G.world_moves_whole:
+                    pick = G.observed_action(scratch, params, pick, player)
+                if pick == seen:
                     hits += 1
             total += np.log((1.0 - epsilon) * hits / TIE_DRAWS + epsilon * alike / n)
         G.apply_action(scratch, params, a)
@@ -98,12 +108,19 @@ def weigh_worlds(params, root, player, start, actions, n_actions, epsilon, rng, 
     docstring; ``epsilon < 0``: the uniform model, every log weight 0). The model's ties and
     what a world leaves open draw from ``model_rng``. ``scratch`` (a state) and ``made``
     (moves) are work space."""
+    draws = G.world_start_draws
+    logs = np.empty(draws, dtype=np.float64)
     for w in range(worlds.shape[0]):
         G.determinize(root, params, player, rng, worlds[w])
         logw[w] = 0.0
         if epsilon >= 0.0 and n_actions > 0:
-            logw[w] = replay_world(params, worlds[w], player, start, actions, n_actions,
-                                   epsilon, model_rng, scratch, legal, made)
+            for r in range(draws):
+                logs[r] = replay_world(params, worlds[w], player, start, actions, n_actions,
+                                       epsilon, model_rng, scratch, legal, made)
+            top = logs.max()
+            if top > -np.inf:
+                top += np.log(np.exp(logs - top).mean())
+            logw[w] = top
 
 
 @generic(nrt=True)

@@ -242,7 +242,7 @@ def move_loss(values, action: int) -> tuple[int, int, float, float, float]:
     best = int(np.argmax(means))
     if means[played] >= means[best]:
         return played, played, 0.0, 0.0, 0.0
-    loss, low, high = mean_interval(out[best] - out[played])
+    loss, low, high = values.interval(out[best] - out[played])
     return best, played, float(loss), float(low), float(high)
 
 
@@ -267,7 +267,7 @@ def _decision(state, action: int, seat: int, move: int, values, thresholds):
         row.update(match_loss=float(mloss), match_low=float(mlow), match_high=float(mhigh))
     rows = []
     for i, a in enumerate(legal):
-        mean, lo, hi = mean_interval(out[i])
+        mean, lo, hi = values.interval(out[i])
         rows.append({"action": text(int(a)), "value": float(mean), "low": float(lo),
                      "high": float(hi), "played": i == played, "best": i == best})
     return row, rows

@@ -158,3 +158,18 @@ def test_analyze_reads_a_game_records_moves_with_infer(tmp_path, capsys):
         assert needle in err and "\n" not in err, err
     assert main(["analyze", "scopa", str(position), "--player", "1", "--at", "3"]) == 2
     assert "--at goes with a game record" in capsys.readouterr().err
+
+
+def test_intervals_widen_for_worlds_drawn_from_fewer_effective_ones():
+    """An analysis over worlds drawn by inference from 25 effective ones for 100 draws
+    widens its intervals twofold (the drawn worlds repeat); uniform worlds keep theirs."""
+    from cardsim.stats import mean_interval
+    from solvers.analyze import ActionValues
+    out = np.random.default_rng(2).normal(size=(1, 100))
+    values = ActionValues(None, np.zeros(1), out, None, None, None, None, effective=25.0)
+    mean, lo, hi = mean_interval(out[0])
+    assert values.widening() == pytest.approx(2.0)
+    assert values.interval(out[0]) == pytest.approx((mean, mean - 2 * (mean - lo),
+                                                     mean + 2 * (hi - mean)))
+    assert values._replace(effective=None).interval(out[0]) == pytest.approx((mean, lo, hi))
+    assert values._replace(effective=400.0).widening() == 1.0

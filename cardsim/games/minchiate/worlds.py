@@ -90,6 +90,7 @@ from .rules import (
 from .scoring import bit_of, bonus_applies, card_at, combo_set, word_of
 
 MAX_WORLD_TRIES = 200       # plain rejection tries before the exact draw
+WORLD_MOVES_WHOLE = False   # inference: the order of another's discards is not the world's
 MAX_EXACT_TRIES = 20_000    # exact draws whose Fola split / declarations are checked
 
 _UNKNOWN = deal_order.UNKNOWN

@@ -24,6 +24,7 @@ from .rules import (
 )
 
 MAX_WORLD_TRIES = 10_000     # rejection tries before the exact draw (:func:`exact_world`)
+WORLD_START_DRAWS = 4        # inference's starts per world: which cards each exchange drew
 
 
 @helper

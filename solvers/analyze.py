@@ -41,7 +41,7 @@ from cardsim.rng import rng_from_seed
 from cardsim.stats import Z95, mean_interval, wilson_interval
 
 from .agents import Agent, parse_agent, play_out, switches, workspace
-from .inference import infer_worlds
+from .inference import deal_record, infer_worlds
 
 INFER_POOL = 10
 """With inference, the worlds of an analysis are resampled from this many times as many
@@ -236,6 +236,7 @@ def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.Dat
     winning the match (``match_win``, ``match_low``, ``match_high``), and the table's
     ``attrs["match"]`` says whether the move that maximises it differs from the one that
     maximises the expected points."""
+    recorded = len(deal_record(state)[1]) if config.infer is not None else 0
     values = evaluate_actions(state, config, equity)
     state, legal, out, match, model, start, agent = values[:7]
     rows = []
@@ -252,7 +253,9 @@ def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.Dat
                                 values.match_interval(i)))
     table = pd.DataFrame(rows).sort_values("mean_return", ascending=False, kind="stable")
     drawn = ("sampled" if config.infer is None
-             else f"drawn by inference (epsilon {config.infer:g}) from {INFER_POOL} times as many")
+             else f"drawn by inference (epsilon {config.infer:g}) from {INFER_POOL} times as many"
+             + ("" if recorded else ", but the position has no moves recorded to infer "
+                "from: uniform"))
     table.attrs["note"] = (f"{config.worlds} worlds {drawn} for player {config.player}, played "
                            f"out by {agent.name}; 95% intervals")
     table = table.reset_index(drop=True)

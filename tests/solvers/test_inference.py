@@ -158,6 +158,9 @@ def test_analyze_reads_a_game_records_moves_with_infer(tmp_path, capsys):
         assert needle in err and "\n" not in err, err
     assert main(["analyze", "scopa", str(position), "--player", "1", "--at", "3"]) == 2
     assert "--at goes with a game record" in capsys.readouterr().err
+    assert main(["analyze", "scopa", str(position), "--player", "1", "--infer", "--worlds",
+                 "10"]) == 0
+    assert "no moves recorded to infer from: uniform" in capsys.readouterr().out
 
 
 def test_intervals_widen_for_worlds_drawn_from_fewer_effective_ones():

@@ -13,10 +13,10 @@ moves under a model of the players' play. Here:
 2. for each, the game's ``world_start`` rebuilds the deal's start the world grew from and its
    ``world_action`` each of the deal's moves as made there (of the deal's true start and
    moves they read only what the player saw: the weights never read a hidden card), and the
-   moves are replayed from it (:func:`replay_world`);
-   Where the world leaves part of the start open (Mushka: which cards a player drew in his
-   exchange), the game's ``WORLD_START_DRAWS`` starts are drawn and the world's likelihood
-   is their mean (the open part summed out by Monte Carlo);
+   moves are replayed from it (:func:`replay_world`). Where the world leaves part of the
+   start open (Mushka: which cards a player drew in his exchange), the game's
+   ``WORLD_START_DRAWS`` starts are drawn and the world's likelihood is their mean (the open
+   part summed out by Monte Carlo);
 3. at every decision of another seat with two or more legal moves, the model gives the move
    as made in the world (its hidden part, a face-down throw's or an exchange's cards, is the
    world's, so the weights also say which of those are likely) its probability; the
@@ -28,9 +28,10 @@ moves under a model of the players' play. Here:
 The model (``epsilon``) is the game's heuristic player, softened: of ``n`` legal moves, a move
 (or the ``m`` that look alike) has probability ``(1 - epsilon) * share + epsilon * m / n``,
 ``share`` the share of :data:`TIE_DRAWS` draws of the heuristic's choice that chose it (it
-breaks ties at random); a move the world makes illegal has probability 0. ``epsilon = None`` is the uniform model: every weight is 1,
-the worlds those the solvers sample without inference. The heuristic's ties are broken by
-its own stream, seeded per world.
+breaks ties at random); a move the world makes illegal has probability 0. ``epsilon =
+None`` is the uniform model: every weight is 1, the worlds those the solvers sample without
+inference. The heuristic's ties and what a world leaves open draw from the model's own
+stream, so that a model weighs the very worlds the uniform model samples.
 
 The state must carry its deal's record (``State.start`` at the deal's start and its moves
 since: a state dealt by ``new_deal`` and played on, or a game record's); a position without
@@ -56,7 +57,7 @@ TIE_DRAWS = 8
 """How many times the heuristic chooses at each decision: it breaks ties at random (in
 Scopa two choices from different streams differ at 16% of heuristic decisions), so the
 model's probability of a move is ``(1 - epsilon)`` times the share of the draws that chose
-it, plus ``epsilon / n``."""
+it, plus ``epsilon / n`` (module docstring)."""
 
 
 @generic(inline="ir")

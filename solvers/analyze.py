@@ -252,12 +252,12 @@ def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.Dat
             rows[-1].update(zip(("match_win", "match_low", "match_high"),
                                 values.match_interval(i)))
     table = pd.DataFrame(rows).sort_values("mean_return", ascending=False, kind="stable")
-    drawn = ("sampled" if config.infer is None
-             else f"drawn by inference (epsilon {config.infer:g}) from {INFER_POOL} times as many"
-             + ("" if recorded else ", but the position has no moves recorded to infer "
-                "from: uniform"))
-    table.attrs["note"] = (f"{config.worlds} worlds {drawn} for player {config.player}, played "
-                           f"out by {agent.name}; 95% intervals")
+    drawn = (f"{config.worlds} sampled worlds" if config.infer is None
+             else f"{config.worlds} worlds drawn by inference (epsilon {config.infer:g}) from "
+             f"{INFER_POOL} times as many" + ("" if recorded else ", but the position has no "
+                                              "moves recorded to infer from: uniform,"))
+    table.attrs["note"] = (f"{drawn} for player {config.player}, played out by {agent.name}; "
+                           "95% intervals")
     table = table.reset_index(drop=True)
     if match is not None:
         by_action = {state.action_to_string(int(a)): i for i, a in enumerate(legal)}

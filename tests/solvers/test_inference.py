@@ -38,7 +38,7 @@ def test_a_worlds_start_replays_into_the_world(name):
     """Every sampled world has a deal start whose moves (as made there) lead back to it,
     card for card."""
     checked = 0
-    for state in positions(name, 6):
+    for state in positions(name, 3):
         player = state.current_player()
         for seed in range(3):
             world = state.sample_world(player, seed=seed)
@@ -50,7 +50,7 @@ def test_a_worlds_start_replays_into_the_world(name):
                 public.pop(key, None), reached.pop(key, None)
             assert reached == public
             checked += 1
-    assert checked > 20
+    assert checked > 10
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -58,7 +58,7 @@ def test_weights_never_read_a_hidden_card(name):
     """A second true deal the player cannot tell from the first (a sampled world's own start
     and moves) gives the same worlds and the same weights."""
     compared = 0
-    for state in positions(name, 4, every=4):
+    for state in positions(name, 2, every=4):
         player = state.current_player()
         world = state.sample_world(player, seed=7)
         _, begin, made, _ = world_replay(state, player, world)
@@ -69,7 +69,7 @@ def test_weights_never_read_a_hidden_card(name):
         a, b = (infer_worlds(s, player, 30, seed=5) for s in (state, other))
         assert np.array_equal(a.vecs, b.vecs) and np.array_equal(a.logw, b.logw)
         compared += not np.array_equal(other.vec, state.vec)
-    assert compared > 5
+    assert compared > 3
 
 
 @pytest.mark.parametrize("name", GAMES)

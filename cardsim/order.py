@@ -75,3 +75,19 @@ def forget_dealt(state, order, next_):
     must not carry the true deal, which holds other players' cards (no kernel reads them)."""
     for i in range(np.int64(state[next_])):
         set_order_card(state, order, i, UNKNOWN)
+
+
+@leaf
+def continue_from_world(out, world, order, next_, rng, p, n_cards):
+    """The tail of a deal's start rebuilt from a sampled ``world`` (for inference): when ``p``,
+    the position up to which ``out``'s deal order is rebuilt, is where the world's deal stands,
+    copy the rest of the world's deal order (positions ``p`` .. ``n_cards`` - 1) and its chance
+    stream (the 4 words at ``rng``) into ``out`` and return True; else False (the world has no
+    such start)."""
+    if p != np.int64(world[next_]):
+        return False
+    for i in range(p, n_cards):
+        set_order_card(out, order, i, order_card(world, order, i))
+    for j in range(4):
+        out[rng + j] = world[rng + j]
+    return True

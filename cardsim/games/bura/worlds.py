@@ -335,12 +335,8 @@ def world_start(world, params, observer, start, actions, n_actions, out, rng):
                 p += 1
                 total -= 1
             seat = (seat + 1) % n
-    if p != np.int64(world[L.NEXT]):
+    if not deal_order.continue_from_world(out, world, L.ORDER, L.NEXT, L.RNG, p, L.N_CARDS):
         return False
-    for i in range(p, L.N_CARDS):
-        deal_order.set_order_card(out, L.ORDER, i, deal_order.order_card(world, L.ORDER, i))
-    for j in range(4):
-        out[L.RNG + j] = world[L.RNG + j]
     return deal_cards(out, params)
 
 

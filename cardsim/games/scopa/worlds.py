@@ -81,6 +81,7 @@ def world_start(world, params, observer, start, actions, n_actions, out, rng):
         q = k % per_round
         set_order_card(out, 4 + (k - q) + (q % n) * h + q // n,
                        np.int64(np.uint64(actions[k]) >> np.uint64(L.ACTION_CARD_SHIFT)))
+    p = L.N_CARDS
     if n_actions < L.N_CARDS - 4:
         base = n_actions - n_actions % per_round
         dealer = np.int64(start[L.DEALER])
@@ -95,10 +96,9 @@ def world_start(world, params, observer, start, actions, n_actions, out, rng):
                 set_order_card(out, 4 + base + j * h + t, lowest_index(hand))
                 hand &= hand - ONE
                 t += 1
-        for i in range(np.int64(world[L.NEXT]), L.N_CARDS):
-            set_order_card(out, i, deal_order.order_card(world, L.ORDER, i))
-    for j in range(4):
-        out[L.RNG + j] = world[L.RNG + j]
+        p = 4 + base + per_round
+    if not deal_order.continue_from_world(out, world, L.ORDER, L.NEXT, L.RNG, p, L.N_CARDS):
+        return False
     return deal_cards(out, params)
 
 

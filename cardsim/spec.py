@@ -144,7 +144,9 @@ class GameDefinition:
     kernels: Kernels
     layout: ModuleType
     """The game's ``layout`` module: ``N_CARDS``, ``N_WORDS``, ``STATE_LEN``, ``DEALER`` (or
-    no dealer), ``MAX_DEAL_MOVES`` and the state's named offsets."""
+    no dealer), ``MAX_DEAL_MOVES``, ``DEAL_NUMBER`` (the word that changes when a match's next
+    deal is dealt: an inferring search's record of the deal starts there) and the state's named
+    offsets."""
     record_columns: tuple[str, ...]
     """The columns of ``play_random_deals``' records."""
     max_actions: Callable[[Any], int]

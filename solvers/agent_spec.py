@@ -42,7 +42,11 @@ names or values are refused with what is allowed):
   the leaf out too and values it ``λ`` × the network's value + (1 − ``λ``) × the play-out's,
   as AlphaGo mixed its value network with its play-outs), ``prior`` (the game's heuristic
   as a policy: its move is expanded first and gains ``prior / (visits + 1)`` in the UCB
-  choice — progressive bias; default 0 = none) and ``nodes`` (the tree's capacity, default
+  choice — progressive bias; default 0 = none), ``infer`` (the worlds are weighed by the
+  likelihood of the other players' moves of the deal so far, :mod:`solvers.inference`, under
+  the game's heuristic softened by this epsilon: ``pool`` worlds, default 100, are sampled and
+  weighed at the root, within the time budget, and each iteration plays one drawn by its
+  weight; default 0 = uniform worlds) and ``nodes`` (the tree's capacity, default
   iterations + 1, or 1,000,000 with a time budget).
 
 - ``easy``, ``medium``, ``strong``, ``best``, ``fast`` — the named levels, each one of the agents above
@@ -62,7 +66,7 @@ reading a store and parsing its agents leaves :mod:`solvers.agents` unimported.
 >>> parse_agent("ismcts:iters=5")
 Traceback (most recent call last):
 ...
-cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, epsilon, exact, model, value, leaf, playout, mix, prior, nodes, weights
+cardsim.errors.AgentError: agent 'ismcts:iters=5': unknown parameter 'iters'; expected one of iterations, seconds, c, final, worlds, rollout, epsilon, exact, model, value, leaf, playout, mix, prior, infer, pool, nodes, weights
 >>> parse_agent("strong").params.tolist() == parse_agent(LEVELS["strong"]).params.tolist()
 True
 >>> parse_agent("best", "bura").name, float(parse_agent("best", "bura").params[C])
@@ -81,8 +85,8 @@ from cardsim.errors import AgentError
 # compiled code, and cardsim/_cache.py hashes only the files that define compiled functions:
 # a change here must come with a change of solvers/ismcts.py (or an empty cache).
 ITERATIONS, SECONDS, C, FINAL, WORLDS, ROLLOUT, EPSILON, EXACT, MODEL, VALUE, LEAF, PLAYOUT, \
-    DEPTH, MIX, PRIOR = range(15)
-N_PARAMS = 15
+    DEPTH, MIX, PRIOR, INFER, POOL = range(17)
+N_PARAMS = 17
 FINAL_VISITS, FINAL_SAMPLE, FINAL_VALUE = range(3)
 ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = range(2)
 VALUE_GAME, VALUE_POINTS, VALUE_MATCH = range(3)
@@ -104,6 +108,10 @@ MAX_FIXED_WORLDS = 1_000_000
 MAX_EXACT = 97
 """The largest ``exact`` threshold of ISMCTS (cards left in a deal; the largest deck has 97)."""
 MAX_NODES = 100_000_000
+MAX_POOL = 100_000
+"""The most worlds an inferring ISMCTS weighs at the root (``pool``: one state vector each,
+allocated)."""
+DEFAULT_POOL = 100
 """The largest ISMCTS tree (``nodes``: 56 bytes each, allocated: 5.6 GB)."""
 
 _ISMCTS_PARAMS = {   # name -> (index, default, parser description)
@@ -121,6 +129,9 @@ _ISMCTS_PARAMS = {   # name -> (index, default, parser description)
     "playout": (PLAYOUT, 0, f"an integer >= 0 (at most {MAX_PLAYOUT})"),
     "mix": (MIX, 1.0, "a number from 0 to 1"),
     "prior": (PRIOR, 0.0, "a number >= 0"),
+    "infer": (INFER, 0.0, "the inference model's epsilon, a number from 0 (none) to 1 "
+                          "(exclusive)"),
+    "pool": (POOL, DEFAULT_POOL, f"an integer >= 1 (at most {MAX_POOL:,})"),
 }
 _CHOICES = {"final": ("visits", "sample", "value"), "rollout": ("random", "heuristic"),
             "value": ("game", "points", "match"), "leaf": ("playout", "net")}
@@ -171,9 +182,9 @@ def level(name: str, game=None) -> str | None:
 
 
 _HIGH = {"iterations": MAX_COUNT, "worlds": MAX_FIXED_WORLDS}
-_INTEGER = ("iterations", "worlds", "exact", "playout")
+_INTEGER = ("iterations", "worlds", "exact", "playout", "pool")
 _TOP = {**_HIGH, "epsilon": 1.0, "model": 1.0, "exact": MAX_EXACT, "playout": MAX_PLAYOUT,
-        "mix": 1.0}
+        "mix": 1.0, "infer": 1.0, "pool": MAX_POOL}
 
 
 @dataclass(frozen=True)
@@ -224,6 +235,11 @@ class Agent:
     def uses_net(self) -> bool:
         """A search whose leaves a value network values (``leaf=net``)."""
         return self.kind in (ISMCTS, PIMC) and self.params[LEAF] == LEAF_NET
+
+    @property
+    def infers(self) -> bool:
+        """An ISMCTS agent that weighs its worlds by the deal's moves (``infer``)."""
+        return self.kind == ISMCTS and self.params[INFER] > 0
 
     @property
     def for_the_points(self) -> bool:
@@ -277,6 +293,7 @@ def parse_agent(spec: str, game=None) -> Agent:
             values[key] = text.strip()
         else:
             values[key] = _number(spec, key, text, allowed, integer=key in _INTEGER,
+                                  low=1 if key == "pool" else 0,
                                   high=_TOP.get(key, float("inf")))
     if values["seconds"] and "iterations" not in [k for k, _, _ in _items(spec, rest)]:
         values["iterations"] = 0                    # a time budget given alone is the budget
@@ -292,6 +309,11 @@ def parse_agent(spec: str, game=None) -> Agent:
         raise AgentError(f"agent {spec!r}: "
                          f"{'weights' if weights else 'playout' if 'playout' in given else 'mix'}"
                          " is for leaf=net")
+    if values["infer"] >= 1:
+        raise AgentError(f"agent {spec!r}: infer={values['infer']!r}; expected "
+                         f"{_ISMCTS_PARAMS['infer'][2]}")
+    if "pool" in given and not values["infer"]:
+        raise AgentError(f"agent {spec!r}: pool is for infer (the worlds inference weighs)")
     for key, (index, _, _) in _ISMCTS_PARAMS.items():
         v = values[key]
         params[index] = _CHOICES[key].index(v) if key in _CHOICES else float(v)

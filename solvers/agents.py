@@ -12,6 +12,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from cardsim.bits import copy_words
 from cardsim.clock import clock
 from cardsim.errors import AgentError
 from cardsim.jit import G, generic
@@ -26,10 +27,13 @@ from .agent_spec import (
     ORACLE,
     PIMC,
     WORLDS,
+    POOL,
     Agent,
     parse_agent,
     search_budget,
 )
+from .inference import known_record
+from .ismcts import REC_DEAL, REC_MOVES, REC_PRIMED
 from .ismcts import search as ismcts_search
 from .pimc import net_search as pimc_net_search
 from .pimc import oracle as pimc_oracle
@@ -79,13 +83,19 @@ def workspace(spec, agents, equity=None) -> Workspace:
         raise AgentError(f"{', '.join(looking)}: {spec.no_exact}")
     if solving:
         endgames_only(spec, agents)
+    inferring = [a.name for a in agents if a.infers]
+    if inferring and spec.definition.world_start is None:
+        raise AgentError(f"{', '.join(inferring)}: inference is not available for {spec.name} "
+                         "yet: its worlds module has no world_start")
+    pool = max([int(a.params[POOL]) for a in agents if a.infers] or [0])
     depth = max([int(a.params[DEPTH]) for a in agents if a.looks_ahead] or [0])
     solver = (exact.workspace(spec) if any(a.solves_deals for a in agents)
               else exact.workspace(spec, table_bits=ENDGAME_TABLE_BITS) if solving
               else exact.workspace(spec, table_bits=1, plies=2))
     return Workspace(
         search=ismcts.workspace(spec, nodes, worlds, solver,
-                                equity if any(a.for_the_match for a in agents) else None, net),
+                                equity if any(a.for_the_match for a in agents) else None, net,
+                                pool),
         exact=solver,
         world=np.zeros(spec.state_len, dtype=np.uint64),
         totals=np.zeros(spec.max_actions, dtype=np.int64),
@@ -140,9 +150,11 @@ WITH_ISMCTS = True
 WITH_PIMC = True
 WITH_EXACT = True
 WITH_LOOKAHEAD = True
+WITH_INFER = True
 """The agent loop's switches (:mod:`cardsim.jit`): whether a compiled loop can run the ISMCTS
 agents, PIMC and the oracle, exact endgames (:data:`solvers.ismcts.WITH_EXACT`,
-:data:`solvers.lookahead.WITH_EXACT`) and PIMC over the network (``WITH_LOOKAHEAD``).
+:data:`solvers.lookahead.WITH_EXACT`), PIMC over the network (``WITH_LOOKAHEAD``) and the
+deal's record of inferring searches (``WITH_INFER``: :func:`note_deal`).
 A loop is compiled for the kinds it runs (:func:`switches`): two random players never compile
 a search, and an exact-endgame ISMCTS does not compile PIMC's loop."""
 
@@ -155,7 +167,8 @@ def switches(agents) -> dict[str, bool]:
             "WITH_EXACT": any(a.params[EXACT] > 0 for a in agents),
             "WITH_MATCH": any(a.for_the_match for a in agents),
             "WITH_POINTS": any(a.for_the_points for a in agents),
-            "WITH_NET": any(a.uses_net for a in agents)}
+            "WITH_NET": any(a.uses_net for a in agents),
+            "WITH_INFER": any(a.infers for a in agents)}
 
 
 @generic(switches=("WITH_ISMCTS", "WITH_PIMC", "WITH_LOOKAHEAD"), inline="ir")
@@ -196,6 +209,56 @@ def choose_action(params, kind, agent_params, state, rng, ws, reward_scale, n, s
     return actions[rng_below(rng, n)]
 
 
+ENTRY, BEFORE, AFTER = range(3)
+"""When :func:`note_deal` is called: at the game loop's entry, before a move, after it."""
+
+
+@generic(switches=("WITH_INFER",), inline="ir")
+def note_deal(params, state, ws, a, when):
+    """``infer``: keep the record of the deal's start and moves in ``ws.search`` that an
+    inferring search reads (:mod:`solvers.ismcts`). At the game loop's entry (``when`` =
+    :data:`ENTRY`), a record the caller did not prime (:func:`prime_record`) is unknown for the
+    deal at hand; before each move (:data:`BEFORE`) a new deal (the layout's ``DEAL_NUMBER``
+    changed) starts a new record from ``state``; after it (:data:`AFTER`), the move ``a`` is
+    added (the record is lost past its room)."""
+    if WITH_INFER:
+        rec = ws.search.record
+        deal = np.int64(state[G.deal_word])
+        if when == ENTRY:
+            if rec[REC_PRIMED] == 0:
+                rec[REC_MOVES] = -1
+                rec[REC_DEAL] = deal
+            rec[REC_PRIMED] = 0
+        elif when == BEFORE:
+            if deal != rec[REC_DEAL]:
+                copy_words(ws.search.deal_start, state)
+                rec[REC_MOVES] = 0
+                rec[REC_DEAL] = deal
+        elif rec[REC_MOVES] >= 0:
+            if rec[REC_MOVES] < ws.search.deal_moves.shape[0]:
+                ws.search.deal_moves[rec[REC_MOVES]] = a
+                rec[REC_MOVES] += 1
+            else:
+                rec[REC_MOVES] = -1
+
+
+def prime_record(ws: Workspace, state) -> None:
+    """Give the game loop's next run the record of ``state``'s deal (its start and moves,
+    :func:`solvers.inference.known_record`) for inferring searches; without a record (or one
+    longer than the workspace holds) the deal's moves are unknown and their worlds uniform."""
+    rec = ws.search.record
+    known = known_record(state)
+    word = state.game.definition.layout.DEAL_NUMBER
+    rec[REC_DEAL] = int(state.vec[word])
+    rec[REC_MOVES] = -1
+    if known is not None and len(known[1]) <= len(ws.search.deal_moves):
+        start, moves = known
+        ws.search.deal_start[:] = start
+        ws.search.deal_moves[:len(moves)] = moves
+        rec[REC_MOVES] = len(moves)
+    rec[REC_PRIMED] = 1
+
+
 @generic(inline="ir")
 def play_out(params, state, kinds, agent_params, rng, ws, reward_scale, max_moves, line):
     """Play ``state`` to its end, or for ``max_moves`` moves when that is > 0, seat ``s``
@@ -207,7 +270,9 @@ def play_out(params, state, kinds, agent_params, rng, ws, reward_scale, max_move
     microseconds, are not timed."""
     moves = 0
     actions = ws.search.actions
+    note_deal(params, state, ws, 0, ENTRY)
     while not G.is_terminal(state, params) and (max_moves <= 0 or moves < max_moves):
+        note_deal(params, state, ws, 0, BEFORE)
         seat = G.current_player(state, params)
         n = G.legal_actions(state, params, actions)
         if n > 1:
@@ -217,6 +282,7 @@ def play_out(params, state, kinds, agent_params, rng, ws, reward_scale, max_move
         if moves < line.shape[0]:
             line[moves] = a
         G.apply_action(state, params, a)
+        note_deal(params, state, ws, a, AFTER)
         moves += 1
     return moves
 
@@ -232,6 +298,7 @@ def choose(agent: Agent, state, seed=0, ws: Workspace | None = None) -> int:
     if state.is_terminal():
         raise AgentError("the position is over: no move to choose")
     ws = workspace(spec, [agent]) if ws is None else ws
+    prime_record(ws, state)
     kinds = np.full(spec.n_players, agent.kind, dtype=np.int64)
     params = np.stack([agent.params] * spec.n_players)
     line = np.zeros(1, dtype=np.int64)
@@ -253,8 +320,9 @@ def play(state, agents, seed=0, equity=None) -> int:
     rng = rng_from_seed(seed)
     run = play_out[spec, switches(agents)]
     line = np.zeros(MAX_LINE, dtype=np.int64)
-    moves = int(run(spec.params, state.vec, kinds, params, rng, workspace(spec, agents, equity),
-                    spec.reward_scale, 0, line))
+    ws = workspace(spec, agents, equity)
+    prime_record(ws, state)
+    moves = int(run(spec.params, state.vec, kinds, params, rng, ws, spec.reward_scale, 0, line))
     if moves > MAX_LINE:
         state.start = None                     # too long to remember: no record
     state.actions.extend(line[:moves].tolist())

@@ -31,7 +31,7 @@ import pandas as pd
 from cardsim.errors import AgentError, CardsimError
 from cardsim.stats import mean_interval
 
-from .agents import NO_LINE, parse_agent, play_out, switches, workspace
+from .agents import NO_LINE, parse_agent, play_out, prime_record, switches, workspace
 
 
 def categories(state, n: int) -> dict:
@@ -85,6 +85,7 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
             rng = agent_seqs[r].generate_state(4, dtype=np.uint64)
             ws.think[:] = 0.0
             ws.decisions[:] = 0
+            prime_record(ws, state)
             t = time.perf_counter()
             moves = run(spec.params, state.vec, kinds, params, rng, ws, spec.reward_scale, 0,
                         NO_LINE)

@@ -45,7 +45,7 @@ from typing import NamedTuple
 import numpy as np
 
 from cardsim.errors import CardsimError
-from cardsim.jit import G, generic
+from cardsim.jit import G, generic, helper
 from cardsim.rng import rng_from_seed
 
 DEFAULT_EPSILON = 0.3
@@ -130,6 +130,65 @@ def replayed_world(params, world, player, start, actions, n_actions, rng, out, m
     (``made``); False when it has no such replay (:func:`replay_world`)."""
     return replay_world(params, world, player, start, actions, n_actions, -1.0, rng, out,
                         legal, made) == 0.0
+
+
+@helper
+def _effective(logw, n, top, beta):
+    """Kish's effective number of the first ``n`` worlds with log weights ``beta * logw``
+    (``top`` their largest finite log weight)."""
+    total, squares = 0.0, 0.0
+    for i in range(n):
+        if logw[i] > -np.inf:
+            w = np.exp(beta * (logw[i] - top))
+            total += w
+            squares += w * w
+    return total * total / squares
+
+
+@helper
+def tempered_cumulative(logw, n, effective, cum):
+    """``cum[:n]``: the cumulative normalised weights of the first ``n`` worlds, their log
+    weights tempered to keep at least ``effective`` effective worlds (:meth:`Worlds.tempered`,
+    compiled, for a search that draws its worlds by weight: :func:`draw_weighted`); uniform
+    when every world is impossible."""
+    top = -np.inf
+    for i in range(n):
+        top = max(top, logw[i])
+    if top == -np.inf:
+        for i in range(n):
+            cum[i] = (i + 1.0) / n
+        return
+    beta = 1.0
+    if _effective(logw, n, top, 1.0) < effective:
+        low, high = 0.0, 1.0
+        for _ in range(30):
+            mid = (low + high) / 2
+            if _effective(logw, n, top, mid) >= effective:
+                low = mid
+            else:
+                high = mid
+        beta = low
+    total = 0.0
+    for i in range(n):
+        if logw[i] > -np.inf:
+            total += np.exp(beta * (logw[i] - top))
+        cum[i] = total
+    for i in range(n):
+        cum[i] /= total
+
+
+@helper
+def draw_weighted(cum, n, u):
+    """The world of cumulative weights ``cum[:n]`` that the uniform ``u`` in [0, 1) falls in
+    (bisection)."""
+    low, high = 0, n - 1
+    while low < high:
+        mid = (low + high) // 2
+        if cum[mid] > u:
+            high = mid
+        else:
+            low = mid + 1
+    return low
 
 
 class Worlds(NamedTuple):
@@ -241,28 +300,33 @@ def _model_seed(seed) -> int:
 
 
 def deal_record(state) -> tuple[np.ndarray, np.ndarray]:
-    """The start of ``state``'s deal and its moves since, from the state's record; no moves
-    when the record does not reach back to the deal's start (a position read from a dict, or
-    a match's later deal)."""
-    start = state.start if state.start is not None else state.vec
+    """The start of ``state``'s deal and its moves since, from the state's record
+    (:func:`known_record`); no moves when the record does not reach back to the deal's start
+    (a position read from a dict with no moves, or a state whose vector was changed otherwise
+    than by its moves)."""
+    known = known_record(state)
+    if known is None:
+        return state.vec, np.zeros(0, dtype=np.int64)
+    return known
+
+
+def known_record(state) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(start, moves)``: the state the current deal of ``state`` started from and its moves
+    since, from the state's record (in a match, the last deal's: the state its first move was
+    made from); None when the state has no record or its vector is not its record's end."""
+    if state.start is None:
+        return None
     actions = np.array(state.actions, dtype=np.int64)
-    replay = state.game.spec
-    if len(actions):
-        vec = start.copy()
-        for a in actions:
-            replay.apply_action(vec, replay.params, int(a))
-        if not np.array_equal(vec, state.vec) or _deals_in(state, start, actions) > 1:
-            return state.vec, np.zeros(0, dtype=np.int64)
-    return start, actions
-
-
-def _deals_in(state, start, actions) -> int:
-    """How many deals the record spans (a match record can span several)."""
-    layout = state.game.definition.layout
-    word = getattr(layout, "DEAL_NUMBER", None)
-    if word is None:
-        return 1
-    return int(state.vec[word]) - int(start[word]) + 1
+    spec = state.game.spec
+    word = getattr(state.game.definition.layout, "DEAL_NUMBER", None)
+    vec, begin, first = state.start.copy(), state.start, 0
+    for k, a in enumerate(actions):
+        spec.apply_action(vec, spec.params, int(a))
+        if word is not None and vec[word] != begin[word]:
+            begin, first = vec.copy(), k + 1
+    if not np.array_equal(vec, state.vec):
+        return None
+    return begin, actions[first:]
 
 
 def log_prob_of_truth(state, player: int, worlds: Worlds) -> float:

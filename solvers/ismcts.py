@@ -51,6 +51,16 @@ grow; AlphaZero's PUCT prior is the learned form of the same idea. The heuristic
 policy: it reads only what the mover sees in the sampled world. (The value network's favourite
 move as the policy was tried and lost: README, "Learned evaluation".)
 
+**Inference** (``infer=ε``): the worlds are weighed by the likelihood of the other players'
+moves of the deal so far (:mod:`solvers.inference`: policy-based inference, Rebstock et al.
+2019, the heuristic softened by ``ε`` as the model of their play). At the root, ``pool``
+worlds are sampled and weighed (their weights tempered to keep a tenth of them effective,
+:data:`INFER_EFFECTIVE`), and each iteration plays one drawn by its weight (with ``worlds=K``,
+the K fixed worlds are drawn so). The weighing counts against the time budget. The deal's
+start and moves come from the workspace's record, which the game loop keeps
+(:func:`solvers.agents.play_out`); without one (a position whose deal's moves are unknown) the
+worlds are uniform.
+
 **What a simulation's end is worth** in a match (``value``): with ``game`` (the default) the
 world is played to the end of the match and backs up the match's returns; with ``points`` the
 position is searched as a lone deal (the exact solver's ``single_deal`` hook), so the search
@@ -106,12 +116,14 @@ from .agent_spec import (
     FINAL,
     FINAL_SAMPLE,
     FINAL_VALUE,
+    INFER,
     ITERATIONS,
     LEAF,
     LEAF_NET,
     MIX,
     MODEL,
     PLAYOUT,
+    POOL,
     PRIOR,
     ROLLOUT,
     ROLLOUT_HEURISTIC,
@@ -124,6 +136,7 @@ from .agent_spec import (
 )
 from .evaluation import net_returns, no_net
 from .exact import solve_children, solve_root
+from .inference import draw_weighted, tempered_cumulative, weigh_worlds
 from .pimc import first_best, mover_sign
 
 WITH_EXACT = False
@@ -141,6 +154,17 @@ WITH_NET = False
 """The search's switch for ``leaf=net``: whether a copy can value a leaf by the learned
 evaluation (the game's ``encode`` and :func:`solvers.evaluation.net_returns`; off unless an
 agent asks)."""
+WITH_INFER = False
+"""The search's switch for ``infer``: whether a copy weighs its worlds by the deal's moves
+(the game's ``world_start`` and :mod:`solvers.inference`; off unless an agent asks)."""
+
+INFER_EFFECTIVE = 0.1
+"""``infer``: the share of the root's pool kept effective by tempering the weights (as
+:data:`solvers.analyze.INFER_EFFECTIVE`)."""
+
+# The deal's record in the workspace (``record``): its moves so far (-1: not known), the
+# deal's number (the layout's ``DEAL_NUMBER`` word) and whether the caller primed it.
+REC_MOVES, REC_DEAL, REC_PRIMED = range(3)
 
 # Columns of the int64 tree array and of the float64 statistics array.
 KEY, PLAYER, CHILD, SIBLING, AVAIL = range(5)
@@ -150,7 +174,8 @@ VISITS, TOTAL = range(2)
 MAX_DEPTH = 1024          # moves from the root to the end of a match
 
 Workspace = namedtuple("Workspace", "tree stats world worlds actions keys seen path rets "
-                                    "exact values scratch lone equity net valued")
+                                    "exact values scratch lone equity net valued record "
+                                    "deal_start deal_moves pool logw cum made model_rng")
 """Preallocated arrays of a search: the tree (``int64[max_nodes, 5]``), its statistics
 (``float64[max_nodes, 2]``), the current world, the fixed worlds (``worlds=K``), and
 scratch arrays for legal actions, their observed keys, a flag per action, the path and the
@@ -158,16 +183,19 @@ returns; for exact endgames (``exact=K``) the exact solver's workspace, its valu
 and a scratch state; the root as a lone deal (``value=points``), the match values of a
 match-equity table's cells (``value=match``; empty otherwise), the value network of
 ``leaf=net`` (:class:`solvers.evaluation.Net`, empty otherwise) and its returns of a leaf that
-is also played out (``mix``)."""
+is also played out (``mix``); for ``infer``, the deal's record (``record``: the moves so far,
+the deal's number, primed; the deal's start and its moves), the root's pool of worlds, their
+log weights and cumulative weights, the moves as made in a world and the model's stream."""
 
 
 def workspace(spec, max_nodes: int, max_worlds: int = 0, solver=None,
-              equity=None, net=None) -> Workspace:
+              equity=None, net=None, pool: int = 0) -> Workspace:
     """A :class:`Workspace` for searches of ``spec``'s game with up to ``max_nodes`` nodes;
     ``solver`` is the exact solver's workspace for exact endgames (a minimal one when None);
     ``equity`` the match values per cell of ``value=match``; ``net`` the value network of
-    ``leaf=net`` (module docstring)."""
+    ``leaf=net``; ``pool`` the most worlds an inferring search weighs (module docstring)."""
     n_actions = spec.max_actions
+    moves = spec.definition.layout.MAX_DEAL_MOVES
     return Workspace(
         tree=np.zeros((max(max_nodes, 2), 5), dtype=np.int64),
         stats=np.zeros((max(max_nodes, 2), 2), dtype=np.float64),
@@ -185,7 +213,15 @@ def workspace(spec, max_nodes: int, max_worlds: int = 0, solver=None,
         equity=(np.zeros(0, dtype=np.float64) if equity is None
                 else np.ascontiguousarray(equity, dtype=np.float64)),
         net=no_net(spec) if net is None else net,
-        valued=np.zeros(spec.n_players, dtype=np.float64))
+        valued=np.zeros(spec.n_players, dtype=np.float64),
+        record=np.array([-1, -1, 0], dtype=np.int64),
+        deal_start=np.zeros(spec.state_len, dtype=np.uint64),
+        deal_moves=np.zeros(moves, dtype=np.int64),
+        pool=np.zeros((max(pool, 1), spec.state_len), dtype=np.uint64),
+        logw=np.zeros(max(pool, 1), dtype=np.float64),
+        cum=np.zeros(max(pool, 1), dtype=np.float64),
+        made=np.zeros(moves, dtype=np.int64),
+        model_rng=np.zeros(4, dtype=np.uint64))
 
 
 @generic(inline=True, nrt=False)
@@ -488,6 +524,37 @@ def alone(params, root, value, lone):
     return root
 
 
+@generic(switches=("WITH_INFER",), inline="ir")
+def infer_pool(params, root, observer, search, rng, ws):
+    """``infer`` (module docstring): sample the root's pool of worlds into ``ws.pool``, weigh
+    them by the deal's moves in ``ws``'s record and write their tempered cumulative weights to
+    ``ws.cum``; returns the pool's size, 0 when the worlds are uniform (no inference asked, no
+    moves of the deal known, or a copy without the switch)."""
+    if WITH_INFER:
+        epsilon = search[INFER]
+        moves = ws.record[REC_MOVES]
+        if epsilon > 0.0 and moves > 0:
+            n = min(np.int64(search[POOL]), ws.pool.shape[0])
+            for k in range(4):
+                ws.model_rng[k] = rng_next(rng)
+            weigh_worlds(params, root, observer, ws.deal_start, ws.deal_moves, moves, epsilon,
+                         rng, ws.model_rng, ws.pool[:n], ws.logw[:n], ws.scratch, ws.made,
+                         ws.keys)
+            tempered_cumulative(ws.logw, n, INFER_EFFECTIVE * n, ws.cum)
+            return n
+    return np.int64(0)
+
+
+@generic(inline=True)
+def next_world(params, root, observer, rng, ws, n_pool, out):
+    """A world for the search into ``out``: drawn from the root's pool by weight when it has
+    one (``infer``), else sampled uniformly."""
+    if n_pool > 0:
+        copy_words(out, ws.pool[draw_weighted(ws.cum, n_pool, uniform(rng))])
+    else:
+        G.determinize(root, params, observer, rng, out)
+
+
 @generic
 def search(params, root, search_params, rng, ws, reward_scale):
     """ISMCTS from ``root`` for the player to move; returns (action, iterations run). The
@@ -508,16 +575,17 @@ def search(params, root, search_params, rng, ws, reward_scale):
     stats[0, VISITS] = 0.0
     stats[0, TOTAL] = 0.0
     n_nodes = np.int64(1)
-    for w in range(n_worlds):
-        G.determinize(root, params, observer, rng, ws.worlds[w])
     start = clock() if seconds > 0 else 0.0
+    n_pool = infer_pool(params, root, observer, search_params, rng, ws)
+    for w in range(n_worlds):
+        next_world(params, root, observer, rng, ws, n_pool, ws.worlds[w])
     it = 0
     while (iterations <= 0 or it < iterations) and not (
             seconds > 0 and it % 16 == 0 and clock() - start >= seconds):
         if n_worlds > 0:
             copy_words(ws.world, ws.worlds[it % n_worlds])
         else:
-            G.determinize(root, params, observer, rng, ws.world)
+            next_world(params, root, observer, rng, ws, n_pool, ws.world)
         n_nodes = iterate(params, observer, search_params, rng, ws, n_nodes, reward_scale,
                           stop_cell)
         it += 1

@@ -14,7 +14,7 @@ import cardsim
 from cardsim.errors import CardsimError
 from cardsim.game import State
 from solvers.agents import choose, parse_agent
-from solvers.inference import infer_worlds, log_prob_of_truth, world_replay
+from solvers.inference import infer_worlds, known_record, log_prob_of_truth, world_replay
 
 GAMES = ["scopa", "bura", "mushka", "minchiate"]
 
@@ -51,6 +51,51 @@ def test_a_worlds_start_replays_into_the_world(name):
             assert reached == public
             checked += 1
     assert checked > 10
+
+
+MATCHES = {"bura": {"match_format": "penalty_points"}, "minchiate": {"deals": 3}}
+"""Rules of matches of several deals (Scopa's and Mushka's default rules are)."""
+
+
+def later_deal_positions(name: str, every: int = 3):
+    """States of the second deal of a heuristic self-play match, every ``every`` moves, with
+    the whole match's record."""
+    game = cardsim.load_game(name, **MATCHES.get(name, {}))
+    agent = parse_agent("heuristic", game)
+    word = game.definition.layout.DEAL_NUMBER
+    for seed in range(10):
+        state = game.new_match(seed=seed)
+        first = int(state.vec[word])
+        k = 0
+        while not state.is_terminal() and int(state.vec[word]) < first + 2:
+            if int(state.vec[word]) == first + 1 and k % every == every - 1 and len(
+                    state.legal_actions()) > 1:
+                yield state.clone()
+            state.apply_action(choose(agent, state, seed=1000 * seed + k))
+            k += 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_matchs_later_deal_starts_where_its_first_move_was_made(name):
+    """In a match, the deal's record starts where the deal's first move was made (the state
+    the last deal's end dealt), and every sampled world replays from there back to itself."""
+    checked = 0
+    for state in later_deal_positions(name):
+        start, moves = known_record(state)
+        assert 0 < len(moves) < len(state.actions)
+        replayed = State(state.game, start.copy())
+        for a in moves:
+            replayed.apply_action(int(a))
+        assert np.array_equal(replayed.vec, state.vec)
+        player = state.current_player()
+        world = state.sample_world(player, seed=checked)
+        ok, _, _, end = world_replay(state, player, world)
+        assert ok
+        assert State(state.game, end).to_dict() == world.to_dict()
+        checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 6
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -49,8 +49,9 @@ positions put in ten bins of equal width of ``p``:
   ``reliability - resolution + uncertainty`` (exact when the forecasts within a bin are equal;
   the remainder is reported);
 - the *expected calibration error* ``sum_k n_k/N |mean p_k - mean o_k|`` (Naeini, Cooper and
-  Hauskrecht 2015), with a 95% bootstrap interval over deals (the positions of one deal share
-  its outcome, so deals are resampled whole);
+  Hauskrecht 2015), and the same corrected for its upward bias with a 95% interval, by a
+  bootstrap over deals (the positions of one deal share its outcome, so deals are resampled
+  whole; :func:`ece_interval`);
 - the *bias of the mean return*: the realized return less the predicted, averaged per deal
   first, with its 95% interval over deals (Student's t).
 """
@@ -397,8 +398,13 @@ def brier(p, o, bins: int = BINS) -> dict:
 
 
 def ece_interval(p, o, deal, bins: int = BINS, boot: int = 400,
-                 seed: int = 41) -> tuple[float, float, float]:
-    """:func:`ece` with the 2.5% and 97.5% points of a bootstrap that resamples whole deals."""
+                 seed: int = 41) -> tuple[float, float, float, float]:
+    """``(ece, corrected, lo, hi)``: :func:`ece`, and the same corrected for its bias with its
+    95% interval, by a bootstrap that resamples whole deals. The ECE of noisy bins is biased
+    upward (each bin's gap is an absolute value), so its bootstrap draws sit above it and
+    their percentiles can exclude it; the bootstrap's own bias, the draws' mean less the
+    estimate, estimates that bias: ``corrected = ece - bias`` and the basic bootstrap interval
+    ``[2 ece - q97.5, 2 ece - q2.5]`` (Efron and Tibshirani 1993, §13.4), clipped at 0."""
     p, o, deal = (np.asarray(a) for a in (p, o, deal))
     est = ece(p, o, bins)
     ids, where = np.unique(deal, return_inverse=True)
@@ -408,8 +414,11 @@ def ece_interval(p, o, deal, bins: int = BINS, boot: int = 400,
     for _ in range(boot):
         take = np.concatenate([members[i] for i in rng.integers(0, len(ids), len(ids))])
         draws.append(ece(p[take], o[take], bins))
-    lo, hi = np.percentile(draws, [2.5, 97.5]) if draws else (math.nan, math.nan)
-    return est, float(lo), float(hi)
+    if not draws:
+        return est, math.nan, math.nan, math.nan
+    q_lo, q_hi = np.percentile(draws, [2.5, 97.5])
+    return (est, max(0.0, 2 * est - float(np.mean(draws))), max(0.0, 2 * est - float(q_hi)),
+            max(0.0, 2 * est - float(q_lo)))
 
 
 def return_bias(predicted, realized, deal) -> tuple[float, float, float]:
@@ -440,18 +449,20 @@ def summary(rows: pd.DataFrame, evaluators) -> pd.DataFrame:
             if not len(part):
                 continue
             p, o, deal = part["predicted_win"], part["realized_win"], part["deal"]
-            e_, e_lo, e_hi = ece_interval(p, o, deal)
+            e_, corrected, e_lo, e_hi = ece_interval(p, o, deal)
             bias = return_bias(part["predicted_return"], part["realized_return"], deal)
             out.append({"evaluator": name, "stage": "all" if s is None else STAGES[s],
                         "positions": len(part), "deals": int(deal.nunique()),
                         "predicted_win": float(p.mean()), "realized_win": float(o.mean()),
-                        "ece": e_, "ece_lo": e_lo, "ece_hi": e_hi, **brier(p, o),
+                        "ece": e_, "ece_corrected": corrected, "ece_corrected_lo": e_lo,
+                        "ece_corrected_hi": e_hi, **brier(p, o),
                         "predicted_return": float(part["predicted_return"].mean()),
                         "realized_return": float(part["realized_return"].mean()),
                         "bias": bias[0], "bias_lo": bias[1], "bias_hi": bias[2],
                         "seconds": float(part["seconds"].mean())})
     return noted(pd.DataFrame(out), "Per evaluator (and third of the deal): the expected "
-                 "calibration error of the chance of winning the deal (10 bins; 95% bootstrap "
-                 "interval over deals), the Brier score with Murphy's decomposition, the "
+                 "calibration error of the chance of winning the deal (10 bins), the same "
+                 "corrected for its upward bias with its 95% interval (bootstrap over deals), "
+                 "the Brier score with Murphy's decomposition, the "
                  "realized less the predicted mean return (95% interval over deals), and the "
                  "analysis's mean seconds a position.")

@@ -51,7 +51,7 @@ def calibration_contents(folder) -> tuple[list[Section], dict]:
                                                       "calibrated?")))
     section.tables.append(shown_table("summary", table, [
         "evaluator", "stage", "positions", "deals", "predicted_win", "realized_win", "ece",
-        "brier", "reliability", "resolution", "uncertainty", "predicted_return",
+        "ece_corrected", "brier", "reliability", "resolution", "uncertainty", "predicted_return",
         "realized_return", "bias", "seconds"]))
     for e, name in enumerate(spec.names):
         section.tables.append(shown_table(f"bins_{e}", bins[name], [

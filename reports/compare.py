@@ -6,8 +6,8 @@ agents and matchups in different orders. A row present in one run only is kept w
 the other side (outer join), in run A's order, then run B's extra rows.
 
 A difference is always ``b - a``. The runs are treated as independent samples (true when their
-seeds differ), so its 95% interval is ``diff ± Z95·√(se_a² + se_b²)`` from each run's paired
-(duplicate) standard error. Interval columns follow :mod:`experiments.tables`: ``x``, ``x_lo``,
+seeds differ), so its 95% interval is ``diff ± t·√(se_a² + se_b²)`` from each run's paired
+(duplicate) standard error, t Student's at Welch's degrees of freedom. Interval columns follow :mod:`experiments.tables`: ``x``, ``x_lo``,
 ``x_hi``.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.options import non_default
-from cardsim.stats import Z95
+from cardsim.stats import welch_t95
 from experiments.tables import format_table, matchup_label, report_tables
 from reports.run import ReportError, Run, load_run
 
@@ -28,8 +28,9 @@ TITLES = {"spec": "Settings", "matchups": "Matchups (first agent of each)",
 WIDTH = 110
 """The width :func:`format_comparison` aims at (characters per line)."""
 
-_DIFF = ("and the difference B - A, whose 95% interval is +-1.96*sqrt(se_A^2 + se_B^2) from "
-         "the two runs' paired standard errors (the runs are independent)")
+_DIFF = ("and the difference B - A, whose 95% interval is +-t*sqrt(se_A^2 + se_B^2) from "
+         "the two runs' paired standard errors (the runs are independent; t is Student's at "
+         "Welch's degrees of freedom over the runs' deals)")
 
 
 def _labels(run: Run) -> str:
@@ -85,10 +86,12 @@ def _join(ta: pd.DataFrame, tb: pd.DataFrame, keys: list[str], values: list[str]
     """Outer join of the same table of runs A and B on ``keys`` (run A's row order, then B's
     extra rows): each of ``values`` (with its ``_lo``/``_hi`` columns, if any) as ``<x>_a`` and
     ``<x>_b``; with ``diff``, also ``diff = <diff>_b - <diff>_a`` with the 95% interval
-    ``± Z95·√(<se>_a² + <se>_b²)`` (independent runs), and the ``<se>_a``, ``<se>_b`` used."""
+    ``± t·√(<se>_a² + <se>_b²)`` (independent runs; t at Welch's degrees of freedom over each
+    row's ``deals``: :func:`cardsim.stats.welch_t95`), and the ``<se>_a``, ``<se>_b`` used."""
     parts = []
     for t, side in ((ta, "a"), (tb, "b")):
-        cols = [c for v in values + ([se] if se else []) for c in _triple(t, v)]
+        extra = [se, "deals"] if se else []
+        cols = [c for v in values + extra for c in _triple(t, v)]
         part = t[keys + cols].rename(columns={c: _side(c, side) for c in cols})
         part["_k"] = part.groupby(keys, sort=False).cumcount()   # repeated keys pair in order
         part[f"_order_{side}"] = np.arange(len(part), dtype=float)
@@ -101,7 +104,8 @@ def _join(ta: pd.DataFrame, tb: pd.DataFrame, keys: list[str], values: list[str]
         columns += [_side(c, s) for s in "ab" for c in _triple(ta, v)]
         if v == diff:
             d = out[f"{v}_b"] - out[f"{v}_a"]
-            half = Z95 * np.sqrt(out[f"{se}_a"] ** 2 + out[f"{se}_b"] ** 2)
+            half = welch_t95(out[f"{se}_a"], out["deals_a"], out[f"{se}_b"],
+                             out["deals_b"]) * np.sqrt(out[f"{se}_a"] ** 2 + out[f"{se}_b"] ** 2)
             out["diff"], out["diff_lo"], out["diff_hi"] = d, d - half, d + half
             columns += ["diff", "diff_lo", "diff_hi"]
     columns += [f"{se}_a", f"{se}_b"] if se else []

@@ -30,7 +30,7 @@ import pandas as pd
 
 from cardsim.game import definition
 from cardsim.options import non_default
-from cardsim.stats import Z95, fmt_interval, mean_interval
+from cardsim.stats import fmt_interval, mean_interval, welch_t95
 from experiments import tables as T
 from experiments.rows import n_seats
 from solvers.agent_spec import parse_agent, search_budget
@@ -642,16 +642,17 @@ def _gain_over_field(data: pd.DataFrame, agents: list[str], matchups: pd.DataFra
     alone; its gain is its mean return minus the field's mean return per seat. Given ``rows``
     of a run whose matchups played the same deals, the interval is paired: that of the
     per-deal differences. Otherwise the two means are independent and the interval is
-    ``gain ± 1.96·sqrt(se² + se_field²)``. Rows without a field get NaN; nothing is added when
-    no row has one."""
+    ``gain ± t·sqrt(se² + se_field²)`` (t at Welch's degrees of freedom over the deals:
+    :func:`cardsim.stats.welch_t95`). Rows without a field get NaN; nothing is added when no
+    row has one."""
     fields = {}
     for m, seating in order.items():
         if len(set(seating)) == 1:
             r = matchups[matchups["matchup"] == m].iloc[0]
-            fields[agents[seating[0]]] = (m, r["mean_return"], r["return_se"])
+            fields[agents[seating[0]]] = (m, r["mean_return"], r["return_se"], r["deals"])
     if not fields:
         return
-    own = matchups.set_index(["matchup", "agent"])["return_se"]
+    own = matchups.set_index(["matchup", "agent"])[["return_se", "deals"]]
     means = None
     if rows is not None:
         means = T.deal_means(T.agent_results(rows, agents)).set_index(
@@ -668,7 +669,8 @@ def _gain_over_field(data: pd.DataFrame, agents: list[str], matchups: pd.DataFra
             out.append(mean_interval(diff))
         else:
             g = r["mean_return"] - base[1]
-            half = Z95 * math.hypot(own[(r["matchup"], r["agent_index"])], base[2])
+            se, deals = own.loc[(r["matchup"], r["agent_index"])]
+            half = float(welch_t95(se, deals, base[2], base[3])) * math.hypot(se, base[2])
             out.append((g, g - half, g + half))
     if not all(math.isnan(g) for g, _, _ in out):
         data["gain"], data["gain_lo"], data["gain_hi"] = (list(c) for c in zip(*out))

@@ -339,8 +339,8 @@ def _timed_run(argv: list[str], env: dict, cwd: str | None = None) -> tuple[floa
 
 
 STARTUP_COMMANDS = ("simulate", "simulate-where", "run", "run-exact", "run-match", "run-net",
-                    "run-pimc-net", "analyze", "solve", "equity", "review", "review-infer",
-                    "train")
+                    "run-pimc-net", "run-infer", "analyze", "solve", "equity", "review",
+                    "review-infer", "train")
 """The commands :func:`startup_figures` starts cold and warm (``run-exact``: ``run`` with an
 ISMCTS agent that plays exact endgames, ``exact=6``; it and ``solve`` where the game has an
 exact solver; ``run-match``: a whole match against an ISMCTS agent that values a deal's end
@@ -351,7 +351,8 @@ inference's worlds (``--infer``: the weighing of worlds and the game's ``world_s
 ``run-net``:
 ``run`` with an ISMCTS agent whose leaves the game's shipped value network values,
 ``leaf=net``; ``run-pimc-net``: ``run`` with PIMC over that network, ``pimc:leaf=net``, four
-worlds a move; ``train``: ``cardsim train`` on 20 deals, one round, a check of 2 deals;
+worlds a move; ``run-infer``: ``run`` with an ISMCTS agent whose worlds inference weighs,
+``infer=0.3`` (the game loop's record of the deal and the weighing at the root); ``train``: ``cardsim train`` on 20 deals, one round, a check of 2 deals;
 ``simulate-where``: 200 deals drawn under :data:`RARE_WHERE`, which rejection cannot draw
 in reasonable time, so that they are constructed and dealt by ``deal_cards``)."""
 RARE_WHERE = {"scopa": {"hold": {"0": ["7co", "7cu", "7sw"]}},
@@ -380,14 +381,16 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
         return cli + ["train", game_name, "--deals", "20", "--rounds", "1", "--hidden", "4",
                       "--epochs", "1", "--check-deals", "2", "--check-iterations", "10",
                       "--out", os.path.join(folder, f"train-{tag}"), "--quiet"]
-    if command in ("run", "run-exact", "run-match", "run-net", "run-pimc-net"):  # vs heuristic
+    if command in ("run", "run-exact", "run-match", "run-net", "run-pimc-net",
+                   "run-infer"):  # against the heuristic
         if (command == "run-exact" and game.spec.exact is None
                 or command == "run-match" and game.definition.match_cell is None):
             return None
         n = game.num_players
         agent = ("pimc:leaf=net,worlds=4" if command == "run-pimc-net" else
                  "ismcts:iterations=50" + {"run-exact": ",exact=6", "run-match": ",value=match",
-                                           "run-net": ",leaf=net"}.get(command, ""))
+                                           "run-net": ",leaf=net",
+                                           "run-infer": ",infer=0.3"}.get(command, ""))
         extra = ""
         if command == "run-match":      # a whole match; its table made here, not timed
             table = os.path.join(folder, "match-equity")

@@ -610,8 +610,8 @@ def _calibrate(spec, out: str, args: argparse.Namespace) -> int:
     print(f"{spec.game}: {rows['deal'].nunique():,} deals, {len(rows):,} positions and "
           f"evaluations in {out}" + (f" — {spec.question}" if spec.question else ""))
     table = format_table(summary(rows, spec.names))
-    keep = ["evaluator", "stage", "positions", "predicted_win", "realized_win", "ece", "brier",
-            "bias", "seconds"]
+    keep = ["evaluator", "stage", "positions", "predicted_win", "realized_win", "ece",
+            "ece_corrected", "brier", "bias", "seconds"]
     _print_table("calibration", table[[c for c in keep if c in table.columns]])
     return 0
 

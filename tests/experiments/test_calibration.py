@@ -40,6 +40,26 @@ def test_a_calibrated_forecaster_has_an_ece_within_its_sampling_error():
             (table["realized"] <= table["realized_hi"])).all()
 
 
+def test_the_corrected_ece_removes_the_bias_of_few_positions_a_bin():
+    """With few positions a bin the plain ECE is biased upward (each bin's gap is an absolute
+    value): a forecaster that overrates by 0.03 (true ECE 0.0296, 600 positions) has a plain
+    ECE near 0.045 whose bootstrap percentiles cover the truth in under a tenth of
+    replications; the corrected ECE is nearer the truth and its interval covers it in most
+    (measured: 83% of 60 replications; README, "How far to trust the figures")."""
+    covered, plain, corrected = 0, [], []
+    for seed in range(40):
+        p, o = forecasts(600, 300 + seed, shift=0.03)
+        est, fixed, lo, hi = C.ece_interval(p, o, np.arange(600), boot=200, seed=seed)
+        covered += lo <= 0.0296 <= hi
+        plain.append(est)
+        corrected.append(fixed)
+    assert abs(np.mean(corrected) - 0.0296) < 0.5 * abs(np.mean(plain) - 0.0296)
+    assert covered >= 28
+    q, r = forecasts(3_000, 7, shift=0.1)
+    est, fixed, lo, hi = C.ece_interval(q, r, np.arange(3_000))
+    assert lo <= 0.095 <= hi
+
+
 def test_brier_decomposition_is_exact_when_forecasts_are_constant_in_their_bins():
     """Murphy's identity: with one forecast value per bin, brier = reliability - resolution +
     uncertainty exactly; a perfect forecaster's reliability term is near 0, a biased one's
@@ -61,8 +81,9 @@ def test_intervals_resample_deals_and_average_per_deal():
     the estimate; the bias is the mean over deals of each deal's mean gap."""
     p, o = forecasts(3_000, 4)
     deal = np.repeat(np.arange(1_000), 3)
-    est, lo, hi = C.ece_interval(p, o, deal)
-    assert (est, lo, hi) == C.ece_interval(p, o, deal) and lo <= est <= hi
+    est, corrected, lo, hi = C.ece_interval(p, o, deal)
+    assert (est, corrected, lo, hi) == C.ece_interval(p, o, deal)
+    assert lo <= corrected <= hi and corrected <= est
     predicted = np.array([0.0, 0.0, 1.0, 2.0])
     realized = np.array([1.0, 1.0, 1.0, 1.0])
     mean, lo, hi = C.return_bias(predicted, realized, [0, 0, 0, 1])

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardsim.stats import Z95
+from cardsim.stats import Z95, welch_t95
 from experiments.store import StoreError
 from experiments.tables import format_table, report_tables
 from reports.compare import TITLES, compare_runs, format_comparison
@@ -44,9 +44,12 @@ def first_agent(run, label):
     return m[m["label"] == label].iloc[0]
 
 
-def check_diff(row, x, a, b, se_a, se_b):
-    """``row``'s diff is b - a exactly, with half-width Z95·sqrt(se_a² + se_b²)."""
-    half = Z95 * math.sqrt(se_a ** 2 + se_b ** 2)
+def check_diff(row, x, a, b, se_a, se_b, n_a, n_b):
+    """``row``'s diff is b - a exactly, with half-width t·sqrt(se_a² + se_b²), t Student's at
+    Welch's degrees of freedom over the ``n_a`` and ``n_b`` deals (wider than the normal's)."""
+    t = float(welch_t95(se_a, n_a, se_b, n_b))
+    assert Z95 < t < 2.2
+    half = t * math.sqrt(se_a ** 2 + se_b ** 2)
     assert row[f"{x}_a"] == a and row[f"{x}_b"] == b
     assert row["diff"] == b - a
     assert row["diff_lo"] == pytest.approx(b - a - half, abs=1e-12)
@@ -76,7 +79,7 @@ def test_matchups_joined_by_label_with_independent_difference(tables, budget, va
         assert row["name"] == ra["name"] == rb["name"]
         assert (row["games_a"], row["games_b"]) == (ra["games"], rb["games"])
         check_diff(row, "mean_return", ra["mean_return"], rb["mean_return"],
-                   ra["return_se"], rb["return_se"])
+                   ra["return_se"], rb["return_se"], ra["deals"], rb["deals"])
         for side, r in (("a", ra), ("b", rb)):
             for end in ("", "_lo", "_hi"):
                 assert row[f"win_rate_{side}{end}"] == r[f"win_rate{end}"]
@@ -105,7 +108,8 @@ def test_categories_joined_per_label_agent_category(tables, budget, variant):
     ca = report_tables(budget.rows, budget.agents)["categories"]
     cb = report_tables(variant.rows, variant.agents)["categories"]
     ea, eb = (c.set_index(["label", "name", "category"]).loc[key] for c in (ca, cb))
-    check_diff(row, "mean", ea["mean"], eb["mean"], ea["se"], eb["se"])
+    check_diff(row, "mean", ea["mean"], eb["mean"], ea["se"], eb["se"], ea["deals"],
+               eb["deals"])
     assert (row["mean_a_lo"], row["mean_b_hi"]) == (ea["mean_lo"], eb["mean_hi"])
     assert len(tables["categories"]) == len(ca)           # B's categories are a subset of A's
     only = tables["categories"][tables["categories"]["label"] == ONLY_A]
@@ -119,7 +123,8 @@ def test_dealer_side_by_side(tables, budget, variant):
               for r in (budget, variant))
     for p in d.index:
         check_diff(d.loc[p], "mean_return", da.loc[p, "mean_return"],
-                   db.loc[p, "mean_return"], da.loc[p, "return_se"], db.loc[p, "return_se"])
+                   db.loc[p, "mean_return"], da.loc[p, "return_se"], db.loc[p, "return_se"],
+                   da.loc[p, "deals"], db.loc[p, "deals"])
     assert "ends" not in tables                        # Scopa rows have no end column
 
 

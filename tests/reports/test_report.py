@@ -229,8 +229,10 @@ def test_budget_table_reads_a_level_as_the_manifest_recorded_it():
 def test_budget_gain_is_over_the_field_when_the_game_is_not_zero_sum():
     """A run with a *field* matchup (the heuristic in every seat, as Mushka's strength study
     has) gives each searcher's gain: its mean return minus the field's, with the interval of
-    two independent means (the matchups play different deals); without a field there is no
+    two independent means (the matchups play different deals; Welch's t); without a field there is no
     gain column, and a searcher against another opponent gets NaN."""
+    from scipy.special import stdtrit
+
     from reports.content import budget_table
     agents = ["heuristic", "ismcts:iterations=10", "ismcts:iterations=40", "random"]
     order = {0: (0, 0, 0, 0), 1: (1, 0, 0, 0), 2: (2, 0, 0, 0), 3: (1, 3, 3, 3),
@@ -241,7 +243,7 @@ def test_budget_gain_is_over_the_field_when_the_game_is_not_zero_sum():
     for m, seating in order.items():
         for k in sorted(set(seating)):
             mr = mean.get((m, k), 0.0)
-            rows.append({"matchup": m, "agent": k, "games": 40, "mean_return": mr,
+            rows.append({"matchup": m, "agent": k, "games": 40, "deals": 10, "mean_return": mr,
                          "mean_return_lo": mr - 0.5, "mean_return_hi": mr + 0.5,
                          "return_se": se.get((m, k), 0.1), "win_rate": 0.5,
                          "win_rate_lo": 0.4, "win_rate_hi": 0.6, "ms_per_move": 1.0})
@@ -250,7 +252,9 @@ def test_budget_gain_is_over_the_field_when_the_game_is_not_zero_sum():
     field = table[table["opponent"] == "heuristic"].set_index("budget")
     assert field.loc[10, "gain"] == pytest.approx(0.2)
     assert field.loc[40, "gain"] == pytest.approx(0.8)
-    half = 1.959963984540054 * (0.15 ** 2 + 0.2 ** 2) ** 0.5
+    a, b = 0.15 ** 2, 0.2 ** 2          # Welch's degrees of freedom over 10 deals each
+    half = float(stdtrit((a + b) ** 2 / (a * a / 9 + b * b / 9), 0.975)) * (a + b) ** 0.5
+    assert half > 1.96 * (a + b) ** 0.5
     assert field.loc[40, "gain_hi"] - field.loc[40, "gain"] == pytest.approx(half)
     assert table[table["opponent"] == "random"]["gain"].isna().all()
     no_field = {m: t for m, t in order.items() if m != 0}

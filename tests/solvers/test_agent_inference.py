@@ -20,6 +20,10 @@ from solvers.agents import choose, parse_agent, play_out, prime_record, switches
 from solvers.inference import Worlds, known_record, log_prob_of_truth, world_replay
 
 GAMES = ["scopa", "bura", "mushka", "minchiate"]
+TWO_FAST = ["scopa", "bura", pytest.param("mushka", marks=pytest.mark.slow),
+            pytest.param("minchiate", marks=pytest.mark.slow)]
+"""Games whose check compiles a loop of its own: Mushka's and Minchiate's in the slow suite
+(their inferring loop is compiled and checked by the no-leak test by default)."""
 MATCHES = {"scopa": {}, "bura": {"match_format": "penalty_points"}, "mushka": {},
            "minchiate": {"deals": 3}}
 
@@ -51,7 +55,7 @@ def heuristic_positions(game, deals, every):
             k += 1
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", TWO_FAST)
 def test_the_game_loop_keeps_the_deals_record_across_a_match(name):
     """After any number of moves of a match played by the compiled loop, the record an
     inferring search reads is the deal's start and its moves, as ``State``'s record gives
@@ -88,7 +92,7 @@ def test_the_game_loop_keeps_the_deals_record_across_a_match(name):
     assert later >= 2
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", TWO_FAST)
 def test_without_the_deals_moves_an_inferring_search_is_the_uniform_one(name):
     """At a deal's first decision, and in a position read without its record, ``infer``
     changes nothing: the same move and the same root statistics from the same seed."""
@@ -129,7 +133,7 @@ def test_an_inferring_search_never_reads_a_hidden_card(name):
     assert compared >= 4
 
 
-@pytest.mark.parametrize("name", ["bura", "minchiate"])
+@pytest.mark.parametrize("name", ["bura", pytest.param("minchiate", marks=pytest.mark.slow)])
 def test_the_searchs_pool_finds_the_hidden_cards(name):
     """In heuristic self-play (the model right) the root pool's weights give the true hidden
     cards more probability than its worlds unweighted, on average over the deal."""

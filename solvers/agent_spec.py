@@ -44,7 +44,7 @@ names or values are refused with what is allowed):
   as a policy: its move is expanded first and gains ``prior / (visits + 1)`` in the UCB
   choice — progressive bias; default 0 = none), ``infer`` (the worlds are weighed by the
   likelihood of the other players' moves of the deal so far, :mod:`solvers.inference`, under
-  the game's heuristic softened by this epsilon: ``pool`` worlds, default 100, are sampled and
+  the game's heuristic softened by this epsilon: ``pool`` worlds, default 300, are sampled and
   weighed at the root, within the time budget, and each iteration plays one drawn by its
   weight; default 0 = uniform worlds) and ``nodes`` (the tree's capacity, default
   iterations + 1, or 1,000,000 with a time budget).
@@ -108,11 +108,13 @@ MAX_FIXED_WORLDS = 1_000_000
 MAX_EXACT = 97
 """The largest ``exact`` threshold of ISMCTS (cards left in a deal; the largest deck has 97)."""
 MAX_NODES = 100_000_000
+"""The largest ISMCTS tree (``nodes``: 56 bytes each, allocated: 5.6 GB)."""
 MAX_POOL = 100_000
 """The most worlds an inferring ISMCTS weighs at the root (``pool``: one state vector each,
 allocated)."""
-DEFAULT_POOL = 100
-"""The largest ISMCTS tree (``nodes``: 56 bytes each, allocated: 5.6 GB)."""
+DEFAULT_POOL = 300
+"""An inferring ISMCTS's pool of root worlds (``pool``): in Bura 300 played better than 100
+(README, "Inference in play")."""
 
 _ISMCTS_PARAMS = {   # name -> (index, default, parser description)
     "iterations": (ITERATIONS, 1000, f"an integer >= 0 (at most {MAX_COUNT:,})"),

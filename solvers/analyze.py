@@ -188,7 +188,7 @@ def evaluate_actions(state, config: AnalysisConfig, equity: dict | None = None,
         raise CardsimError(f"worlds={config.worlds}: expected at least 2")
     given = np.zeros((0, spec.state_len), dtype=np.uint64)
     effective = None
-    if config.infer is not None:
+    if config.infer is not None and len(deal_record(state)[1]):   # no moves: uniform worlds
         draw, pick = (int(v) for v in np.random.SeedSequence(
             [config.seed, INFER_KEY]).generate_state(2, dtype=np.uint64))
         pool = infer_worlds(state, config.player, INFER_POOL * config.worlds, seed=draw,
@@ -253,9 +253,10 @@ def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.Dat
                                 values.match_interval(i)))
     table = pd.DataFrame(rows).sort_values("mean_return", ascending=False, kind="stable")
     drawn = (f"{config.worlds} sampled worlds" if config.infer is None
+             else f"{config.worlds} sampled worlds (no moves of the deal recorded to infer "
+             "from)" if not recorded
              else f"{config.worlds} worlds drawn by inference (epsilon {config.infer:g}) from "
-             f"{INFER_POOL} times as many" + ("" if recorded else ", but the position has no "
-                                              "moves recorded to infer from: uniform,"))
+             f"{INFER_POOL} times as many")
     table.attrs["note"] = (f"{drawn} for player {config.player}, played out by {agent.name}; "
                            "95% intervals")
     table = table.reset_index(drop=True)

@@ -181,8 +181,9 @@ def test_tempering_keeps_the_effective_worlds_asked_for():
 
 def test_analyze_reads_a_game_records_moves_with_infer(tmp_path, capsys):
     """``cardsim analyze GAME RECORD --at N --infer``: the position after N moves of a game
-    record, its worlds drawn by inference (the table's note says so); --at past the record's
-    end, --at with a position file, and a bad epsilon are refused in one line."""
+    record, its worlds drawn by inference (the table's note says so); a position without moves
+    is analyzed on the uniform worlds; --at past the record's end, --at with a position file,
+    and a bad epsilon are refused in one line."""
     from cardsim.app.cli import main
     from solvers.agents import play
     game = cardsim.load_game("scopa")
@@ -205,7 +206,11 @@ def test_analyze_reads_a_game_records_moves_with_infer(tmp_path, capsys):
     assert "--at goes with a game record" in capsys.readouterr().err
     assert main(["analyze", "scopa", str(position), "--player", "1", "--infer", "--worlds",
                  "10"]) == 0
-    assert "no moves recorded to infer from: uniform" in capsys.readouterr().out
+    inferred = capsys.readouterr().out
+    assert "10 sampled worlds (no moves of the deal recorded to infer from)" in inferred
+    assert main(["analyze", "scopa", str(position), "--player", "1", "--worlds", "10"]) == 0
+    uniform = capsys.readouterr().out               # the same worlds, the same figures
+    assert inferred.split("sampled worlds")[0] == uniform.split("sampled worlds")[0]
 
 
 def test_intervals_widen_for_worlds_drawn_from_fewer_effective_ones():

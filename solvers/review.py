@@ -51,6 +51,7 @@ from cardsim.stats import mean_interval
 
 from .agents import parse_agent
 from .analyze import AnalysisConfig, evaluate_actions
+from .inference import DEFAULT_EPSILON
 
 MARKS = ("inaccuracy", "mistake", "blunder")
 """The marks of a move, from the least to the worst."""
@@ -79,9 +80,10 @@ class ReviewConfig:
     seed: int = 0
     thresholds: tuple[float, float, float] | None = None
     baseline: int = BASELINE
-    infer: float | None = None
-    """The worlds of each decision drawn by inference (:attr:`AnalysisConfig.infer`): from
-    the moves of the record before it; a view record's positions carry no moves."""
+    infer: float | None = DEFAULT_EPSILON
+    """The worlds of each decision drawn by inference (:attr:`AnalysisConfig.infer`, the
+    default): from the moves of the record before it; a view record's positions carry no
+    moves. None: uniform worlds."""
 
 
 @dataclass

@@ -692,12 +692,17 @@ def _epsilon(text: str) -> float:
 
 
 def _infer_option(p: argparse.ArgumentParser, moves: str) -> None:
-    """``--infer [EPSILON]``: worlds weighted by the other players' moves (solvers/inference)."""
-    p.add_argument("--infer", nargs="?", type=_epsilon, const=0.3, default=None,
-                   metavar="EPSILON", help="draw the worlds by inference from the other "
-                   f"players' moves of the deal so far, {moves}: each world weighted by "
-                   "their likelihood under the heuristic player, softened by EPSILON (0.3); "
-                   "default: uniform worlds")
+    """``--infer [EPSILON]`` (the default) or ``--uniform``: worlds weighted by the other
+    players' moves (solvers/inference), or not."""
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--infer", nargs="?", type=_epsilon, const=0.3, default=0.3,
+                       metavar="EPSILON", help="draw the worlds by inference from the other "
+                       f"players' moves of the deal so far, {moves}: each world weighted by "
+                       "their likelihood under the heuristic player, softened by EPSILON "
+                       "(default: inference, 0.3; better calibrated than uniform worlds)")
+    which.add_argument("--uniform", dest="infer", action="store_const", const=None,
+                       help="sample the worlds uniformly, ignoring what the other players' "
+                       "moves say")
 
 
 def _seconds(text: str) -> float:

@@ -13,7 +13,7 @@ import pytest
 import cardsim
 from cardsim.errors import CardsimError
 from cardsim.game import State
-from solvers.agents import choose, parse_agent
+from solvers.agents import choose, parse_agent, play
 from solvers.inference import infer_worlds, known_record, log_prob_of_truth, world_replay
 
 GAMES = ["scopa", "bura", "mushka", "minchiate"]
@@ -96,6 +96,25 @@ def test_a_matchs_later_deal_starts_where_its_first_move_was_made(name):
         if checked >= 6:
             break
     assert checked >= 6
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_records_positions_weigh_as_the_live_deals(name):
+    """A position replayed from a game record (its start read from a dict, whose dealt
+    positions of the deal order are blanks) gets the same worlds and weights as the live deal
+    at the same move, and some of them are possible (a start the replay cannot use would make
+    every world impossible, and the analysis silently uniform)."""
+    game = cardsim.load_game(name)
+    live = game.new_deal(seed=3)
+    play(live, ["heuristic"] * game.num_players, seed=1)
+    decisions = list(live.record(["heuristic"] * game.num_players).decisions())
+    replayed = game.new_deal(seed=3)
+    for k, (state, action, seat) in enumerate(decisions):
+        if k in (len(decisions) // 3, len(decisions) // 2) and len(state.legal_actions()) > 1:
+            a, b = (infer_worlds(s, seat, 40, seed=2) for s in (state, replayed))
+            assert np.array_equal(a.logw, b.logw) and np.array_equal(a.vecs, b.vecs)
+            assert np.isfinite(a.logw).any() and a.logw.min() < a.logw.max()
+        replayed.apply_action(action)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -66,7 +66,7 @@ def world_start(world, params, observer, start, actions, n_actions, out, rng):
     """Rules §5: the start of the deal that a sampled ``world`` grew from, for inference
     (:mod:`solvers.inference`): ``start`` is the deal's true start and ``actions`` its
     ``n_actions`` moves so far; of ``start`` only public words are read (the opening table,
-    the dealer, the match), never its deal order past the table.
+    the dealer, the match), never its deal order.
 
     Each move plays one card in turn from the dealer's next player, so the position of every
     played card in the deal order follows from its move's number; the cards of the hands of
@@ -75,6 +75,10 @@ def world_start(world, params, observer, start, actions, n_actions, out, rng):
     copy_words(out, start)
     n, h = params[P_NUM_PLAYERS], params[P_HAND_SIZE]
     per_round = n * h
+    table = start[L.TABLE]            # the opening table (a position read from a dict keeps
+    for i in range(4):                # no dealt order: its dealt positions are blanks)
+        set_order_card(out, i, lowest_index(table))
+        table &= table - ONE
     for i in range(4, L.N_CARDS):
         set_order_card(out, i, deal_order.UNKNOWN)
     for k in range(n_actions):

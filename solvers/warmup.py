@@ -7,8 +7,9 @@ the state API; the agent loops for random and heuristic players, with ISMCTS (al
 valued by the learned evaluation, ``leaf=net``, as the ``fast`` level plays, and PIMC over
 it, ``pimc:leaf=net``), and — where the
 game has an exact solver — with PIMC and the oracle, alone and beside ISMCTS; one move of each
-agent (``choose``, the terminal game); ISMCTS and PIMC searches on their own (``cardsim
-bench``); position analysis with each kind of agent (``cardsim analyze``); and the exact
+agent (``choose``, the terminal game), also of an inferring ISMCTS (``infer``); ISMCTS and
+PIMC searches on their own (``cardsim bench``); position analysis with each kind of agent and
+with inference's worlds, and inference's replay of a world (``cardsim analyze``); and the exact
 solver's entry points (``cardsim solve``) — for an endgame solver (Minchiate) with ISMCTS's
 exact endgames instead of PIMC and the oracle. Parts can be chosen (:data:`PARTS`).
 
@@ -52,11 +53,12 @@ def _agents(game) -> None:
     search = parse_agent("ismcts:iterations=4")
     netted = parse_agent("ismcts:iterations=4,leaf=net")       # the learned evaluation's
     looked = parse_agent("pimc:worlds=1,leaf=net")              # PIMC over it
+    inferring = parse_agent("ismcts:iterations=4,infer=0.3,pool=4")   # worlds by inference
     for agents in (["random", "heuristic"], [search, "heuristic"], [netted, "heuristic"],
-                   [looked, "heuristic"]):
+                   [looked, "heuristic"], [inferring, "heuristic"]):
         play(game.new_deal(seed=1), (agents * n)[:n], seed=1)
     state = game.new_deal(seed=2)
-    for agent in ("random", "heuristic", search, netted):
+    for agent in ("random", "heuristic", search, netted, inferring):
         choose(parse_agent(agent) if isinstance(agent, str) else agent, state, seed=0)
     spec = game.spec
     ws = workspace(spec, [search])
@@ -67,6 +69,13 @@ def _agents(game) -> None:
 
 def _analyze(game) -> None:
     from solvers.analyze import AnalysisConfig, analyze
+    from solvers.inference import world_replay
+    played = game.new_deal(seed=3)                      # inference's worlds (analyze's default)
+    for _ in range(3):
+        played.apply_action(played.legal_actions()[0])
+    player = played.current_player()
+    analyze(played, AnalysisConfig(player=player, worlds=2))
+    world_replay(played, player, played.sample_world(player, seed=0))
     state = game.new_deal(seed=3)
     agents = ["heuristic", "ismcts:iterations=2"]
     if game.spec.exact is not None and not game.spec.exact.max_cards:

@@ -65,3 +65,13 @@ def test_a_published_report_refers_only_to_files_it_has(folder):
     assert linked
     for name in linked:
         assert (folder / name).is_file(), name
+
+
+def test_the_published_inference_table_is_its_csv():
+    """``experiments/results/inference``: the Markdown table is the CSV's, row for row (both
+    written by ``python -m experiments.inference``; neither edited by hand)."""
+    from experiments.inference import markdown
+    folder = ROOT / "results" / "inference"
+    table = pd.read_csv(folder / "inference.csv")
+    assert len(table) >= 32                        # 4 games x 2 kinds of players x 4 stages
+    assert (folder / "inference.md").read_text() == markdown(table)

@@ -218,6 +218,10 @@ class GameDefinition:
     """How many starts inference draws for a world (its ``worlds`` module's
     ``WORLD_START_DRAWS``, else 1): more where ``world_start`` draws what the world leaves
     open, to average that out."""
+    analysis_infers: bool = False
+    """Whether analysis (``cardsim analyze``, ``review``, ``play --hint``) draws its worlds by
+    inference by default (its worlds module's ``ANALYSIS_INFERS``, else False): where that
+    measured better calibrated than uniform worlds (README, "How far to trust the figures")."""
     world_moves_whole: bool = True
     """Whether ``world_action`` gives each move whole as the world made it (its module's
     ``WORLD_MOVES_WHOLE``, else True): False where the world cannot tell the order of hidden
@@ -247,6 +251,7 @@ class GameDefinition:
             given.setdefault(hook, getattr(role("worlds"), hook, None))
         given.setdefault("world_start_draws", getattr(role("worlds"), "WORLD_START_DRAWS", 1))
         given.setdefault("world_moves_whole", getattr(role("worlds"), "WORLD_MOVES_WHOLE", True))
+        given.setdefault("analysis_infers", getattr(role("worlds"), "ANALYSIS_INFERS", False))
         return cls(name=package.rpartition(".")[2], codec=role("notation"), layout=layout,
                    kernels=Kernels.of(role("kernels"), role("worlds"),
                                       heuristic=role("heuristic").choose),

@@ -10,9 +10,10 @@ return is the game's: Scopa's point difference, Bura's stakes; *win* means a ret
 Intervals: 95% interval of the mean return (Student's t over the worlds), Wilson interval of
 the win rate.
 
-**Inference** (``AnalysisConfig.infer``, by default; ``cardsim analyze --uniform`` turns it
-off): the worlds are drawn, by their weights, from :data:`INFER_POOL` times as many, each
-weighted by how likely the other players' moves of the deal so far are in it
+**Inference** (``AnalysisConfig.infer``; by default where the game's analysis measured better
+calibrated on it, Bura and Mushka: :data:`GAME_DEFAULT`; ``cardsim analyze --infer`` or
+``--uniform`` chooses): the worlds are drawn, by their weights, from :data:`INFER_POOL` times
+as many, each weighted by how likely the other players' moves of the deal so far are in it
 (:mod:`solvers.inference`). A position without its deal's moves is analyzed on the uniform
 worlds.
 
@@ -53,6 +54,24 @@ INFER_EFFECTIVE = 0.1
 worlds effective (:meth:`solvers.inference.Worlds.tempered`; measured on Mushka's heuristic
 play-on, 1,000 positions: ECE 0.040 at 0.1, 0.058 at 1, 0.066 uniform), and the intervals
 widened for the effective number (:meth:`ActionValues.widening`)."""
+GAME_DEFAULT = "game"
+"""``AnalysisConfig.infer``'s default: inference's worlds (:data:`DEFAULT_EPSILON`) in a game
+whose analysis measured better calibrated on them (``GameDefinition.analysis_infers``: Bura,
+Mushka), else the uniform worlds (Scopa: as well calibrated and cheaper; Minchiate: worse
+calibrated on inference's; README, "How far to trust the figures")."""
+
+
+def infer_epsilon(config, game) -> float | None:
+    """The inference epsilon ``config`` (an :class:`AnalysisConfig` or ``ReviewConfig``) asks
+    for in ``game`` (None: uniform worlds), its :data:`GAME_DEFAULT` resolved."""
+    if isinstance(config.infer, str):
+        if config.infer != GAME_DEFAULT:
+            raise CardsimError(f"infer={config.infer!r}: expected a number between 0 and 1, "
+                               f"None or {GAME_DEFAULT!r}")
+        return DEFAULT_EPSILON if game.definition.analysis_infers else None
+    return config.infer
+
+
 INFER_KEY = 0x696E66   # the seeds of inference's worlds and draw, beside the analysis's own
 
 
@@ -100,11 +119,11 @@ class AnalysisConfig:
     agent: str = "heuristic"
     worlds: int = 200
     seed: int = 0
-    infer: float | None = DEFAULT_EPSILON
+    infer: float | None | str = GAME_DEFAULT
     """The inference model's epsilon (:mod:`solvers.inference`): the worlds are drawn from
     :data:`INFER_POOL` times as many, by their weights (a position without the deal's moves is
-    analyzed on uniform worlds); None samples them uniformly. The default: inference, better
-    calibrated than uniform worlds (README, "How far to trust the figures")."""
+    analyzed on uniform worlds); None samples them uniformly; :data:`GAME_DEFAULT`, the
+    default, is the game's choice (:func:`infer_epsilon`)."""
 
 
 @generic
@@ -192,11 +211,12 @@ def evaluate_actions(state, config: AnalysisConfig, equity: dict | None = None,
         raise CardsimError(f"worlds={config.worlds}: expected at least 2")
     given = np.zeros((0, spec.state_len), dtype=np.uint64)
     effective = None
-    if config.infer is not None and len(deal_record(state)[1]):   # no moves: uniform worlds
+    epsilon = infer_epsilon(config, state.game)
+    if epsilon is not None and len(deal_record(state)[1]):   # no moves: uniform worlds
         draw, pick = (int(v) for v in np.random.SeedSequence(
             [config.seed, INFER_KEY]).generate_state(2, dtype=np.uint64))
         pool = infer_worlds(state, config.player, INFER_POOL * config.worlds, seed=draw,
-                            epsilon=config.infer).tempered(INFER_EFFECTIVE * config.worlds)
+                            epsilon=epsilon).tempered(INFER_EFFECTIVE * config.worlds)
         given = pool.resample(config.worlds, seed=pick)
         effective = pool.effective
     model = start = None
@@ -240,7 +260,8 @@ def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.Dat
     winning the match (``match_win``, ``match_low``, ``match_high``), and the table's
     ``attrs["match"]`` says whether the move that maximises it differs from the one that
     maximises the expected points."""
-    recorded = len(deal_record(state)[1]) if config.infer is not None else 0
+    epsilon = infer_epsilon(config, state.game)
+    recorded = len(deal_record(state)[1]) if epsilon is not None else 0
     values = evaluate_actions(state, config, equity)
     state, legal, out, match, model, start, agent = values[:7]
     rows = []
@@ -256,10 +277,10 @@ def analyze(state, config: AnalysisConfig, equity: dict | None = None) -> pd.Dat
             rows[-1].update(zip(("match_win", "match_low", "match_high"),
                                 values.match_interval(i)))
     table = pd.DataFrame(rows).sort_values("mean_return", ascending=False, kind="stable")
-    drawn = (f"{config.worlds} sampled worlds" if config.infer is None
+    drawn = (f"{config.worlds} sampled worlds" if epsilon is None
              else f"{config.worlds} sampled worlds (no moves of the deal recorded to infer "
              "from)" if not recorded
-             else f"{config.worlds} worlds drawn by inference (epsilon {config.infer:g}) from "
+             else f"{config.worlds} worlds drawn by inference (epsilon {epsilon:g}) from "
              f"{INFER_POOL} times as many")
     table.attrs["note"] = (f"{drawn} for player {config.player}, played out by {agent.name}; "
                            "95% intervals")

@@ -50,8 +50,7 @@ from cardsim.rng import child_seed as decision_seed  # a decision's worlds' seed
 from cardsim.stats import mean_interval
 
 from .agents import parse_agent
-from .analyze import AnalysisConfig, evaluate_actions
-from .inference import DEFAULT_EPSILON
+from .analyze import GAME_DEFAULT, AnalysisConfig, evaluate_actions
 
 MARKS = ("inaccuracy", "mistake", "blunder")
 """The marks of a move, from the least to the worst."""
@@ -80,10 +79,10 @@ class ReviewConfig:
     seed: int = 0
     thresholds: tuple[float, float, float] | None = None
     baseline: int = BASELINE
-    infer: float | None = DEFAULT_EPSILON
-    """The worlds of each decision drawn by inference (:attr:`AnalysisConfig.infer`, the
-    default): from the moves of the record before it; a view record's positions carry no
-    moves. None: uniform worlds."""
+    infer: float | None | str = GAME_DEFAULT
+    """The worlds of each decision drawn by inference (:attr:`AnalysisConfig.infer`; by
+    default the game's choice): from the moves of the record before it; a view record's
+    positions carry no moves. None: uniform worlds."""
 
 
 @dataclass

@@ -223,15 +223,15 @@ def test_bench_starts_exact_ismcts_cold_and_warm(tmp_path):
 
 
 def test_bench_starts_reviews_and_an_inferring_search_cold_and_warm(tmp_path, capsys):
-    """``cardsim bench --startup`` measures ``review`` (inference's worlds, the default),
-    ``review --uniform`` and a run with an inferring ISMCTS (``infer``: the game loop's record
-    and the weighing at the root, compiled only there); their command lines run."""
+    """``cardsim bench --startup`` measures ``review`` (the game's default worlds), ``review
+    --infer`` and a run with an inferring ISMCTS (``infer``: the game loop's record and the
+    weighing at the root, compiled only there); their command lines run."""
     import cardsim.app.bench as bench
     from experiments.spec import load_spec
-    for command in ("review", "review-uniform", "run-infer"):
+    for command in ("review", "review-infer", "run-infer"):
         assert command in bench.STARTUP_COMMANDS
-    argv = bench.startup_argv("bura", "review-uniform", str(tmp_path), "cold")
-    assert argv[-1] == "--uniform" and argv[3] == "review"
+    argv = bench.startup_argv("bura", "review-infer", str(tmp_path), "cold")
+    assert argv[-1] == "--infer" and argv[3] == "review"
     argv[argv.index("--worlds") + 1] = "4"
     assert run(capsys, *argv[3:])[0] == 0
     argv = bench.startup_argv("scopa", "run-infer", str(tmp_path), "cold")

@@ -340,15 +340,15 @@ def _timed_run(argv: list[str], env: dict, cwd: str | None = None) -> tuple[floa
 
 STARTUP_COMMANDS = ("simulate", "simulate-where", "run", "run-exact", "run-match", "run-net",
                     "run-pimc-net", "run-infer", "analyze", "solve", "equity", "review",
-                    "review-uniform", "train")
+                    "review-infer", "train")
 """The commands :func:`startup_figures` starts cold and warm (``run-exact``: ``run`` with an
 ISMCTS agent that plays exact endgames, ``exact=6``; it and ``solve`` where the game has an
 exact solver; ``run-match``: a whole match against an ISMCTS agent that values a deal's end
 by a match-equity table, ``value=match``, and ``equity``, a table from 20 heuristic deals,
 where the game has a match model; under :data:`MATCH_RULES`; ``review``: a heuristic deal's
-record reviewed for seat 0, 200 worlds a decision, on inference's worlds (the default: the
-weighing of worlds and the game's ``world_start``), and ``review-uniform`` the same on uniform
-worlds (``--uniform``);
+record reviewed for seat 0, 200 worlds a decision (the game's default worlds: inference's in
+Bura and Mushka), and ``review-infer`` the same on inference's worlds in every game
+(``--infer``: the weighing of worlds and the game's ``world_start``);
 ``run-net``:
 ``run`` with an ISMCTS agent whose leaves the game's shipped value network values,
 ``leaf=net``; ``run-pimc-net``: ``run`` with PIMC over that network, ``pimc:leaf=net``, four
@@ -413,7 +413,7 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
         options = [w for k, v in rules.items() for w in ("--option", f"{k}={v}")]
         return cli + ["equity", game_name, *options, "--deals", "20", "--boot", "10",
                       "--out", os.path.join(folder, f"equity-{tag}"), "--quiet"]
-    if command in ("review", "review-uniform"):
+    if command in ("review", "review-infer"):
         record = os.path.join(folder, "record.json")
         if not os.path.exists(record):
             from solvers.agents import play
@@ -421,7 +421,7 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
             play(deal, ["heuristic"] * game.num_players, seed=1)
             deal.record(["heuristic"] * game.num_players).write(record)
         return cli + ["review", record, "--player", "0", "--worlds", "200", "--json",
-                      *(["--uniform"] if command == "review-uniform" else [])]
+                      *(["--infer"] if command == "review-infer" else [])]
     position = os.path.join(folder, "position.json")
     state = game.new_deal(seed=1)
     if command == "solve":

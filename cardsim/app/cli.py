@@ -253,7 +253,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             raise CardsimError("--deal-seed goes with --where (the seed of the drawn deal)")
         game, state = _load_position(args.game, args.position, args.option, args.at)
     config = AnalysisConfig(player=args.player, agent=args.agent, worlds=args.worlds,
-                            seed=args.seed, infer=args.infer)
+                            seed=args.seed, infer=_infer_choice(args))
     equity = _equity_of(game, args.match) if args.match is not None else None
     table = analyze(state, config, equity)
     shown = table.copy()
@@ -290,7 +290,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     config = ReviewConfig(players=None if args.player is None else (args.player,),
                           agent=args.agent, worlds=args.worlds, seed=args.seed,
                           thresholds=args.thresholds, baseline=args.baseline,
-                          infer=args.infer)
+                          infer=_infer_choice(args))
     equity = _equity_of(game, args.match) if args.match is not None else None
     rv = review(record, config, equity, progress=None if args.json else _decision_counter())
     if args.report:
@@ -692,17 +692,25 @@ def _epsilon(text: str) -> float:
 
 
 def _infer_option(p: argparse.ArgumentParser, moves: str) -> None:
-    """``--infer [EPSILON]`` (the default) or ``--uniform``: worlds weighted by the other
-    players' moves (solvers/inference), or not."""
+    """``--infer [EPSILON]`` or ``--uniform``: worlds weighted by the other players' moves
+    (solvers/inference), or not; neither: the game's default (:func:`_infer_choice`)."""
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--infer", nargs="?", type=_epsilon, const=0.3, default=0.3,
+    which.add_argument("--infer", nargs="?", type=_epsilon, const=0.3, default=None,
                        metavar="EPSILON", help="draw the worlds by inference from the other "
                        f"players' moves of the deal so far, {moves}: each world weighted by "
                        "their likelihood under the heuristic player, softened by EPSILON "
-                       "(default: inference, 0.3; better calibrated than uniform worlds)")
-    which.add_argument("--uniform", dest="infer", action="store_const", const=None,
+                       "(0.3). Default: inference where the game's analysis measured better "
+                       "calibrated on it (Bura, Mushka), else uniform worlds")
+    which.add_argument("--uniform", dest="infer", action="store_const", const=False,
                        help="sample the worlds uniformly, ignoring what the other players' "
                        "moves say")
+
+
+def _infer_choice(args: argparse.Namespace):
+    """``AnalysisConfig.infer`` from ``--infer [EPSILON]`` (the epsilon), ``--uniform`` (None)
+    or neither (the game's default, ``solvers.analyze.GAME_DEFAULT``)."""
+    from solvers.analyze import GAME_DEFAULT
+    return GAME_DEFAULT if args.infer is None else None if args.infer is False else args.infer
 
 
 def _seconds(text: str) -> float:

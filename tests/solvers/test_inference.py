@@ -245,3 +245,20 @@ def test_intervals_widen_for_worlds_drawn_from_fewer_effective_ones():
                                                      mean + 2 * (hi - mean)))
     assert values._replace(effective=None).interval(out[0]) == pytest.approx((mean, lo, hi))
     assert values._replace(effective=400.0).widening() == 1.0
+
+
+def test_analysis_infers_by_default_where_it_measured_better_calibrated():
+    """``AnalysisConfig``'s and ``ReviewConfig``'s default is the game's: inference's worlds in
+    Bura and Mushka (better calibrated there), uniform worlds in Scopa (as well calibrated,
+    cheaper) and Minchiate (worse calibrated on inference's); explicit choices win."""
+    from solvers.analyze import AnalysisConfig, infer_epsilon
+    from solvers.review import ReviewConfig
+    for name, expected in (("scopa", None), ("bura", 0.3), ("mushka", 0.3),
+                           ("minchiate", None)):
+        game = cardsim.load_game(name)
+        assert infer_epsilon(AnalysisConfig(player=0), game) == expected
+        assert infer_epsilon(ReviewConfig(), game) == expected
+        assert infer_epsilon(AnalysisConfig(player=0, infer=0.5), game) == 0.5
+        assert infer_epsilon(AnalysisConfig(player=0, infer=None), game) is None
+    with pytest.raises(CardsimError, match="infer='always'"):
+        infer_epsilon(AnalysisConfig(player=0, infer="always"), cardsim.load_game("bura"))

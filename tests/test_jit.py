@@ -101,10 +101,10 @@ def test_agent_loops_switch_on_only_the_kinds_they_run():
                                       "ismcts:iterations=5,exact=6", "oracle",
                                       "ismcts:value=match", "ismcts:value=points",
                                       "ismcts:leaf=net", "pimc:leaf=net",
-                                      "pimc:leaf=net,exact=6")]
+                                      "pimc:leaf=net,exact=6", "ismcts:infer=0.3")]
     off = {"WITH_ISMCTS": False, "WITH_PIMC": False, "WITH_EXACT": False,
            "WITH_MATCH": False, "WITH_POINTS": False, "WITH_NET": False,
-           "WITH_LOOKAHEAD": False}
+           "WITH_LOOKAHEAD": False, "WITH_INFER": False}
     assert switches(kinds[:2]) == off
     assert switches(kinds[:3]) == {**off, "WITH_ISMCTS": True}
     assert switches([kinds[3], kinds[0]]) == {**off, "WITH_PIMC": True}
@@ -117,6 +117,7 @@ def test_agent_loops_switch_on_only_the_kinds_they_run():
     assert switches([kinds[9], kinds[1]]) == {**off, "WITH_LOOKAHEAD": True, "WITH_NET": True}
     assert switches([kinds[10], kinds[1]]) == {**off, "WITH_LOOKAHEAD": True, "WITH_NET": True,
                                                "WITH_EXACT": True}
+    assert switches([kinds[11], kinds[1]]) == {**off, "WITH_ISMCTS": True, "WITH_INFER": True}
 
 
 def test_exact_endgames_and_pimc_have_separate_switches():
@@ -125,7 +126,7 @@ def test_exact_endgames_and_pimc_have_separate_switches():
     compile PIMC, and a PIMC loop does not compile the search's endgames. PIMC over the
     network has its own (``WITH_LOOKAHEAD``): it compiles neither whole-deal PIMC nor ISMCTS."""
     from solvers import agents, ismcts, lookahead, pimc
-    assert agents.choose_action.all_switches() == ("WITH_EXACT", "WITH_ISMCTS",
+    assert agents.choose_action.all_switches() == ("WITH_EXACT", "WITH_INFER", "WITH_ISMCTS",
                                                    "WITH_LOOKAHEAD", "WITH_MATCH", "WITH_NET",
                                                    "WITH_PIMC", "WITH_POINTS")
     assert "WITH_PIMC" in agents.choose_action.switches
@@ -133,8 +134,8 @@ def test_exact_endgames_and_pimc_have_separate_switches():
     assert lookahead.world_value.all_switches() == ("WITH_EXACT",)
     assert "WITH_EXACT" not in agents.choose_action.switches
     assert ismcts.iterate.all_switches() == ("WITH_EXACT", "WITH_MATCH", "WITH_NET")
-    assert ismcts.search.all_switches() == ("WITH_EXACT", "WITH_MATCH", "WITH_NET",
-                                            "WITH_POINTS")
+    assert ismcts.search.all_switches() == ("WITH_EXACT", "WITH_INFER", "WITH_MATCH",
+                                            "WITH_NET", "WITH_POINTS")
 
 
 def test_generic_functions_are_not_called_directly():

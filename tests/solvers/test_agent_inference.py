@@ -18,6 +18,7 @@ from cardsim.rng import rng_from_seed
 from solvers import ismcts
 from solvers.agents import choose, parse_agent, play_out, prime_record, switches, workspace
 from solvers.inference import Worlds, known_record, log_prob_of_truth, world_replay
+from tests.solvers.test_inference import positions
 
 GAMES = ["scopa", "bura", "mushka", "minchiate"]
 TWO_FAST = ["scopa", "bura", pytest.param("mushka", marks=pytest.mark.slow),
@@ -40,19 +41,6 @@ def searched(state, agent, seed, ws=None):
                          stats[child, ismcts.TOTAL]))
         child = tree[child, ismcts.SIBLING]
     return action, children, ws
-
-
-def heuristic_positions(game, deals, every):
-    """States of heuristic self-play with their records, every ``every`` moves."""
-    agent = parse_agent("heuristic", game)
-    for d in range(deals):
-        state = game.new_deal(seed=d)
-        k = 0
-        while not state.is_terminal():
-            if k % every == every - 1 and len(state.legal_actions()) > 1:
-                yield state.clone()
-            state.apply_action(choose(agent, state, seed=1000 * d + k))
-            k += 1
 
 
 @pytest.mark.parametrize("name", TWO_FAST)
@@ -100,7 +88,7 @@ def test_without_the_deals_moves_an_inferring_search_is_the_uniform_one(name):
     plain = parse_agent("ismcts:iterations=200,rollout=heuristic", game)
     inferring = parse_agent("ismcts:iterations=200,rollout=heuristic,infer=0.3", game)
     first = game.new_deal(seed=4)
-    later = next(heuristic_positions(game, 1, 4))
+    later = next(positions(name, 1, 4))
     bare = game.from_dict(later.to_dict())
     for state in (first, bare):
         a1, c1, _ = searched(state, plain, 3)
@@ -116,7 +104,7 @@ def test_an_inferring_search_never_reads_a_hidden_card(name):
     game = cardsim.load_game(name)
     agent = parse_agent("ismcts:iterations=150,rollout=heuristic,infer=0.3,pool=40", game)
     compared = 0
-    for state in heuristic_positions(game, 2, 5):
+    for state in positions(name, 2, 5):
         player = state.current_player()
         world = state.sample_world(player, seed=11)
         _, begin, made, _ = world_replay(state, player, world)
@@ -141,7 +129,7 @@ def test_the_searchs_pool_finds_the_hidden_cards(name):
     agent = parse_agent("ismcts:iterations=2,infer=0.3,pool=200", game)
     ws = workspace(game.spec, [agent])
     gains = []
-    for state in heuristic_positions(game, 4, 4):
+    for state in positions(name, 4, 4):
         searched(state, agent, 1, ws)
         if ws.search.record[ismcts.REC_MOVES] <= 0:
             continue

@@ -9,6 +9,16 @@ and mean return after the action the agent actually played (that action alone is
 its values are distributed as in the full analysis). The realized result is the deal's
 own return for the mover: the same agents played on from every drawn position.
 
+**For the match** (``match = true``, cardsim equity's default table of the spec's rules, or
+``match = "DIR"``, the equity folder ``DIR``; Scopa, Bura with a match format, Minchiate's
+deals: the games whose positions give a match state, as ``cardsim analyze --match``): the
+study plays whole matches (``[size] matches = N``) instead of single deals, and the positions
+are drawn among a match's decisions. At each the analysis also predicts the mover's chance of
+winning the match after the move played (:func:`solvers.analyze.evaluate_actions` with the
+table: the deal played out, then the table's chance from the match state it reached), and the
+match's own result is what came true (1 won, 0 lost, 1/2 drawn); the deal's result is that of
+the position's deal within the match.
+
 ```toml
 kind = "calibration"
 question = "Do analyze's chances come true when strong players play on?"
@@ -27,7 +37,7 @@ seed = 1
 batch_size = 10                   # deals per batch (the unit of work and of resumption)
 
 [size]
-deals = 1000
+deals = 1000                      # matches = N for a study of the match
 ```
 
 Deal ``i`` comes from ``SeedSequence([seed, i])``: its cards, the agents' stream, the drawn
@@ -38,7 +48,9 @@ position's place in the deal's draw: random, so an evaluator of the first ``posi
 uniform subset), ``move`` (the decision's index among the deal's moves),
 ``moves`` (the deal's length), ``seat``, ``actions`` (legal), ``evaluator``,
 ``predicted_win``, ``predicted_return``, ``realized_return``, ``realized_win`` and ``seconds``
-(the analysis's wall-clock time: measured, the only column a seed does not fix).
+(the analysis's wall-clock time: measured, the only column a seed does not fix); a study of the
+match numbers its matches in ``deal``, counts ``move`` and ``moves`` over the match, and adds
+``predicted_match`` and ``realized_match``.
 
 What is measured of a forecast ``p`` of an outcome ``o`` (0 or 1) over N positions, the
 positions put in ten bins of equal width of ``p``:
@@ -74,10 +86,11 @@ from .spec import game_with_rules
 KIND = "calibration"
 BINS = 10
 _TOP = {"kind", "question", "game", "rules", "agents", "evaluators", "worlds", "positions",
-        "seed", "batch_size", "size"}
+        "seed", "batch_size", "size", "match"}
 ROW_COLUMNS = ["matchup", "batch", "deal", "rotation", "move", "moves", "seat", "actions",
                "evaluator", "predicted_win", "predicted_return", "realized_return",
                "realized_win", "seconds"]
+MATCH_COLUMNS = ["predicted_match", "realized_match"]
 
 
 class CalibrationError(CardsimError):
@@ -98,11 +111,18 @@ class CalibrationSpec:
     batch_size: int = 10
     question: str = ""
     rules: Mapping[str, Any] = field(default_factory=dict)
+    match: str | None = None
+    """None: a study of single deals (``deals`` of them); else whole matches (``deals``
+    counts them), valued by the equity folder ``match`` ("": cardsim equity's default)."""
 
     def to_dict(self) -> dict:
         """The spec as the store's manifest keeps it (``kind`` first)."""
         d = asdict(self)
-        size = {"deals": d.pop("deals")}
+        size = {self.units: d.pop("deals")}
+        if self.match is None:
+            del d["match"]
+        elif not self.match:
+            d["match"] = True                 # cardsim equity's default table
         d["agents"] = list(self.agents)
         d["evaluators"] = [{"agent": a, "worlds": w, "positions": p,
                             **({} if i is None else {"infer": i})}
@@ -123,6 +143,11 @@ class CalibrationSpec:
         """Each evaluator's name: its agent and worlds."""
         return [f"{a}, {w} worlds" + ("" if i is None else f", inference {i:g}")
                 for a, w, _, i in self.evaluators]
+
+    @property
+    def units(self) -> str:
+        """What the study plays: ``deals`` or ``matches`` (its ``[size]`` key)."""
+        return "deals" if self.match is None else "matches"
 
     @property
     def batches(self) -> int:
@@ -197,15 +222,29 @@ def calibration_from_dict(d: Mapping[str, Any]) -> CalibrationSpec:
     if not isinstance(rules, dict):
         raise CalibrationError(f"rules = {rules!r}: expected a table of options")
     loaded = game_with_rules(game, rules)      # an unknown game or option: its own one line
+    match = d.get("match", False)
+    if match is True:
+        match = ""
+    elif match is False:
+        match = None
+    elif not isinstance(match, str) or not match.strip():
+        raise CalibrationError(f"match = {match!r}: expected true (cardsim equity's default "
+                               "table) or the folder of a match-equity table")
+    if match is not None:
+        model = loaded.definition.match(loaded.rules) if loaded.definition.match else None
+        if model is None or model.position is None:
+            raise CalibrationError(f"{game}: no match analysis for these rules (its positions "
+                                   "do not give a match state): drop match")
+    unit = "deals" if match is None else "matches"
     size = d.get("size")
-    if not isinstance(size, dict) or set(size) != {"deals"}:
-        raise CalibrationError(f"[size] = {size!r}: expected deals = N")
+    if not isinstance(size, dict) or set(size) != {unit}:
+        raise CalibrationError(f"[size] = {size!r}: expected {unit} = N")
     question = d.get("question", "")
     if not isinstance(question, str):
         raise CalibrationError(f"question = {question!r}: expected a string")
     spec = CalibrationSpec(
         game=game, rules=rules, question=question,
-        deals=_int(size, "deals", 0, 1, 10 ** 7),
+        deals=_int(size, unit, 0, 1, 10 ** 7), match=match,
         agents=_strings(d, "agents", ("strong",)),
         evaluators=_evaluators(d, _int(d, "worlds", 200, 2, 100_000),
                                _int(d, "positions", 3, 1, 1_000)),
@@ -241,14 +280,16 @@ def load_calibration(path) -> CalibrationSpec:
 
 # --- playing -----------------------------------------------------------------------------------
 
-def deal_rows(spec: CalibrationSpec, game, deal: int, evaluators: list) -> list[dict]:
-    """The rows of deal ``deal`` (module docstring); ``evaluators``: (agent, worlds,
-    positions, infer) tuples."""
+def deal_rows(spec: CalibrationSpec, game, deal: int, evaluators: list,
+              equity=None) -> list[dict]:
+    """The rows of deal (or match) ``deal`` (module docstring); ``evaluators``: (agent,
+    worlds, positions, infer) tuples; ``equity``: a study of the match's table
+    (:func:`experiments.equity.analysis_equity`)."""
     from solvers.agents import parse_agent, play
     from solvers.analyze import AnalysisConfig, evaluate_actions
     seq = np.random.SeedSequence([spec.seed, deal])
     deal_seq, play_seq, pick_seq = seq.spawn(3)
-    state = game.new_deal(seed=deal_seq)
+    state = game.new_deal(seed=deal_seq) if equity is None else game.new_match(seed=deal_seq)
     start = state.clone()
     agents = [parse_agent(a, game) for a in spec.seats(game.num_players)]
     play(state, agents, seed=play_seq)
@@ -266,34 +307,61 @@ def deal_rows(spec: CalibrationSpec, game, deal: int, evaluators: list) -> list[
     for r, (i, seed) in enumerate(zip(picked, seeds)):
         move, position, action = decisions[i]
         seat = position.current_player()
+        more, realized = {}, float(final[seat])
+        if equity is not None:
+            more["realized_match"] = 1.0 if final[seat] > 0 else 0.0 if final[seat] < 0 else 0.5
+            realized = deal_return(position, state.actions[move:], seat)
         for e, (agent, worlds, positions, infer) in enumerate(evaluators):
             if r >= positions:
                 continue
             t = time.perf_counter()
             values = evaluate_actions(position, AnalysisConfig(
                 player=seat, agent=agent, worlds=worlds, seed=int(seed), infer=infer),
-                actions=[action])
+                actions=[action], equity=equity)
             seconds = time.perf_counter() - t
             out = values.out[0]
+            if equity is not None:
+                more["predicted_match"] = float(values.match[0].mean())
             rows.append({"deal": deal, "rotation": r, "move": move, "moves": len(state.actions),
                          "seat": seat, "actions": len(position.legal_actions()), "evaluator": e,
                          "predicted_win": float((out > 0).mean()),
                          "predicted_return": float(out.mean()),
-                         "realized_return": float(final[seat]),
-                         "realized_win": bool(final[seat] > 0), "seconds": seconds})
+                         "realized_return": realized, "realized_win": bool(realized > 0),
+                         "seconds": seconds, **more})
     return rows
 
 
+def deal_return(position, actions, seat: int) -> float:
+    """``seat``'s return of the deal that a match's ``position`` is in, its moves from there
+    on being ``actions`` (the match's: they run past the deal's end): the deal replayed alone
+    (:class:`cardsim.match.MatchModel`'s ``alone``) until it ends."""
+    game = position.game
+    lone = game.from_dict(game.definition.match(game.rules).alone(position.to_dict()))
+    for action in actions:
+        if lone.is_terminal():
+            break
+        lone.apply_action(int(action))
+    if not lone.is_terminal():
+        raise CalibrationError(f"{game.name}: a deal of the match did not end within its "
+                               "match's moves")
+    return float(lone.returns()[seat])
+
+
 def batch_rows(spec_dict: dict, batch: int) -> pd.DataFrame:
-    """The rows of batch ``batch`` (its deals), in a worker."""
+    """The rows of batch ``batch`` (its deals or matches), in a worker."""
     from solvers.agents import parse_agent
     spec = calibration_from_dict(spec_dict)
     game = spec.load()
     evaluators = [(parse_agent(a, game), *rest) for a, *rest in spec.evaluators]
+    equity = None
+    if spec.match is not None:
+        from .equity import analysis_equity
+        equity = analysis_equity(game, spec.match, "calibration")
     rows = []
     for deal in range(batch * spec.batch_size, min(spec.deals, (batch + 1) * spec.batch_size)):
-        rows.extend(deal_rows(spec, game, deal, evaluators))
-    frame = pd.DataFrame(rows, columns=ROW_COLUMNS[2:])
+        rows.extend(deal_rows(spec, game, deal, evaluators, equity))
+    columns = ROW_COLUMNS[2:] + (MATCH_COLUMNS if equity is not None else [])
+    frame = pd.DataFrame(rows, columns=columns)
     frame.insert(0, "batch", batch)
     frame.insert(0, "matchup", 0)
     return frame
@@ -301,14 +369,18 @@ def batch_rows(spec_dict: dict, batch: int) -> pd.DataFrame:
 
 def warm_up(spec: CalibrationSpec) -> None:
     """Compile (or load) what a batch runs, in this process, before the workers start (they
-    then find it in the cache instead of each compiling it at once)."""
+    then find it in the cache instead of each compiling it at once); a study of the match's
+    table is read here first (the default one computed if missing)."""
     from solvers.agent_spec import least_budget
     from solvers.agents import parse_agent, play
     from solvers.analyze import AnalysisConfig, evaluate_actions
     game = spec.load()
+    if spec.match is not None:
+        from .equity import analysis_equity
+        analysis_equity(game, spec.match, "calibration")
     state = game.new_deal(seed=0)
-    play(state.clone(), [least_budget(parse_agent(a, game))
-                         for a in spec.seats(game.num_players)], seed=0)
+    play(state.clone() if spec.match is None else game.new_match(seed=0),
+         [least_budget(parse_agent(a, game)) for a in spec.seats(game.num_players)], seed=0)
     for a, *_ in spec.evaluators:
         evaluate_actions(state, AnalysisConfig(player=state.current_player(), worlds=2,
                                                agent=least_budget(parse_agent(a, game))))
@@ -347,15 +419,16 @@ def bin_of(p: np.ndarray, bins: int = BINS) -> np.ndarray:
 
 def reliability(p, o, bins: int = BINS) -> pd.DataFrame:
     """The reliability diagram's table: per bin with forecasts, its range, positions, mean
-    forecast and the share that came true with its Wilson interval."""
-    p, o = np.asarray(p, dtype=np.float64), np.asarray(o, dtype=bool)
+    forecast and the share that came true with its Wilson interval (an outcome may be 1/2, a
+    drawn match: counted as half a success)."""
+    p, o = np.asarray(p, dtype=np.float64), np.asarray(o, dtype=np.float64)
     k = bin_of(p, bins)
     out = []
     for b in range(bins):
         mine = k == b
         n = int(mine.sum())
         if n:
-            share, lo, hi = wilson_interval(int(o[mine].sum()), n)
+            share, lo, hi = wilson_interval(float(o[mine].sum()), n)
             out.append({"bin": b, "from": b / bins, "to": (b + 1) / bins, "positions": n,
                         "predicted": float(p[mine].mean()), "realized": share,
                         "realized_lo": lo, "realized_hi": hi})
@@ -436,33 +509,51 @@ def stage_of(move, moves) -> np.ndarray:
     return np.minimum((3 * np.asarray(move) / np.asarray(moves)).astype(np.int64), 2)
 
 
+def forecast_scores(p, o, deal, prefix: str = "") -> dict:
+    """What the summary says of the forecasts ``p`` of the outcomes ``o`` (the positions of
+    ``deal``'s deals): the mean of each, ECE with its correction and interval, and the Brier
+    score with its parts; every key after ``prefix``."""
+    e_, corrected, e_lo, e_hi = ece_interval(p, o, deal)
+    scores = {"predicted": float(np.mean(p)), "realized": float(np.mean(o)), "ece": e_,
+              "ece_corrected": corrected, "ece_corrected_lo": e_lo, "ece_corrected_hi": e_hi,
+              **brier(p, o)}
+    return {prefix + k: v for k, v in scores.items()}
+
+
 def summary(rows: pd.DataFrame, evaluators) -> pd.DataFrame:
-    """Per evaluator, and per evaluator and third of the deal: positions, deals, the mean
-    forecast and the share won, ECE with its interval, the Brier score and its parts, the mean
-    return predicted and realized and the bias with its interval."""
+    """Per evaluator, and per evaluator and third of the deal (of the match in a study of the
+    match): positions, deals, the mean forecast and the share won, ECE with its interval, the
+    Brier score and its parts, the mean return predicted and realized and the bias with its
+    interval; in a study of the match, the same of the match (``match_…``)."""
     out = []
     stage = stage_of(rows["move"], rows["moves"])
+    match = "predicted_match" in rows.columns
     for e, name in enumerate(evaluators):
         for s in (None, 0, 1, 2):
             mine = (rows["evaluator"] == e) & ((stage == s) if s is not None else True)
             part = rows[mine]
             if not len(part):
                 continue
-            p, o, deal = part["predicted_win"], part["realized_win"], part["deal"]
-            e_, corrected, e_lo, e_hi = ece_interval(p, o, deal)
+            deal = part["deal"]
+            scores = forecast_scores(part["predicted_win"], part["realized_win"], deal)
+            scores["predicted_win"] = scores.pop("predicted")
+            scores["realized_win"] = scores.pop("realized")
             bias = return_bias(part["predicted_return"], part["realized_return"], deal)
             out.append({"evaluator": name, "stage": "all" if s is None else STAGES[s],
-                        "positions": len(part), "deals": int(deal.nunique()),
-                        "predicted_win": float(p.mean()), "realized_win": float(o.mean()),
-                        "ece": e_, "ece_corrected": corrected, "ece_corrected_lo": e_lo,
-                        "ece_corrected_hi": e_hi, **brier(p, o),
+                        "positions": len(part), "deals": int(deal.nunique()), **scores,
                         "predicted_return": float(part["predicted_return"].mean()),
                         "realized_return": float(part["realized_return"].mean()),
                         "bias": bias[0], "bias_lo": bias[1], "bias_hi": bias[2],
                         "seconds": float(part["seconds"].mean())})
+            if match:
+                out[-1].update(forecast_scores(part["predicted_match"],
+                                               part["realized_match"], deal, "match_"))
     return noted(pd.DataFrame(out), "Per evaluator (and third of the deal): the expected "
                  "calibration error of the chance of winning the deal (10 bins), the same "
                  "corrected for its upward bias with its 95% interval (bootstrap over deals), "
                  "the Brier score with Murphy's decomposition, the "
                  "realized less the predicted mean return (95% interval over deals), and the "
-                 "analysis's mean seconds a position.")
+                 "analysis's mean seconds a position"
+                 + ("; the same of the chance of winning the match (match_…; a study of the "
+                    "match: the deals column counts matches, the thirds are the match's)"
+                    if match else "") + ".")

@@ -381,3 +381,16 @@ def equity_values(game, folder: str = "", user: str = "cardsim"):
     table: the default table computed first if missing."""
     _, table = load_table(game, folder, user)
     return dense_equity(match_model(game), table)
+
+
+def analysis_equity(game, folder: str = "", user: str = "cardsim"):
+    """The table ``analyze --match`` reads (:class:`solvers.analyze.Equity`: match state ->
+    side a's chance, and its standard error from the table's 95% interval) from an equity
+    folder of ``game``'s rules; :func:`load_table`'s default folder, computed first when it
+    holds no table yet."""
+    from cardsim.stats import Z95
+    from solvers.analyze import Equity
+    manifest, table = load_table(game, folder, user)
+    states = [tuple(s) for s in table[manifest["states"]].itertuples(index=False, name=None)]
+    se = (table["p_high"] - table["p_low"]).to_numpy() / (2 * Z95)
+    return Equity(zip(states, table["p_win"]), zip(states, se))

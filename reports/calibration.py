@@ -32,14 +32,21 @@ def calibration_contents(folder) -> tuple[list[Section], dict]:
                           f"with `cardsim run {store.path}` first")
     deals = rows["deal"].nunique()
     who = ", ".join(dict.fromkeys(spec.agents))
+    match = spec.match is not None
+    table_of = f"the equity table in {spec.match}" if spec.match else ("cardsim equity's "
+                                                                      "default table")
     text = [f"{spec.question} " if spec.question else "",
-            f"{spec.game.capitalize()}: {deals:,} deals played by {who} in every seat (seed "
+            f"{spec.game.capitalize()}: {deals:,} {spec.units} played by "
+            f"{who} in every seat (seed "
             f"{spec.seed}); in each, {spec.positions} decisions drawn uniformly among those with "
             f"two or more legal actions ({len(rows) // len(spec.names):,} positions). At each "
             "the analysis (sampled worlds for the mover, played out by the evaluator: "
             f"{'; '.join(spec.names)}) predicted the mover's chance of winning the deal and mean return after "
             "the move actually played; the deal's own result is what came true. A win is a "
-            "return above 0."]
+            "return above 0."
+            + (f" It also predicted the chance of winning the match ({table_of}: the deal's "
+               "result moves the match state, the table gives the chance from there); the "
+               "match's result is what came true (a drawn match counts 1/2)." if match else "")]
     table = summary(rows, spec.names)
     section = Section("calibration", "Calibration", text=[t for t in text if t])
     bins = {name: reliability(rows.loc[rows["evaluator"] == e, "predicted_win"],
@@ -57,7 +64,35 @@ def calibration_contents(folder) -> tuple[list[Section], dict]:
         section.tables.append(shown_table(f"bins_{e}", bins[name], [
             "from", "to", "positions", "predicted", "realized"],
             caption=f"{name}: {bins[name].attrs['note']}"))
+    if match:
+        sections = [section, _match_section(rows, spec, table)]
+    else:
+        sections = [section]
     name = Path(folder).resolve().name
     context = {"title": f"{spec.game.capitalize()} calibration {name}", "run_name": name,
                "game": spec.game, "games": f"{deals:,}"}
-    return [section], context
+    return sections, context
+
+
+def _match_section(rows, spec, table) -> Section:
+    """A study of the match's section: its reliability diagrams, summary and bins."""
+    bins = {name: reliability(rows.loc[rows["evaluator"] == e, "predicted_match"],
+                              rows.loc[rows["evaluator"] == e, "realized_match"])
+            for e, name in enumerate(spec.names)}
+    section = Section("match", "The chance of winning the match", text=[
+        "The same positions, the predicted chance of winning the match against the match's "
+        "result (the thirds are the match's)."])
+    section.plots.append(Plot("reliability_match", "Reliability diagrams of the match: the "
+                              "share of positions whose match was won against the predicted "
+                              "chance, per bin of the forecast",
+                              plots.reliability(bins, f"{spec.game}: is the chance of winning "
+                                                      "the match calibrated?")))
+    section.tables.append(shown_table("summary_match", table, [
+        "evaluator", "stage", "positions", "deals", "match_predicted", "match_realized",
+        "match_ece", "match_ece_corrected", "match_ece_corrected_lo", "match_ece_corrected_hi",
+        "match_brier", "match_reliability", "match_resolution", "match_uncertainty"]))
+    for e, name in enumerate(spec.names):
+        section.tables.append(shown_table(f"bins_match_{e}", bins[name], [
+            "from", "to", "positions", "predicted", "realized"],
+            caption=f"{name}: {bins[name].attrs['note']}"))
+    return section

@@ -242,6 +242,7 @@ def _record_position(game_name: str, path: str, options: list[str], at: int | No
 def cmd_analyze(args: argparse.Namespace) -> int:
     """Every legal action of a position, as the player to move sees it, with its expected
     return and win probability."""
+    from experiments.equity import analysis_equity
     from solvers.analyze import AnalysisConfig, analyze
     if args.where is not None:
         game, state = _conditioned_opening(args)
@@ -254,7 +255,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         game, state = _load_position(args.game, args.position, args.option, args.at)
     config = AnalysisConfig(player=args.player, agent=args.agent, worlds=args.worlds,
                             seed=args.seed, infer=_infer_choice(args))
-    equity = _equity_of(game, args.match) if args.match is not None else None
+    equity = analysis_equity(game, args.match, "cardsim analyze --match") if args.match is not None else None
     table = analyze(state, config, equity)
     shown = table.copy()
     for col in shown.columns[1:]:
@@ -273,6 +274,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     from cardsim.game import load_game
     from cardsim.replay import from_moves, read_record
+    from experiments.equity import analysis_equity
     from solvers.review import ReviewConfig, review, text
     if args.game is not None:             # a plain list of moves, one a line
         game = load_game(args.game, **parse_option_pairs(args.option))
@@ -291,7 +293,7 @@ def cmd_review(args: argparse.Namespace) -> int:
                           agent=args.agent, worlds=args.worlds, seed=args.seed,
                           thresholds=args.thresholds, baseline=args.baseline,
                           infer=_infer_choice(args))
-    equity = _equity_of(game, args.match) if args.match is not None else None
+    equity = analysis_equity(game, args.match, "cardsim analyze --match") if args.match is not None else None
     rv = review(record, config, equity, progress=None if args.json else _decision_counter())
     if args.report:
         from reports.review import write_review_report
@@ -359,20 +361,6 @@ def _conditioned_opening(args: argparse.Namespace):
         raise CardsimError(f"the drawn deal's first decision is seat {state.current_player()}'s: "
                            f"--player {state.current_player()}")
     return game, state
-
-
-def _equity_of(game, folder: str):
-    """``analyze --match``'s table (:class:`solvers.analyze.Equity`: match state -> side a's
-    chance, and its standard error) from an equity folder of the position's rules; an empty
-    ``folder`` is cardsim equity's default one, computed first (with its defaults) when it
-    holds no table yet."""
-    from cardsim.stats import Z95
-    from experiments.equity import load_table
-    from solvers.analyze import Equity
-    manifest, table = load_table(game, folder, "cardsim analyze --match")
-    states = [tuple(s) for s in table[manifest["states"]].itertuples(index=False, name=None)]
-    se = (table["p_high"] - table["p_low"]).to_numpy() / (2 * Z95)
-    return Equity(zip(states, table["p_win"]), zip(states, se))
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -607,11 +595,12 @@ def _calibrate(spec, out: str, args: argparse.Namespace) -> int:
     def say(done: int, total: int) -> None:
         print(f"calibration: {done} of {total} batches", file=sys.stderr, flush=True)
     rows = run_calibration(spec, out, args.jobs, None if args.quiet else say)
-    print(f"{spec.game}: {rows['deal'].nunique():,} deals, {len(rows):,} positions and "
+    print(f"{spec.game}: {rows['deal'].nunique():,} {spec.units}, {len(rows):,} positions and "
           f"evaluations in {out}" + (f" — {spec.question}" if spec.question else ""))
     table = format_table(summary(rows, spec.names))
     keep = ["evaluator", "stage", "positions", "predicted_win", "realized_win", "ece",
-            "ece_corrected", "brier", "bias", "seconds"]
+            "ece_corrected", "brier", "bias", "match_predicted", "match_realized", "match_ece",
+            "match_ece_corrected", "seconds"]
     _print_table("calibration", table[[c for c in keep if c in table.columns]])
     return 0
 

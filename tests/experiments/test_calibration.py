@@ -122,6 +122,11 @@ SPEC = {"kind": "calibration", "game": "scopa", "agents": ["heuristic"],
     ({"evaluators": [{"agent": "random", "infer": 1.5}]}, "infer=1.5"),
     ({"game": "chess"}, "chess"),
     ({"rules": {"target_score": 12}}, "target_score"),
+    ({"match": 1}, "match = 1"),
+    ({"match": ""}, "match = ''"),
+    ({"match": True}, "expected matches = N"),
+    ({"match": True, "game": "mushka", "size": {"matches": 2}}, "mushka: no match analysis"),
+    ({"match": True, "game": "bura", "size": {"matches": 2}}, "match_format=single_deal"),
 ])
 def test_a_bad_spec_is_refused_in_one_line(tmp_path, capsys, change, needle):
     path = tmp_path / "bad.toml"
@@ -170,3 +175,76 @@ def test_a_small_study_end_to_end(tmp_path, capsys):
     assert "Reliability diagrams" in report and (out / "report" / "plots" /
                                                  "reliability.png").exists()
     assert (out / "report" / "tables" / "summary.csv").exists()
+
+
+def deal_results(game, start, actions) -> dict[int, list[float]]:
+    """Each move's deal return per seat in a Scopa match played by ``actions`` from ``start``,
+    from the match's scores (SC-MATCH-1: a deal's points add to them; the deal's return is
+    the difference of the points it gave): move -> returns of the deal that move is in."""
+    state, at, out = start.clone(), [], {}
+    before, number = state.to_dict()["scores"], state.to_dict()["deal_number"]
+    for k, action in enumerate(actions):
+        at.append(k)
+        state.apply_action(action)
+        d = state.to_dict()
+        if d["deal_number"] != number or state.is_terminal():
+            gained = [a - b for a, b in zip(d["scores"], before)]
+            for m in at:
+                out[m] = [gained[0] - gained[1], gained[1] - gained[0]]
+            at, before, number = [], d["scores"], d["deal_number"]
+    return out
+
+
+def test_a_study_of_the_match_end_to_end(tmp_path, capsys):
+    """A calibration study of the match (``match = "DIR"``): whole matches, a row per drawn
+    decision of the match with the chance of winning the match predicted from the table and
+    the match's own result; the deal's realized return is that of the position's deal within
+    the match, checked here against the match's scores (SC-MATCH-1); the same rows on a second
+    run; the report has the match's reliability diagram and summary."""
+    from experiments.equity import EquityConfig, run_equity
+    run_equity(EquityConfig(game="scopa", deals=200, boot=10), tmp_path / "eq", progress=False)
+    spec = C.calibration_from_dict({**SPEC, "evaluators": ["heuristic"], "positions": 4,
+                                    "match": str(tmp_path / "eq"), "size": {"matches": 3}})
+    assert spec.to_dict()["size"] == {"matches": 3}
+    assert C.calibration_from_dict(spec.to_dict()) == spec
+    out = tmp_path / "study"
+    C.run_calibration(spec, out)
+    rows = Store.open(out).rows()
+    assert len(rows) == 3 * 4
+    assert rows["predicted_match"].between(0, 1).all()
+    game = cardsim.load_game("scopa")
+    for match, part in rows.groupby("deal"):
+        seq = np.random.SeedSequence([3, match])
+        deal_seq, play_seq, _ = seq.spawn(3)
+        start = game.new_match(seed=deal_seq)
+        state = start.clone()
+        play(state, [parse_agent("heuristic", game)] * 2, seed=play_seq)
+        assert state.to_dict()["deal_number"] > 1     # a match of several deals
+        won = [1.0 if r > 0 else 0.0 if r < 0 else 0.5 for r in state.returns()]
+        assert (part["realized_match"] == [won[s] for s in part["seat"]]).all()
+        deal = deal_results(game, start, state.actions)
+        assert (part["realized_return"] == [deal[m][s] for m, s in
+                                            zip(part["move"], part["seat"])]).all()
+        assert (part["moves"] == len(state.actions)).all()
+    again = C.run_calibration(spec, tmp_path / "two")
+    pd.testing.assert_frame_equal(seeded(again), seeded(rows))
+    table = C.summary(rows, spec.names)
+    assert {"match_ece", "match_ece_corrected", "match_brier"} <= set(table.columns)
+    assert table["match_realized"].iloc[0] == pytest.approx(rows["realized_match"].mean())
+    assert main(["report", str(out), "--format", "md"]) == 0
+    report = (out / "report" / "report.md").read_text()
+    assert "The chance of winning the match" in report and "3 matches" in report
+    assert (out / "report" / "plots" / "reliability_match.png").exists()
+    capsys.readouterr()
+
+
+def test_a_drawn_match_counts_half_in_every_measure():
+    """A drawn match (Minchiate's match can end level) is an outcome of 1/2: the bins' share,
+    the ECE and the Brier score take it as half a win; a forecaster of 1/2 for matches that are
+    all drawn is perfectly calibrated and sharp."""
+    p, o = np.full(50, 0.55), np.array([1.0, 0.5] * 25)
+    bins = C.reliability(p, o)
+    assert bins["realized"].tolist() == [0.75] and bins["realized_lo"].iloc[0] < 0.75
+    assert C.ece(p, o) == pytest.approx(0.2)
+    assert C.ece(np.full(9, 0.5), np.full(9, 0.5)) == 0
+    assert C.brier(np.full(9, 0.5), np.full(9, 0.5))["brier"] == 0

@@ -8,6 +8,7 @@ import pytest
 from cardsim.documents import read_document
 from experiments.calibration import is_calibration, load_calibration
 from experiments.spec import load_spec
+from solvers.inference import DEFAULT_EPSILON
 
 SPECS = sorted((Path(__file__).resolve().parents[2] / "experiments" / "specs").glob("*.toml"))
 
@@ -15,7 +16,8 @@ SPECS = sorted((Path(__file__).resolve().parents[2] / "experiments" / "specs").g
 def test_specs_are_found():
     assert len(SPECS) >= 8
     kinds = [is_calibration(read_document(p, "TOML")) for p in SPECS]
-    assert sum(kinds) == 8     # calibration_<game>.toml and its heuristic play-on, per game
+    assert sum(kinds) == 11    # per game calibration_<game>.toml and its heuristic play-on;
+    # calibration_<game>_match.toml where the game's positions give a match state
 
 
 @pytest.mark.parametrize("path", SPECS, ids=[p.stem for p in SPECS])
@@ -23,7 +25,9 @@ def test_shipped_spec_loads(path):
     if is_calibration(read_document(path, "TOML")):
         spec = load_calibration(path)
         assert path.stem.startswith(f"calibration_{spec.game}")
-        assert spec.evaluators[0] == ("heuristic", 200, spec.positions, None)  # uniform
+        default = DEFAULT_EPSILON if spec.load().definition.analysis_infers else None
+        assert ("heuristic", 200, spec.positions, default) in spec.evaluators  # analyze's
+        assert (spec.match is not None) == path.stem.endswith("_match")
         least = 2_000 if path.stem.endswith("_heuristic_play") else 3_000
         assert spec.deals * spec.positions >= least   # several thousand (strong play-on)
         return

@@ -246,8 +246,9 @@ def test_bench_starts_rare_conditioned_deals_cold_and_warm(capsys):
     import cardsim.app.bench as bench
     from cardsim.deals import FIRST_TRIES, construction
     assert "simulate-where" in bench.STARTUP_COMMANDS
-    for name, where in bench.RARE_WHERE.items():
-        chance = construction(cardsim.load_game(name), where).chance
+    for name in cardsim.list_games():
+        game = cardsim.load_game(name)
+        chance = construction(game, game.definition.bench_where).chance
         assert (chance < 1 / FIRST_TRIES) == (name != "minchiate"), name
     argv = bench.startup_argv("scopa", "simulate-where", "unused", "cold")
     assert run(capsys, *argv[3:5], "--deals", "20", *argv[7:])[0] == 0

@@ -56,11 +56,12 @@ def test_named_levels_are_agents(level):
 @pytest.mark.parametrize("name", ["scopa", "bura", "mushka", "minchiate"])
 @pytest.mark.parametrize("level", ["easy", "medium", "strong", "best", "fast"])
 def test_named_levels_are_each_games_own(name, level):
-    """A level stands for the game's own agent where :data:`GAME_LEVELS` has one (measured in
-    issue 19's note), else for the default; a game object or its name give the same."""
-    from solvers.agent_spec import GAME_LEVELS, LEVELS
+    """A level stands for the game's own agent where its package declares one
+    (``GameDefinition.levels``), else for the default; a game object or its name give the
+    same."""
+    from solvers.agent_spec import LEVELS
     game = cardsim.load_game(name)
-    means = GAME_LEVELS.get(name, {}).get(level, LEVELS[level])
+    means = game.definition.levels.get(level, LEVELS[level])
     for g in (name, game):
         agent = parse_agent(level, g)
         assert agent.name == level
@@ -72,9 +73,8 @@ def test_named_levels_are_each_games_own(name, level):
 def test_a_level_is_played_as_the_games_own_agent():
     """Duplicate play, analysis and ``play`` resolve a level for their game: Bura's ``best``
     (an iteration budget) plays the same deal, move for move, as its spelled-out agent."""
-    from solvers.agent_spec import GAME_LEVELS
     bura = cardsim.load_game("bura")
-    spelled = GAME_LEVELS["bura"]["best"]
+    spelled = bura.definition.levels["best"]
     a = play_duplicate(bura, ["best", "heuristic"], 2, seed=3)
     b = play_duplicate(bura, [spelled, "heuristic"], 2, seed=3)
     same = [c for c in a.columns if not c.startswith(("think_", "seconds"))]

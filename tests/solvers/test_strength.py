@@ -1,6 +1,6 @@
 """Issue 19: the strong level beats the heuristic in every game (slow, statistical).
 
-Each game's ``strong`` level (:data:`solvers.agent_spec.GAME_LEVELS`) with its time budget
+Each game's ``strong`` level (its package's ``GameDefinition.levels``) with its time budget
 replaced by 1,000 iterations, so that the test is deterministic on any machine, plays the
 heuristic on duplicate deals; the lower end of the 95% interval of its gain per deal must be
 above zero. Mushka is not zero-sum (the seats' returns do not cancel), so there the gain is

@@ -217,6 +217,9 @@ class GameDefinition:
     match: Callable[[Any], Any] | None = None
     """``(rules) -> MatchModel``: the game's match as states and deal outcomes, for match-equity
     tables (:mod:`cardsim.match`); None when there is none yet."""
+    records_match: Callable[[Any], Any] | None = None
+    """``(rules) -> RecordsModel``: a game decided by each seat's own record, whose chances are
+    counted over whole games (:class:`cardsim.match.RecordsModel`: Mushka); None otherwise."""
     match_cell: Callable | None = None
     """The compiled ``(state, params, side) -> int64``: the match-equity table cell of the
     match state a state's deal was dealt from, seen by ``side`` (:attr:`MatchModel.cell`);

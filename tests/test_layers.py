@@ -252,3 +252,25 @@ def test_the_application_defines_no_compiled_code(module):
                   if isinstance(n, (ast.FunctionDef, ast.ClassDef))
                   for d in (x.func if isinstance(x, ast.Call) else x for x in n.decorator_list)}
     assert not decorators & {"kernel", "helper", "leaf", "generic", "njit", "jit", "intrinsic"}
+
+
+def test_no_game_is_named_outside_its_package():
+    """Every game fact lives in its game's package and is read through its
+    ``GameDefinition``: outside ``cardsim/games/`` no code compares a game's name with a
+    literal one or keys a table by it (the registry's one line per game aside)."""
+    import re
+
+    from cardsim.registry import list_games
+    names = "|".join(list_games())
+    literal = rf"[\"']({names})[\"']"
+    pattern = re.compile(rf"(==|!=|\bin\b)\s*[\(\[\{{]?\s*{literal}|{literal}\s*(==|!=|:)")
+    found = []
+    for package in ("cardsim", "solvers", "experiments", "reports"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            if relative.startswith("cardsim/games/") or relative == "cardsim/registry.py":
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if pattern.search(line):
+                    found.append(f"{relative}:{number}: {line.strip()}")
+    assert len(names.split("|")) == 4 and not found, "\n".join(found)

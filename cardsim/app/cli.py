@@ -530,11 +530,11 @@ def cmd_equity(args: argparse.Namespace) -> int:
     options = parse_option_pairs(args.option)
     game = load_game(args.game, **options)
     given = getattr(args, "_given", set())
-    if game.name == "mushka":     # no small table: whole games (experiments/mushka_equity.py)
-        from experiments import mushka_equity as me
+    if game.definition.records_match is not None:  # no small table: whole games
+        from experiments import records_equity as me
         if "deals" in given:
-            raise CardsimError("equity mushka: --deals is for Scopa and Minchiate; Mushka "
-                               "counts whole games (--games N)")
+            raise CardsimError(f"equity {game.name}: --deals is for a table of match states; "
+                               f"{game.name}'s equity counts whole games (--games N)")
         records = None if args.records is None else me.parse_records(args.records)
         config = me.GameEquityConfig(rules=options, agents=split_agents(args.agents),
                                      games=args.games or me.GAMES, seed=args.seed,
@@ -546,8 +546,8 @@ def cmd_equity(args: argparse.Namespace) -> int:
         print("\n".join(me.text(table, rows, config, game, out)))
         return 0
     if "records" in given or "games" in given:
-        raise CardsimError(f"equity {game.name}: --records and --games are for Mushka; "
-                           f"{game.name}'s table counts --deals")
+        raise CardsimError(f"equity {game.name}: --records and --games are for a game decided "
+                           f"by seat records (Mushka); {game.name}'s table counts --deals")
     model = match_model(game)
     config = EquityConfig(game=game.name, rules=options, agents=split_agents(args.agents),
                           deals=args.deals, seed=args.seed, boot=args.boot)

@@ -1,4 +1,4 @@
-"""Mushka's game equity from whole games (issue 20, :mod:`experiments.mushka_equity`): the rules
+"""Mushka's game equity from whole games (issue 20, :mod:`experiments.records_equity`): the rules
 the games follow, the chances' sums and symmetry, the deal-by-deal snapshots, the folder and the
 command line."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from cardsim.app.cli import main
 from experiments.equity import EquityError
-from experiments.mushka_equity import (
+from experiments.records_equity import (
     GameEquityConfig,
     check,
     parse_records,
@@ -76,7 +76,7 @@ def test_mu_match_2_max_deals_ends_games_with_the_lowest_record_winning():
 def test_the_chances_of_every_seat_add_up_to_1(players):
     """The positions' chances add up to 1 (MU-MATCH-1/2: every game has a winner; a tie's win
     is shared), for 3 and 7 players, with random and heuristic players mixed."""
-    from experiments.mushka_equity import chances
+    from experiments.records_equity import chances
     records = [5 * p + 3 for p in range(players)]
     config = query(records, games=60, rules={"max_deals": 20, "num_players": players},
                    agents=("random", "heuristic"))
@@ -139,7 +139,7 @@ def test_the_table_agrees_with_a_records_query_in_a_cell_visited_in_every_game(t
 
 
 def test_records_above_start_plus_10_share_one_row_and_column():
-    from experiments.mushka_equity import mover_table
+    from experiments.records_equity import mover_table
     config = GameEquityConfig(rules=RULES, games=40, seed=2, boot=10)
     rows = play_games(config.to_dict(), 0, config.games)
     table = mover_table(rows, config, 25)
@@ -195,9 +195,13 @@ def test_bad_mushka_requests_get_one_line(tmp_path, capsys, extra):
     assert not (tmp_path / "x").exists()
 
 
-def test_records_and_games_are_mushka_s(capsys):
+def test_records_and_games_are_for_a_game_of_seat_records(capsys):
+    """``--records`` and ``--games`` belong to a game decided by seat records (its
+    ``records_match``: Mushka); ``--deals`` to a table of match states."""
     assert main(["equity", "scopa", "--records", "3,12"]) == 2
-    assert "are for Mushka" in capsys.readouterr().err
+    assert "are for a game decided by seat records (Mushka)" in capsys.readouterr().err
+    assert main(["equity", "mushka", "--option", "max_deals=5", "--deals", "10"]) == 2
+    assert "counts whole games (--games N)" in capsys.readouterr().err
     assert parse_records("3, 12,20 ,25") == (3, 12, 20, 25)
 
 

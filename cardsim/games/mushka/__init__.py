@@ -36,7 +36,7 @@ from __future__ import annotations
 from ...cards import MUSHKA
 from ...errors import CardsimError
 from ...spec import DealConditions, ExactHooks, GameDefinition, TurnedSuit
-from . import exact, layout, scoring
+from . import exact, layout, match, scoring
 from .rules import PRESETS, MushkaRules
 from .summary import summarize
 
@@ -120,7 +120,7 @@ GAME = GameDefinition.of_package(
          "otherwise uniform among the legal cards")),
     choose_random=choose_random, return_unit="points written off", zero_sum=False,
     categories=("tricks", "ace_bonus", "remise"), deal_setup=set_records,
-    endless_match=endless_match,
+    endless_match=endless_match, records_match=match.model,
     deal_conditions=DealConditions(
         sets={"trumps": TurnedSuit(MUSHKA, "scdh"),
               "aces": MUSHKA.matching(lambda c: c[:-1] == "A"),

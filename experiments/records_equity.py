@@ -82,6 +82,7 @@ class GameEquityConfig:
     """A request (module docstring); ``rules`` as options, ``records`` from the dealer's left
     round to the dealer, or None for the mover table."""
 
+    game: str
     rules: dict = field(default_factory=dict)
     agents: tuple[str, str] = AGENTS
     games: int = GAMES
@@ -89,7 +90,6 @@ class GameEquityConfig:
     records: tuple[int, ...] | None = None
     boot: int = BOOT
     batch_size: int = 0            # games per batch (0: chosen from games)
-    game: str = "mushka"
 
     def to_dict(self) -> dict:
         d = asdict(self)

@@ -140,7 +140,7 @@ def test_the_graph_sees_the_packages():
     assert {"cardsim", "cardsim.app.cli", "solvers.agents", "experiments.tables",
             "reports.content"} <= set(GRAPH)
     assert "solvers.agent_spec" in GRAPH["solvers.agents"]              # from .agent_spec import
-    assert "solvers.warmup" in GRAPH["cardsim.app.cli"]                 # inside a function
+    assert "solvers.warmup" in GRAPH["cardsim.app.engine"]              # inside a function
     assert "cardsim.app.cli" in GRAPH["cardsim.__main__"]               # from .app.cli import
     assert "cardsim" in GRAPH["experiments.store"]                      # from cardsim import name
 
@@ -241,7 +241,9 @@ def test_agent_spec_module_imports_no_numba():
     assert not {n for n in names if n.split(".")[0] == "numba"}
 
 
-@pytest.mark.parametrize("module", ["cardsim.app.cli", "cardsim.app.bench",
+@pytest.mark.parametrize("module", ["cardsim.app.cli", "cardsim.app.arguments",
+                                    "cardsim.app.engine", "cardsim.app.positions",
+                                    "cardsim.app.studies", "cardsim.app.bench",
                                     "cardsim.app.interactive"])
 def test_the_application_defines_no_compiled_code(module):
     """cardsim/_cache.py hashes the compiling files of ``cardsim/*.py`` only (not

@@ -22,7 +22,7 @@ RULES = {"max_deals": 50}
 
 
 def query(records, games=300, seed=0, rules=RULES, agents=("heuristic", "heuristic")):
-    return GameEquityConfig(rules=dict(rules), agents=agents, games=games, seed=seed,
+    return GameEquityConfig(game="mushka", rules=dict(rules), agents=agents, games=games, seed=seed,
                             records=tuple(records))
 
 
@@ -49,7 +49,7 @@ def test_mu_match_2_a_game_without_max_deals_is_refused_in_one_line(capsys):
     """MU-MATCH-2: without max_deals a game may never end, so whole games are refused; the one
     line names the option."""
     with pytest.raises(EquityError, match="max_deals=N"):
-        check(GameEquityConfig(rules={}, games=10))
+        check(GameEquityConfig(game="mushka", rules={}, games=10))
     for argv in (["equity", "mushka"], ["equity", "mushka", "--records", "3,12,20,25"]):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
@@ -114,7 +114,7 @@ def test_the_deal_starts_are_those_of_a_move_by_move_walk(rules, agents):
     """The compiled loop's jumps (a lower bound on the deal's moves left, plus a deal's least
     moves less one) see every deal's start: the snapshots equal those read after every move,
     under rules that change how a deal ends (MU-STOP-4, MU-PASS-3, MU-SCORE-3, MU-DEAL-3)."""
-    config = GameEquityConfig(rules=rules, agents=agents, games=25, seed=5)
+    config = GameEquityConfig(game="mushka", rules=rules, agents=agents, games=25, seed=5)
     fast = play_games(config.to_dict(), 0, config.games)
     pd.testing.assert_frame_equal(fast, play_games(config.to_dict(), 0, config.games, walk=True))
     assert fast.groupby("game")["deal"].max().gt(1).any()
@@ -124,7 +124,7 @@ def test_the_table_agrees_with_a_records_query_in_a_cell_visited_in_every_game(t
     """The mover table's cell (25, 25) — every game's first deal, and later deals with nobody
     below 25 — against a records query from 25, 25, 25, 25 on other games: the intervals
     overlap. Two agents: the table counts only the deals where agent A's seat moves."""
-    config = GameEquityConfig(rules=RULES, agents=("random", "heuristic"), games=800,
+    config = GameEquityConfig(game="mushka", rules=RULES, agents=("random", "heuristic"), games=800,
                               seed=1, boot=50)
     table, rows = run_game_equity(config, tmp_path / "table", progress=False)
     assert table["count"].sum() == (rows["agent_0"] == 0).sum() < len(rows)
@@ -140,7 +140,7 @@ def test_the_table_agrees_with_a_records_query_in_a_cell_visited_in_every_game(t
 
 def test_records_above_start_plus_10_share_one_row_and_column():
     from experiments.records_equity import mover_table
-    config = GameEquityConfig(rules=RULES, games=40, seed=2, boot=10)
+    config = GameEquityConfig(game="mushka", rules=RULES, games=40, seed=2, boot=10)
     rows = play_games(config.to_dict(), 0, config.games)
     table = mover_table(rows, config, 25)
     assert table["mover_record"].max() <= 35 and table["best_other"].max() <= 35
@@ -152,7 +152,7 @@ def test_records_above_start_plus_10_share_one_row_and_column():
 # --- the folder and the command line --------------------------------------------------------
 
 def test_same_seed_same_table_on_1_or_2_jobs_and_after_a_lost_batch(tmp_path):
-    config = GameEquityConfig(rules=RULES, games=120, seed=4, boot=20, batch_size=20)
+    config = GameEquityConfig(game="mushka", rules=RULES, games=120, seed=4, boot=20, batch_size=20)
     one, rows = run_game_equity(config, tmp_path / "one", jobs=1, progress=False)
     two, rows_two = run_game_equity(config, tmp_path / "two", jobs=2, progress=False)
     pd.testing.assert_frame_equal(one, two)

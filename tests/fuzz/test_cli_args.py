@@ -41,7 +41,7 @@ import cardsim
 import cardsim._cache
 import cardsim.app.bench
 import solvers.warmup
-from cardsim.app import cli
+from cardsim.app import cli, studies
 from cardsim.errors import CardsimError
 from cardsim.game import definition
 from cardsim.options import Integers, describe
@@ -129,7 +129,7 @@ def ws(tmp_path_factory):
         code, _, err = run_cli([*argv, "--quiet"], root)
         assert code == 0, err
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(cli, "cmd_demo", _refuse)
+        mp.setattr(studies, "cmd_demo", _refuse)
         mp.setattr(solvers.warmup, "compile_games", _refuse)
         mp.setattr(cardsim._cache, "prune", _refuse)
         mp.setattr(cardsim.app.bench, "bench", _refuse)

@@ -1,4 +1,4 @@
-"""Mushka's game equity from whole games (issue 20, :mod:`experiments.records_equity`): the rules
+"""Mushka's game equity from whole games (:mod:`experiments.records_equity`): the rules
 the games follow, the chances' sums and symmetry, the deal-by-deal snapshots, the folder and the
 command line."""
 from __future__ import annotations

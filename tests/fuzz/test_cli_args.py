@@ -1,4 +1,4 @@
-"""Fuzz: the command line's arguments (issue 18, item 4).
+"""Fuzz: the command line's arguments.
 
 Every argument list either works (status 0) or gets one line ``cardsim: error: …`` with status
 2 — never a traceback, never a silent acceptance. ``cardsim.app.cli.main`` runs in-process

@@ -41,7 +41,7 @@ def test_parse_agent_defaults_and_values():
 
 @pytest.mark.parametrize("level", ["easy", "medium", "strong", "best", "fast"])
 def test_named_levels_are_agents(level):
-    """Issue 19: each named level parses to its documented agent (LEVELS), keeps its name
+    """Each named level parses to its documented agent (LEVELS), keeps its name
     (what stores and reports show), and ``strong`` and ``best`` think for 0.1 s and 1 s,
     ``fast`` for 4 ms."""
     from solvers.agent_spec import LEVELS
@@ -110,7 +110,7 @@ def test_epsilon_greedy_rollouts_are_deterministic_and_between_their_ends(name):
 
 def test_a_time_budget_given_alone_is_the_budget():
     """``ismcts:seconds=S`` thinks for S seconds: no default iteration cap stops it early (it
-    stopped at 1,000 iterations, about 5 ms, before issue 19); with both, whichever ends
+    stopped at 1,000 iterations, about 5 ms, before levels had time budgets); with both, whichever ends
     first."""
     alone = parse_agent("ismcts:seconds=1")
     assert alone.params[ismcts.ITERATIONS] == 0 and alone.params[ismcts.SECONDS] == 1.0
@@ -377,7 +377,7 @@ def test_duplicate_deals_swap_seats_over_the_same_cards():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_duplicate_rows_record_each_seats_decisions_and_thinking_time(name):
-    """Store schema 2 (issue 19): ``decisions_<s>`` counts the moves seat s chose among two or
+    """Store schema 2: ``decisions_<s>`` counts the moves seat s chose among two or
     more legal ones (checked by replaying the deal's moves, drawn from the same seeds, on the
     state), ``think_<s>`` is the searching agent's thinking time (> 0) and NaN for the
     heuristic, which is not timed."""

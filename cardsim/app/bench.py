@@ -201,11 +201,10 @@ def runner_figures(deals: int = 20_000) -> dict:
     spec = parse_spec(study)
     out = {"batch_size": spec.batch_size, "deals": deals}
     with tempfile.TemporaryDirectory() as tmp:
-        d = spec.to_dict()
-        run_batch(d, 0, 0)                                     # compile / load in-process
+        run_batch(spec, 0, 0)                                  # compile / load in-process
         t = time.perf_counter()
         for b in range(-(-deals // spec.batch_size)):
-            run_batch(d, 0, b)
+            run_batch(spec, 0, b)
         compute = time.perf_counter() - t
         for jobs in (1, 2):
             warm = parse_spec({**study, "seed": 2, "size": {"deals": 400}})

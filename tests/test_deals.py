@@ -170,7 +170,13 @@ def test_spec_deal_table_and_workers(tmp_path):
     game = spec.load()
     for i in range(3):
         seq = np.random.SeedSequence([2, 0, i]).spawn(3)[0]
-        assert "7co" in game.new_deal(seq).to_dict()["hands"][0]
+        assert "7co" in game.new_deal(seq, where=spec.deal).to_dict()["hands"][0]
+    from experiments.runner import deal_seed
+    from solvers.duplicate import play_duplicate
+    direct = play_duplicate(game, ["random", "random"], range(10), seed=deal_seed(rare, 0),
+                            where=rare.deal)          # what the runner plays: the condition's
+    assert seeded(one).drop(columns=["matchup", "batch"]).reset_index(drop=True).equals(
+        seeded(direct)[seeded(one).columns.drop(["matchup", "batch"])])
     with pytest.raises(SpecError, match="deal: impossible condition"):
         parse_spec({**base, "deal": {"hold": {"0": ["7co"], "1": ["7co"]}}})
     with pytest.raises(SpecError, match="unit = \"match\" takes none"):

@@ -335,7 +335,7 @@ def test_a_spec_without_setup_writes_no_setup_and_one_with_it_round_trips():
     spec = parse_spec({**SPEC, "setup": {"first_leader": "dealer"}})
     assert spec.to_dict()["setup"] == {"first_leader": "dealer"}
     assert spec_from_dict(spec.to_dict()) == spec
-    state = spec.load().new_deal(seed=3)
+    state = spec.load().new_deal(seed=3, **spec.setup)
     assert state.to_dict()["first_leader"] == state.to_dict()["dealer"]
 
 

@@ -271,14 +271,15 @@ def test_a_run_records_what_its_levels_stood_for_and_refuses_to_resume_with_othe
     folder = tmp_path / "run"
     run(parse_spec(spec), RunConfig(str(folder), progress=False))
     manifest = json.loads((folder / "manifest.json").read_text())
-    assert manifest["levels"] == {"best": agent_spec.GAME_LEVELS["bura"]["best"]}
+    assert manifest["levels"] == {"best": agent_spec.level("best", "bura")}
     assert main(["run", str(folder), "--quiet"]) == 0               # the same levels: resumes
     capsys.readouterr()
     from reports.content import sections
     study = {s.key: s for s in sections(load_run(folder))}["study"]
     assert dict(study.tables[0].data.values)["levels"] == \
-        "best = " + agent_spec.GAME_LEVELS["bura"]["best"]
-    monkeypatch.setitem(agent_spec.GAME_LEVELS, "bura", {"best": "ismcts:iterations=7"})
+        "best = " + agent_spec.level("best", "bura")
+    from cardsim.registry import definition  # another version's Bura levels
+    monkeypatch.setitem(definition("bura").levels, "best", "ismcts:iterations=7")
     assert main(["run", str(folder), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "agent 'best' stood for" in err and "iterations=7" in err

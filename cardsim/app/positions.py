@@ -235,9 +235,11 @@ def cmd_review(args: argparse.Namespace) -> int:
         if args.deal_seed is None:
             raise CardsimError("a list of moves (--game) needs --deal-seed, the seed of the "
                                "deal it was played on")
-        lines = _read_text(args.record).splitlines()
-        record = from_moves(game, [m for m in (x.strip() for x in lines) if m],
-                            seed=args.deal_seed)
+        moves = [m for m in (x.strip() for x in _read_text(args.record).splitlines()) if m]
+        if not moves:
+            raise CardsimError(f"{args.record}: no moves: expected the deal's moves, one a "
+                               "line")
+        record = from_moves(game, moves, seed=args.deal_seed)
     else:
         if args.deal_seed is not None or args.option:
             raise CardsimError("--deal-seed and --option are for a list of moves (--game)")

@@ -616,7 +616,8 @@ def test_every_argument_list_slow(ws, data):
     (["games", "\n:"], "unrecognized arguments: \\n:"),
     (["run", "a\nb.toml"], "cannot read a\\nb.toml"),
     (["simulate", "scopa", "--option=--"], "argument --option: expected a value"),
-    (["play", "mushka", "--match", "--option", "num_players=7"], "set max_deals")])
+    (["play", "mushka", "--match", "--option", "num_players=7"], "set max_deals"),
+    (["review", "afile", "--game", "bura", "--deal-seed", "1"], "afile: no moves")])
 def test_found_by_fuzzing_fails_in_one_line(ws, argv, needle):
     """Inputs the fuzzing found raising a traceback, or accepted (silently, or for a long run)."""
     code, _, err = run_cli(argv, ws.root)

@@ -20,7 +20,7 @@ cardsim.errors.CardError: unknown scopa card '7x': expected a rank (A 2 3 4 5 6 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -114,6 +114,10 @@ class Deck:
         for i in self.indices(names):
             m |= 1 << i
         return m
+
+    def matching(self, keep: Callable[[str], bool]) -> int:
+        """Bit mask of the cards whose names ``keep`` accepts."""
+        return self.mask([c for c in self.cards if keep(c)])
 
     def names(self, mask: int) -> list[str]:
         """Card names of a mask, in index order."""

@@ -7,7 +7,7 @@ A condition (``where``) is a dict of any of these keys, all of which must hold:
 ``turned``   a card: Bura's or Mushka's turned trump card.
 ``count``    a list of ``{"seat": s, "cards": set, "min": a, "max": b}``: how many cards of
              ``set`` lie in seat ``s``'s first hand (``"seat": "table"``: on Scopa's opening
-             table); ``set`` is a list of cards or a named set of the game (:data:`NAMED_SETS`:
+             table); ``set`` is a list of cards or a named set of the game (:func:`named_sets`:
              Scopa ``coins``, ``sevens``, ``kings``; Bura ``trumps``, ``tens``, ``aces``; Mushka
              ``trumps``, ``aces``, ``ace_of_spades``; Minchiate ``trumps`` (T1..T40), ``kings``);
              ``min`` defaults to 0 and ``max`` to the whole set. Bura's and Mushka's trumps are
@@ -58,16 +58,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import numpy as np
 
-from .cards import SCOPA, Deck
+from .cards import Deck
 from .errors import CardError, CardsimError
 from .rng import rng_from_seed
 
-__all__ = ["Construction", "DealError", "METHODS", "NAMED_SETS", "Where", "acceptance", "construction",
-           "deal_where", "parse_where", "sub_seed"]
+__all__ = ["Construction", "DealError", "METHODS", "Where", "acceptance", "construction",
+           "deal_where", "named_sets", "parse_where", "sub_seed"]
 
 FIRST_TRIES = 1_000
 """Tries before the acceptance rate is estimated."""
@@ -91,40 +91,10 @@ class DealError(CardsimError):
     """A deal condition that is malformed, impossible, or too rare to draw."""
 
 
-def _suit_set(deck: Deck, suit: str) -> int:
-    return deck.mask([c for c in deck.cards if c.endswith(suit)])
-
-
-def _rank_set(deck: Deck, rank: str) -> int:
-    return deck.mask([c for c in deck.cards if c[:-2 if deck.game in ("scopa", "minchiate")
-                                                   else -1] == rank])
-
-
-def _turned_suit(deck: Deck) -> Callable[[int], int]:
-    """The mask of the turned card's suit (Bura's and Mushka's trumps), given that card."""
-    by_suit = {s: _suit_set(deck, s) for s in "scdh"}
-    return lambda turned: by_suit[deck.name(turned)[-1]]
-
-
-def _named_sets() -> dict[str, dict[str, int | Callable[[int], int]]]:
-    from .cards import BURA, MINCHIATE, MUSHKA
-    return {
-        "scopa": {"coins": _suit_set(SCOPA, "co"), "sevens": _rank_set(SCOPA, "7"),
-                  "kings": _rank_set(SCOPA, "K")},
-        "bura": {"trumps": _turned_suit(BURA), "tens": _rank_set(BURA, "T"),
-                 "aces": _rank_set(BURA, "A")},
-        "mushka": {"trumps": _turned_suit(MUSHKA), "aces": _rank_set(MUSHKA, "A"),
-                   "ace_of_spades": MUSHKA.mask(["As"])},
-        "minchiate": {"trumps": MINCHIATE.mask([f"T{n}" for n in range(1, 41)]),
-                      "kings": _rank_set(MINCHIATE, "K")},
-    }
-
-
-NAMED_SETS = _named_sets()
-"""Per game, the named card sets of ``count``: a mask, or a function of the turned card."""
-_SUIT_SIZE = {"bura": 9, "mushka": 13}
-_HAS_TABLE = {"scopa"}
-_HAS_TURNED = {"bura", "mushka"}
+def named_sets(game) -> dict:
+    """The named card sets of ``count`` in ``game``: a mask, or a function of the turned card
+    (its :class:`~cardsim.spec.DealConditions`)."""
+    return game.definition.deal_conditions.sets
 
 
 @dataclass(frozen=True)
@@ -151,7 +121,8 @@ class Where:
     def accepts(self, game, vec: np.ndarray) -> bool:
         """True when the dealt state vector ``vec`` satisfies the condition."""
         layout, deck = game.definition.layout, game.definition.deck
-        turned = int(vec[layout.TRUMP_CARD]) if game.name in _HAS_TURNED else -1
+        turned = (int(vec[layout.TRUMP_CARD]) if game.definition.deal_conditions.turned
+                  else -1)
         if self.turned >= 0 and turned != self.turned:
             return False
         places: dict[int, int] = {}
@@ -225,7 +196,7 @@ def _dealt_sizes(game) -> tuple[int, int, int]:
     hand = max(deck.from_words(vec[layout.HAND + deck.n_words * s:
                                    layout.HAND + deck.n_words * (s + 1)]).bit_count()
                for s in range(game.num_players))
-    table = int(vec[layout.TABLE]).bit_count() if game.name in _HAS_TABLE else 0
+    table = int(vec[layout.TABLE]).bit_count() if game.definition.deal_conditions.table else 0
     positions = game.definition.deal_slots(game.rules, 0)[0]
     order = vec[layout.ORDER:layout.ORDER + layout.ORDER_WORDS].view(np.uint8)[:positions]
     return hand, table, sum(1 << int(c) for c in set(order.tolist()))
@@ -246,6 +217,7 @@ def parse_where(game, where: Mapping[str, Any] | Where) -> Where:
     if unknown:
         raise DealError(f"unknown where key {unknown[0]!r}: expected some of {', '.join(_KEYS)}")
     deck, n = game.definition.deck, game.num_players
+    conditions = game.definition.deal_conditions
     hand_size, table_size, in_play = _sizes(game)
     used: dict[int, str] = {}                 # card index -> where the condition puts it
 
@@ -262,13 +234,13 @@ def parse_where(game, where: Mapping[str, Any] | Where) -> Where:
 
     def seat_of(value: Any, key: str, table_ok: bool = False) -> int:
         if table_ok and value == "table":
-            if game.name not in _HAS_TABLE:
+            if not conditions.table:
                 raise DealError(f"where.{key}: {game.name} has no opening table")
             return -1
         seat = _int(value, key)
         if not 0 <= seat < n:
             raise DealError(f"where.{key}={value!r}: no such seat, expected 0..{n - 1}"
-                            + (" or 'table'" if table_ok and game.name in _HAS_TABLE else ""))
+                            + (" or 'table'" if table_ok and conditions.table else ""))
         return seat
 
     held: dict[int, int] = {}
@@ -287,19 +259,18 @@ def parse_where(game, where: Mapping[str, Any] | Where) -> Where:
         canonical.setdefault("hold", {})[str(seat)] = deck.names(mask)
     table = 0
     if "table" in where:
-        if game.name not in _HAS_TABLE:
+        if not conditions.table:
             raise DealError(f"where.table: {game.name} has no opening table")
         table = _cards(deck, where["table"], "table")
         if table.bit_count() > table_size:
             raise DealError(f"impossible condition: where.table asks {table.bit_count()} "
                             f"cards, the opening table holds {table_size}")
-        if (table & _KINGS).bit_count() >= 3 and game.rules.redeal_kings_on_table == "three_or_more":
-            _kings_refused("where.table")
+        _refuse(game, "where.table", -1, table, table.bit_count())
         put(table, "the table")
         canonical["table"] = deck.names(table)
     turned = -1
     if "turned" in where:
-        if game.name not in _HAS_TURNED:
+        if not conditions.turned:
             raise DealError(f"where.turned: {game.name} turns no trump card")
         try:
             turned = deck.index(where["turned"])
@@ -314,7 +285,7 @@ def parse_where(game, where: Mapping[str, Any] | Where) -> Where:
 
 
 def _parse_counts(game, given: Any, seat_of, hand_size: int, table_size: int) -> list:
-    deck, sets = game.definition.deck, NAMED_SETS[game.name]
+    deck, sets = game.definition.deck, named_sets(game)
     if not isinstance(given, list):
         raise DealError(f"where.count={given!r}: expected a list of "
                         "{seat, cards, min, max} tables")
@@ -330,7 +301,7 @@ def _parse_counts(game, given: Any, seat_of, hand_size: int, table_size: int) ->
         place = seat_of(c["seat"], f"{key}.seat", table_ok=True)
         if isinstance(c["cards"], str) and c["cards"] in sets:
             cards, named = sets[c["cards"]], c["cards"]
-            size = _SUIT_SIZE[game.name] if callable(cards) else cards.bit_count()
+            size = cards.size if callable(cards) else cards.bit_count()
         elif isinstance(c["cards"], str) and " " not in c["cards"] and c["cards"] not in \
                 deck.cards:
             raise DealError(f"where.{key}.cards={c['cards']!r}: no such {game.name} set: "
@@ -347,25 +318,18 @@ def _parse_counts(game, given: Any, seat_of, hand_size: int, table_size: int) ->
             raise DealError(f"impossible condition: where.{key} asks at least {low} of "
                             f"{size} cards {'on a table of' if place < 0 else 'in a hand of'} "
                             f"{room}")
-        if game.name == "bura" and named == "trumps" and low >= 3 and place >= 0 \
-                and game.rules.initial_combo_redeal:
-            raise DealError(f"impossible condition: where.{key}: three trumps (a bura) in a first "
-                            "hand are redealt (BU-DEAL-5); set initial_combo_redeal=false")
-        if game.name == "scopa" and place < 0 and low >= 3 and not cards & ~_KINGS \
-                and game.rules.redeal_kings_on_table == "three_or_more":
-            _kings_refused(f"where.{key}")
+        _refuse(game, f"where.{key}", place, cards, low)
         out.append((Count(place, cards, max(low, 0), high),
                     {"seat": "table" if place < 0 else place, "cards": named, "min": low,
                      "max": high}))
     return out
 
 
-_KINGS = NAMED_SETS["scopa"]["kings"]
-
-
-def _kings_refused(key: str) -> None:
-    raise DealError(f"impossible condition: {key}: an opening table with three or four kings "
-                    "is redealt (SC-DEAL-3); set redeal_kings_on_table=off")
+def _refuse(game, key: str, place: int, cards, low: int) -> None:
+    """Refuse a condition the game's rules always redeal (its ``DealConditions.refuses``)."""
+    reason = game.definition.deal_conditions.refuses(game.rules, place, cards, low)
+    if reason:
+        raise DealError(f"impossible condition: {key}: {reason}")
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,30 @@ class MatchModel:
     alone: Callable[[dict], dict] = lambda d: {**d, "mode": "deal"}
 
 
+@dataclass(frozen=True)
+class RecordsModel:
+    """A game decided by each seat's own record, with no small table of match states to solve
+    (Mushka: a count-down per seat of 3 to 7): its chances are counted over whole simulated
+    games (:mod:`experiments.records_equity`). The game package's ``match`` module says how to
+    read a state vector: ``start_points`` (every record at the game's start), ``over(vec)``
+    (the game has ended), ``deal_start(vec, n) -> (deal, dealer, records)`` (the deal's
+    number, its dealer and each seat's record at its start: kept all through the deal),
+    ``result(vec, n) -> (final, share, deals, cut)`` (each seat's final record and share of
+    the game's win, a tie sharing it; the deals played; whether ``max_deals`` ended it) and
+    ``moves_left(vec, params)``: a lower bound, at least 1, on the moves left in the current
+    deal, so that the game loop may run that many moves plus ``n - 1`` without stepping over
+    a whole deal (every deal lasts at least ``n`` moves). ``cut`` names what ends a game short
+    (``max_deals (50)``); ``rules`` names the rule IDs."""
+
+    start_points: int
+    over: Callable[[np.ndarray], bool]
+    deal_start: Callable[[np.ndarray, int], tuple[int, int, list]]
+    result: Callable[[np.ndarray, int], tuple[list, list, int, bool]]
+    moves_left: Callable[[np.ndarray, np.ndarray], int]
+    cut: str = ""
+    rules: str = ""
+
+
 def dense_equity(model: MatchModel, table) -> np.ndarray:
     """An equity table (``p_win`` per state, and ``p_draw`` where a match can be drawn) as a
     dense float64 array over the model's cells (:attr:`MatchModel.cell`): each cell holds the

@@ -48,11 +48,12 @@ players' moves of one deal).
 **Information states and observations.** The observation string of a player is
 ``State.observation(player)`` as canonical JSON; the information-state string adds the deal's
 moves as that player saw them (the seat and ``observed_action`` of every move: the same id for
-moves he cannot tell apart). Both tensors share one layout per game (:data:`PLANES`), from the
+moves he cannot tell apart). Both tensors share one layout per game (its
+:attr:`~cardsim.spec.GameDefinition.observation_planes`, in its notation), from the
 observation: one-hot ``seat``, ``to_move`` and ``dealer`` (a block of ``num_players`` each), the
 ``hand_sizes`` divided by the deck's size, the stock's size divided by the deck's size, then
 card planes of the deck's size (bit-index order of ``cardsim.cards``), one per entry of
-:data:`PLANES`:
+:attr:`~cardsim.spec.GameDefinition.observation_planes`:
 
 - Scopa: hand, table, pile of side 0, pile of side 1.
 - Bura: hand, trump card, current trick, cards thrown face down (known to the player), then per
@@ -84,7 +85,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-import math
 
 import numpy as np
 import pyspiel
@@ -93,8 +93,7 @@ from .game import Game, State, load_game
 from .jit import G, generic
 from .registry import definition, list_games
 
-__all__ = ["CardsimGame", "CardsimState", "DEFAULT_DEAL_SEEDS", "PLANES", "game_type",
-           "utility_bounds"]
+__all__ = ["CardsimGame", "CardsimState", "DEFAULT_DEAL_SEEDS", "game_type", "utility_bounds"]
 
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
@@ -103,56 +102,6 @@ DEFAULT_DEAL_SEEDS = 1000
 
 
 # --- tensors -----------------------------------------------------------------------------------
-
-def _flat(x) -> list:
-    """The card names in a nested observation entry (lists, ``[seat, card]`` pairs)."""
-    if x is None:
-        return []
-    if isinstance(x, str):
-        return [x]
-    if isinstance(x, (list, tuple)):
-        return [c for item in x for c in _flat(item)]
-    return []
-
-
-def _per_seat(key: str, sub=None):
-    """Planes ``key[s]`` (or ``key[s][sub]``), one per seat."""
-    def planes(o, n):
-        rows = o.get(key) or []
-        return [_flat((rows[s] if sub is None else rows[s][sub]) if s < len(rows) else [])
-                for s in range(n)]
-    return planes
-
-
-def _one(getter):
-    return lambda o, n: [_flat(getter(o))]
-
-
-def _bura_played(o, n):
-    return [[c for trick in o.get("history") or [] for c in _flat(trick["played"][s])]
-            for s in range(n)]
-
-
-PLANES = {
-    "scopa": (("hand", _one(lambda o: o["hand"])), ("table", _one(lambda o: o["table"])),
-              ("piles", lambda o, n: [_flat(o["piles"][0]), _flat(o["piles"][1])])),
-    "bura": (("hand", _one(lambda o: o["hand"])), ("trump_card", _one(lambda o: o["trump_card"])),
-             ("trick", _one(lambda o: (o["trick"] or {}).get("played"))),
-             ("thrown_down", _one(lambda o: o.get("thrown_down"))),
-             ("pile_up", _per_seat("piles", "up")), ("pile_down", _per_seat("piles", "down")),
-             ("played", _bura_played)),
-    "mushka": (("hand", _one(lambda o: o["hand"])), ("trump_card", _one(lambda o: o["trump_card"])),
-               ("trick", _one(lambda o: o["trick"])), ("discards", _one(lambda o: o["discards"])),
-               ("played", _per_seat("played")), ("known_cards", _per_seat("known_cards"))),
-    "minchiate": (("hand", _one(lambda o: o["hand"])), ("trick", _one(lambda o: o["trick"])),
-                  ("fola", _one(lambda o: o["fola"])), ("exposed", _one(lambda o: o["exposed"])),
-                  ("played", _per_seat("played")), ("known_cards", _per_seat("known_cards")),
-                  ("discards", _per_seat("discards")),
-                  ("piles", lambda o, n: [_flat(o["piles"][0]), _flat(o["piles"][1])])),
-}
-"""Per game: the card planes of the tensors (module docstring), each ``(name, planes(obs, n))``
-giving a list of card-name lists (one plane each)."""
-
 
 class _Observer:
     """OpenSpiel's Python observer protocol (``tensor``, ``dict``, ``set_from``,
@@ -164,7 +113,8 @@ class _Observer:
         n, n_cards = context.n_players, context.n_cards
         obs = context.sample_observation
         pieces = [("seat", n), ("to_move", n), ("dealer", n), ("hand_sizes", n), ("stock_size", 1)]
-        pieces += [(name, len(planes(obs, n)) * n_cards) for name, planes in PLANES[context.name]]
+        pieces += [(name, len(planes(obs, n)) * n_cards)
+                   for name, planes in context.definition.observation_planes]
         self.tensor = np.zeros(sum(size for _, size in pieces), np.float32)
         self.dict = {}
         at = 0
@@ -189,7 +139,7 @@ class _Observer:
         self.dict["hand_sizes"][:] = np.asarray(o.get("hand_sizes") or [0] * c.n_players,
                                                 dtype=np.float32) / c.n_cards
         self.dict["stock_size"][0] = (o.get("stock_size") or 0) / c.n_cards
-        for name, planes in PLANES[c.name]:
+        for name, planes in c.definition.observation_planes:
             for k, cards in enumerate(planes(o, c.n_players)):
                 for card in cards:
                     self.dict[name][k, c.index[card]] = 1.0
@@ -257,23 +207,9 @@ def game_type(name: str) -> pyspiel.GameType:
 
 
 def utility_bounds(game: Game) -> tuple[float, float]:
-    """Bounds on a deal's return for any seat under ``game``'s rules (module docstring)."""
-    rules, n = game.rules, game.num_players
-    if game.name == "scopa":
-        bound = 4 + 36 // 2
-        return -float(bound), float(bound)
-    if game.name == "bura":
-        return -2.0, 2.0 * (n - 1)
-    if game.name == "mushka":
-        return (-float(rules.remise_points + 2 * rules.ace_bonus),
-                float(5 + 2 * rules.ace_bonus))
-    layout = game.definition.layout
-    # Every card's value counted three times (robbed or exposed, dying, in a pile), a point per
-    # card beyond 42, every combination declared and again in a pile, the last trick.
-    points = (3 * int(layout.VALUE.sum()) + layout.N_CARDS + 2 * int(layout.COMBO_VALUE.sum())
-              + layout.LAST_TRICK_POINTS)
-    bound = 2 * (math.ceil(points / rules.resto_points) + 1)
-    return -float(bound), float(bound)
+    """Bounds on a deal's return for any seat under ``game``'s rules (module docstring; the
+    game's :attr:`~cardsim.spec.GameDefinition.return_bounds`)."""
+    return game.definition.return_bounds(game.rules, game.num_players)
 
 
 @generic(nrt=False)
@@ -302,7 +238,8 @@ class _Context:
         spec = self.game.spec
         self.spec, self.params = spec, spec.params
         self.n_players, self.n_cards = spec.n_players, spec.n_cards
-        self.max_moves = self.game.definition.layout.MAX_DEAL_MOVES
+        self.definition = self.game.definition
+        self.max_moves = self.definition.layout.MAX_DEAL_MOVES
         self.index = {card: i for i, card in enumerate(self.game.definition.deck.cards)}
         self.outcomes = [(k, 1.0 / deal_seeds) for k in range(deal_seeds)]
         self.buffer = np.empty(spec.max_actions, dtype=np.int64)

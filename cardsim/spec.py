@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from types import ModuleType
 from typing import Any, Callable
 
@@ -125,6 +125,35 @@ class ExactHooks:
     max_cards: int = 0
 
 
+class TurnedSuit:
+    """A named card set that is the suit of the turned trump card (Bura's and Mushka's
+    ``trumps``): called with the turned card's index, the mask of its suit; ``size`` the cards
+    of a suit. ``suits`` maps a suit's letter (the last of a card's name) to its mask."""
+
+    def __init__(self, deck: Deck, suits: str) -> None:
+        self.deck = deck
+        self.suits = {s: deck.matching(lambda c, s=s: c.endswith(s)) for s in suits}
+        self.size = next(iter(self.suits.values())).bit_count()
+
+    def __call__(self, turned: int) -> int:
+        return self.suits[self.deck.name(turned)[-1]]
+
+
+@dataclass(frozen=True)
+class DealConditions:
+    """What a deal condition (:mod:`cardsim.deals`, ``--where``) may name in a game: its named
+    card ``sets`` (a mask, or a :class:`TurnedSuit`), whether it deals an opening ``table`` and
+    turns a trump card (``turned``), and ``refuses(rules, place, cards, low) -> reason | None``:
+    why a condition that puts at least ``low`` of the cards ``cards`` (a mask or a
+    :class:`TurnedSuit`) in ``place`` (a seat, -1 the table) can never be dealt as asked under
+    ``rules`` (a deal the rules redeal), or None."""
+
+    sets: dict = field(default_factory=dict)
+    table: bool = False
+    turned: bool = False
+    refuses: Callable[[Any, int, Any, int], str | None] = lambda rules, place, cards, low: None
+
+
 @dataclass(frozen=True)
 class GameDefinition:
     """Everything a game package declares, once (module docstring).
@@ -188,6 +217,9 @@ class GameDefinition:
     match: Callable[[Any], Any] | None = None
     """``(rules) -> MatchModel``: the game's match as states and deal outcomes, for match-equity
     tables (:mod:`cardsim.match`); None when there is none yet."""
+    records_match: Callable[[Any], Any] | None = None
+    """``(rules) -> RecordsModel``: a game decided by each seat's own record, whose chances are
+    counted over whole games (:class:`cardsim.match.RecordsModel`: Mushka); None otherwise."""
     match_cell: Callable | None = None
     """The compiled ``(state, params, side) -> int64``: the match-equity table cell of the
     match state a state's deal was dealt from, seen by ``side`` (:attr:`MatchModel.cell`);
@@ -229,6 +261,24 @@ class GameDefinition:
     deal_setup: Callable[..., None] | None = None
     """``(vec, rules, **setup)``: what ``Game.new_deal(seed, **setup)`` may set besides the
     cards (Mushka: ``records``); None when a deal takes nothing but its seed."""
+    deal_conditions: DealConditions = DealConditions()
+    """What a deal condition may name (:class:`DealConditions`)."""
+    observation_planes: tuple = ()
+    """The card planes of the game's observation tensors (:mod:`cardsim.openspiel`): ``(name,
+    planes(observation, n_players))`` pairs, each giving a list of card-name lists (one plane
+    each) from ``State.observation``'s dict; the game's notation's ``OBSERVATION_PLANES``."""
+    return_bounds: Callable[[Any, int], tuple[float, float]] | None = None
+    """``(rules, n_players) -> (low, high)``: bounds on a deal's return for any seat (OpenSpiel's
+    utility bounds); None when unknown."""
+    levels: dict = field(default_factory=dict)
+    """The agent spec string of each named level (``strong``, ``best``, ``fast``, …) where the
+    game's measured best differs from the default levels (:data:`solvers.agent_spec.LEVELS`)."""
+    bench_where: dict = field(default_factory=dict)
+    """A deal condition rare enough that rejection cannot draw it in reasonable time (1 deal in
+    7,000 or rarer): what ``cardsim bench``'s ``simulate-where`` constructs."""
+    match_rules: dict = field(default_factory=dict)
+    """Options under which the game has a match of several deals where its default rules have
+    none (Bura's default is a single deal): what ``cardsim bench`` starts a match under."""
 
     @classmethod
     def of_package(cls, package: str, reference: str, **given: Any) -> GameDefinition:
@@ -252,6 +302,8 @@ class GameDefinition:
         given.setdefault("world_start_draws", getattr(role("worlds"), "WORLD_START_DRAWS", 1))
         given.setdefault("world_moves_whole", getattr(role("worlds"), "WORLD_MOVES_WHOLE", True))
         given.setdefault("analysis_infers", getattr(role("worlds"), "ANALYSIS_INFERS", False))
+        given.setdefault("observation_planes", getattr(role("notation"), "OBSERVATION_PLANES",
+                                                       ()))
         return cls(name=package.rpartition(".")[2], codec=role("notation"), layout=layout,
                    kernels=Kernels.of(role("kernels"), role("worlds"),
                                       heuristic=role("heuristic").choose),

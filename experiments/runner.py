@@ -33,7 +33,7 @@ from cardsim.errors import CardsimError
 from cardsim.game import definition
 from cardsim.stats import fmt_interval
 
-from .spec import ExperimentSpec, spec_from_dict
+from .spec import ExperimentSpec
 from .store import Store, in_order
 
 
@@ -81,12 +81,12 @@ class _Workers:
             return max(1, sum(self.client.nthreads().values()))
         return self.config.jobs
 
-    def map(self, spec_dict: dict, wave: list[tuple[int, int]]):
+    def map(self, spec: ExperimentSpec, wave: list[tuple[int, int]]):
         if self.client is None:
-            yield from self.parallel(delayed(run_batch)(spec_dict, m, b) for m, b in wave)
+            yield from self.parallel(delayed(run_batch)(spec, m, b) for m, b in wave)
             return
         from distributed import as_completed
-        futures = [self.client.submit(run_batch, spec_dict, m, b, pure=False)
+        futures = [self.client.submit(run_batch, spec, m, b, pure=False)
                    for m, b in wave]
         for future in as_completed(futures):
             yield future.result()
@@ -109,17 +109,18 @@ def deal_seed(spec: ExperimentSpec, matchup: int) -> tuple[int, ...]:
     return (spec.seed, 0 if spec.same_deals else matchup)
 
 
-def run_batch(spec_dict: dict, matchup: int, batch: int) -> pd.DataFrame:
-    """Play one batch (in any process); rows as the store keeps them."""
+def run_batch(spec: ExperimentSpec, matchup: int, batch: int) -> pd.DataFrame:
+    """Play one batch (in any process: ``spec`` is pickled whole, parsed once in the parent);
+    rows as the store keeps them."""
     from solvers.duplicate import play_duplicate
-    spec = spec_from_dict(spec_dict)
     game = spec.load()
     seating = spec.matchups[matchup]
     first = batch * spec.batch_size
     deals = range(first, min(first + spec.batch_size, spec.limit))
     rows = play_duplicate(game, [spec.agents[k] for k in seating], deals,
                           seed=deal_seed(spec, matchup), match=spec.unit == "match",
-                          rotate=spec.duplicate, equity=match_values(spec, game))
+                          rotate=spec.duplicate, equity=match_values(spec, game),
+                          setup=spec.setup, where=spec.deal or None)
     for s in range(game.num_players):
         rows[f"seat_{s}"] = [seating[k] for k in rows[f"seat_{s}"]]
     rows.insert(0, "batch", batch)
@@ -222,7 +223,6 @@ def _repair(store: Store) -> None:
 
 def _run_batches(spec: ExperimentSpec, config: RunConfig, store: Store) -> None:
     """Compute the batches the store lacks, writing each as it finishes."""
-    spec_dict = spec.to_dict()
     done = store.done()
     total = len(spec.matchups) * n_batches(spec)
     bar = tqdm(total=total, initial=len(done), unit="batch", disable=not config.progress,
@@ -243,7 +243,7 @@ def _run_batches(spec: ExperimentSpec, config: RunConfig, store: Store) -> None:
                 wave += [(m, b) for b in pending]
             if not wave:
                 break
-            for batch_rows in workers.map(spec_dict, wave):
+            for batch_rows in workers.map(spec, wave):
                 m, b = int(batch_rows["matchup"].iloc[0]), int(batch_rows["batch"].iloc[0])
                 written.append(store.write_batch(m, b, batch_rows))
                 done.add((m, b))

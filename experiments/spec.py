@@ -53,7 +53,7 @@ from typing import Any, Mapping
 
 from cardsim.documents import read_document
 from cardsim.errors import CardsimError
-from cardsim.game import Game, definition, load_game
+from cardsim.game import definition, load_game
 from cardsim.options import rules_from_options
 from cardsim.simulate import MAX_DEALS
 from solvers.agent_spec import parse_agent
@@ -117,27 +117,9 @@ class ExperimentSpec:
         return self.deals if self.deals is not None else self.max_deals
 
     def load(self):
-        """The :class:`cardsim.Game` under the spec's rules; with a ``setup`` or a ``deal``
-        condition, one whose every new deal starts from it and satisfies it
-        (:class:`SetUpGame`), so that whoever plays the spec's deals plays them so."""
-        game = game_with_rules(self.game, self.rules)
-        return SetUpGame(game, self.setup, self.deal) if self.setup or self.deal else game
-
-
-class SetUpGame(Game):
-    """A game whose every new deal starts from a deal setup (``ExperimentSpec.setup``) and
-    satisfies a deal condition (``ExperimentSpec.deal``): ``new_deal(seed, **more)`` is
-    ``Game.new_deal(seed, where=deal, **setup, **more)``."""
-
-    def __init__(self, game: Game, setup: Mapping[str, Any],
-                 where: Mapping[str, Any] | None = None) -> None:
-        super().__init__(game.definition, game.rules)
-        self.setup = dict(setup)
-        self.where = dict(where or {})
-
-    def new_deal(self, seed: Any, where: Any = None, **setup: Any):
-        return super().new_deal(seed, where=where or self.where or None,
-                                **{**self.setup, **setup})
+        """The :class:`cardsim.Game` under the spec's rules (its deals' ``setup`` and ``deal``
+        condition go to :func:`solvers.duplicate.play_duplicate` with the deals)."""
+        return game_with_rules(self.game, self.rules)
 
 
 def game_with_rules(name: Any, rules: Mapping[str, Any]):

@@ -5,9 +5,9 @@ Bura), each cell side a's chance
 in percent over its 95% interval's half-width, and the same as readable grids — and one for
 the checks every table must pass. Built from the folder's manifest and table alone.
 
-A Mushka folder (whole games, :mod:`experiments.mushka_equity`) has one section: a records
+A Mushka folder (whole games, :mod:`experiments.records_equity`) has one section: a records
 query's chances by position as bars with their intervals and a table, or the mover table as
-a heat map (the cells of at least :func:`~experiments.mushka_equity.shown_count` snapshots)
+a heat map (the cells of at least :func:`~experiments.records_equity.shown_count` snapshots)
 and as a readable grid, with how often ``max_deals`` cut a game short (from its stored games).
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from experiments.equity import (
     table_checks,
 )
 from experiments.equity_folder import read_equity, read_manifest
-from experiments.mushka_equity import (
+from experiments.records_equity import (
     config_from_dict,
     describe,
     interval_text,

@@ -50,7 +50,7 @@ names or values are refused with what is allowed):
   iterations + 1, or 1,000,000 with a time budget).
 
 - ``easy``, ``medium``, ``strong``, ``best``, ``fast`` — the named levels, each one of the agents above
-  (:data:`LEVELS`, or the game's own in :data:`GAME_LEVELS`).
+  (:data:`LEVELS`, or the game's own: :attr:`cardsim.spec.GameDefinition.levels`).
 
 Each parameter is given at most once; counts have upper bounds (:data:`MAX_COUNT` iterations or
 PIMC worlds, :data:`MAX_FIXED_WORLDS` fixed ISMCTS worlds, :data:`MAX_NODES` tree nodes) so
@@ -78,7 +78,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from cardsim.errors import AgentError
+from cardsim.errors import AgentError, CardsimError
 
 # The search's parameters (a float64 vector; names as in the spec string), read by the
 # compiled searches (solvers/ismcts.py, solvers/pimc.py). Numba freezes these values into the
@@ -147,40 +147,28 @@ LEVELS = {
 }
 """The named levels: ``easy``, ``medium``, ``strong`` and ``best`` are agent spec
 strings accepted wherever an agent is, each standing for the agent given here, or for the
-game's own in :data:`GAME_LEVELS` (for this version of cardsim: a store's manifest records the
-version). ``best`` is the strongest agent measured at up to 1 s a move on one core; ``strong``
-is ``cardsim play``'s default opponent. Their figures are in README, "Agents"."""
-
-GAME_LEVELS = {
-    "scopa": {"strong": "ismcts:seconds=0.1,rollout=heuristic,model=1",
-              "best": "ismcts:seconds=1,rollout=heuristic,model=1",
-              "fast": "ismcts:seconds=0.004,rollout=heuristic,leaf=net,c=1.4"},
-    "mushka": {"strong": "ismcts:seconds=0.1,rollout=heuristic,model=1",
-               "best": "ismcts:seconds=1,rollout=heuristic,model=1",
-               "fast": "ismcts:seconds=0.004,rollout=heuristic,leaf=net,model=1"},
-    "bura": {"strong": "ismcts:iterations=1000,rollout=heuristic,c=2",
-             "best": "ismcts:iterations=1000,rollout=heuristic,c=2",
-             "fast": "ismcts:seconds=0.004,rollout=heuristic,leaf=net,c=2"},
-    "minchiate": {"fast": "ismcts:seconds=0.004,rollout=heuristic,prior=10"},
-}
-"""Where a game's measured best differs from :data:`LEVELS`: the opponent model (``model=1``)
-wins in Scopa and Mushka (where it lifts ISMCTS from below the heuristic to about its level);
-in Bura it loses, a wider ``c`` wins, and more time than 1,000 iterations (about 5 ms) plays
-no better (so its ``best`` is fast). In Minchiate nothing measured beats the default (README,
-"Agents"). ``fast`` (for apps: at most 5 ms a move, 4 ms of search) values its leaves by
-the game's learned evaluation (:mod:`solvers.evaluation`) where that measured better than
-play-outs at equal time (Scopa with a wider ``c``, Bura, Mushka; not Minchiate: README,
-"Learned evaluation"). Minchiate's ``fast`` takes the heuristic's advice (``prior=10``), which
-wins where the search is short (README, "Learned evaluation")."""
+game's own where its measured best differs (its :attr:`~cardsim.spec.GameDefinition.levels`;
+for this version of cardsim: a store's manifest records the version). ``best`` is the
+strongest agent measured at up to 1 s a move on one core; ``strong`` is ``cardsim play``'s
+default opponent; ``fast`` (for apps: at most 5 ms a move, 4 ms of search) values its leaves
+by the game's learned evaluation (:mod:`solvers.evaluation`) where that measured better than
+play-outs at equal time. Their figures are in README, "Agents" and "Learned evaluation"."""
 
 
 def level(name: str, game=None) -> str | None:
     """The agent spec string the level ``name`` stands for in ``game`` (a game name or a
-    :class:`cardsim.Game`; None for the default of every game), or None if it is no level."""
+    :class:`cardsim.Game`; None, or a name no game has, for the default of every game), or
+    None if it is no level."""
     if name not in LEVELS:
         return None
-    game = getattr(game, "name", game)
-    return GAME_LEVELS.get(game, {}).get(name, LEVELS[name])
+    if isinstance(game, str):
+        from cardsim.registry import definition  # the game's package: only when named
+        try:
+            game = definition(game)
+        except CardsimError:
+            game = None
+    own = getattr(game, "definition", game)
+    return (own.levels if own is not None else {}).get(name, LEVELS[name])
 
 
 _HIGH = {"iterations": MAX_COUNT, "worlds": MAX_FIXED_WORLDS}

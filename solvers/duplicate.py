@@ -19,7 +19,8 @@ match's next deal depends on).
 
 A deal may start from a *setup* (``setup``: what ``Game.new_deal(seed, **setup)`` takes besides
 the seed, such as Bura's ``first_leader`` or Mushka's ``records``); the cards are the seed's
-either way, so the same seeds played from two setups are the same deals.
+either way, so the same seeds played from two setups are the same deals. A deal condition
+(``where``: :mod:`cardsim.deals`) deals every deal under it.
 """
 from __future__ import annotations
 
@@ -51,13 +52,14 @@ def categories(state, n: int) -> dict:
 
 
 def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: bool = True,
-                   progress=None, equity=None, setup=None) -> pd.DataFrame:
+                   progress=None, equity=None, setup=None, where=None) -> pd.DataFrame:
     """One row per deal and rotation (module docstring). ``deals`` is a count or an iterable
     of deal indices; ``seed`` an int or a tuple of ints (the deal's entropy prefix); with
     ``rotate=False`` each deal is played once, seat s by ``agents[s]``; ``equity`` is the
     match-equity table of agents with ``value=match`` (:func:`solvers.agents.workspace`);
-    ``setup`` (a dict) starts every deal from it (module docstring; not a match:
-    ``Game.new_match`` takes a seed only)."""
+    ``setup`` (a dict) starts every deal from it and ``where`` (a deal condition, parsed or
+    not) deals every deal under it (module docstring; not a match: ``Game.new_match`` takes a
+    seed only)."""
     agents = [parse_agent(a, game) if isinstance(a, str) else a for a in agents]
     spec = game.spec
     n = spec.n_players
@@ -65,9 +67,12 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
         raise AgentError(f"expected {n} agents, one per seat, got {len(agents)}")
     prefix = list(seed) if isinstance(seed, (tuple, list)) else [seed]
     setup = dict(setup or {})
-    if setup and match:
-        raise CardsimError("a deal setup starts single deals, not matches (" + ", ".join(
-            sorted(setup)) + ")")
+    if (setup or where) and match:
+        raise CardsimError("a deal setup or condition starts single deals, not matches (" +
+                           ", ".join(sorted(setup) + (["where"] if where else [])) + ")")
+    if where:
+        from cardsim.deals import parse_where
+        where = parse_where(game, where)          # once, not at every deal
     facts = getattr(game.definition.codec, "deal_columns", None)
     ws = workspace(spec, agents, equity)
     run = play_out[spec, switches(agents)]
@@ -75,7 +80,8 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
     for i in (range(deals) if isinstance(deals, int) else deals):
         seq = np.random.SeedSequence([*prefix, i])
         deal_seq, *agent_seqs = seq.spawn(1 + n)
-        start = game.new_match(seed=deal_seq) if match else game.new_deal(seed=deal_seq, **setup)
+        start = (game.new_match(seed=deal_seq) if match
+                 else game.new_deal(seed=deal_seq, where=where or None, **setup))
         dealer = int(start.vec[spec.dealer_word]) if spec.dealer_word >= 0 else -1
         for r in range(n if rotate else 1):
             order = [(s + r) % n for s in range(n)]

@@ -196,7 +196,7 @@ def test_play_a_deal_from_the_terminal(capsys, monkeypatch):
 
 
 def test_play_s_default_opponent_is_the_strong_level(capsys, monkeypatch):
-    """Issue 19: without ``--vs`` the opponents are ``strong``; a level is accepted by
+    """Without ``--vs`` the opponents are ``strong``; a level is accepted by
     ``--vs`` as any agent is (the game itself is not played here)."""
     import cardsim.app.interactive as interactive
     seen = []
@@ -240,21 +240,22 @@ def test_bench_starts_reviews_and_an_inferring_search_cold_and_warm(tmp_path, ca
 
 def test_bench_starts_rare_conditioned_deals_cold_and_warm(capsys):
     """``cardsim bench --startup`` measures ``simulate --where`` on a rare condition per game
-    (issue 22: constructed deals, dealt by the compiled ``deal_cards``), and its command line
+    (constructed deals, dealt by the compiled ``deal_cards``), and its command line
     runs; three of the four are rarer than rejection's first tries, so drawn by construction."""
     import cardsim
     import cardsim.app.bench as bench
     from cardsim.deals import FIRST_TRIES, construction
     assert "simulate-where" in bench.STARTUP_COMMANDS
-    for name, where in bench.RARE_WHERE.items():
-        chance = construction(cardsim.load_game(name), where).chance
+    for name in cardsim.list_games():
+        game = cardsim.load_game(name)
+        chance = construction(game, game.definition.bench_where).chance
         assert (chance < 1 / FIRST_TRIES) == (name != "minchiate"), name
     argv = bench.startup_argv("scopa", "simulate-where", "unused", "cold")
     assert run(capsys, *argv[3:5], "--deals", "20", *argv[7:])[0] == 0
 
 
 def test_bench_starts_equity_cold_and_warm_where_the_game_has_a_match_model(tmp_path, capsys):
-    """``cardsim bench --startup`` measures ``cardsim equity`` (issue 20) for the games with a
+    """``cardsim bench --startup`` measures ``cardsim equity`` for the games with a
     match model (Bura's under its match format to 11 wins), and its command lines run."""
     import cardsim.app.bench as bench
     argv = bench.startup_argv("scopa", "equity", str(tmp_path), "cold")
@@ -329,7 +330,7 @@ def test_demo_runs_the_built_in_study(capsys, tmp_path, monkeypatch):
     assert f"report: {report / 'report.html'} and {report / 'report.md'}" in first
     html = (report / "report.html").read_text()
     assert "Who plays Scopa better" in html and "Strength against search budget" not in html
-    assert "Rating list" in html                  # three agents of a round robin (issue 19)
+    assert "Rating list" in html                  # three agents of a round robin
     assert len(list((report / "plots").glob("*.png"))) == 8
     code = main(["demo", "--out", str(out), "--quiet", "--jobs", "1"])
     assert code == 0 and capsys.readouterr()[0] == first

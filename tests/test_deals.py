@@ -133,6 +133,9 @@ def test_same_seed_same_deal():
     ("scopa", {"hold": {0: ["7co", "Aco", "2co", "3co"]}}, "asks 4 cards, a first hand holds 3"),
     ("scopa", {"count": [{"seat": 0, "cards": "trumps"}]}, "no such scopa set"),
     ("scopa", {"table": ["Kco", "Kcu", "Ksw"]}, "redealt (SC-DEAL-3)"),
+    ("scopa", {"count": [{"seat": "table", "cards": "kings", "min": 3}]}, "redealt (SC-DEAL-3)"),
+    ("scopa", {"count": [{"seat": "table", "cards": ["Kco", "Kcu", "Ksw", "Aco"], "min": 4}]},
+     "redealt (SC-DEAL-3)"),                  # four of them there: three kings at least
     ("scopa", {"turned": "7co"}, "scopa turns no trump card"),
     ("scopa", {"count": [{"seat": 0, "cards": "coins", "min": 3, "max": 1}]}, "min=3 > max=1"),
     ("scopa", {"stock": []}, "unknown where key 'stock'"),
@@ -167,7 +170,13 @@ def test_spec_deal_table_and_workers(tmp_path):
     game = spec.load()
     for i in range(3):
         seq = np.random.SeedSequence([2, 0, i]).spawn(3)[0]
-        assert "7co" in game.new_deal(seq).to_dict()["hands"][0]
+        assert "7co" in game.new_deal(seq, where=spec.deal).to_dict()["hands"][0]
+    from experiments.runner import deal_seed
+    from solvers.duplicate import play_duplicate
+    direct = play_duplicate(game, ["random", "random"], range(10), seed=deal_seed(rare, 0),
+                            where=rare.deal)          # what the runner plays: the condition's
+    assert seeded(one).drop(columns=["matchup", "batch"]).reset_index(drop=True).equals(
+        seeded(direct)[seeded(one).columns.drop(["matchup", "batch"])])
     with pytest.raises(SpecError, match="deal: impossible condition"):
         parse_spec({**base, "deal": {"hold": {"0": ["7co"], "1": ["7co"]}}})
     with pytest.raises(SpecError, match="unit = \"match\" takes none"):
@@ -295,7 +304,7 @@ def test_minchiate_robbers_constructed_as_rejection_draws_them():
     loose): the constructed deals and the rejected ones agree on the law of the dealer and
     of the number of trumps (two-sample chi-square); 21 trumps, beyond rejection, are drawn."""
     game = cardsim.load_game("minchiate")
-    layout, trumps = game.definition.layout, cardsim.deals.NAMED_SETS["minchiate"]["trumps"]
+    layout, trumps = game.definition.layout, cardsim.deals.named_sets(game)["trumps"]
     where = {"count": [{"seat": 0, "cards": "trumps", "min": 13}]}
     table = np.zeros((2, 4, 3))
     for m, method in enumerate(("construct", "reject")):
@@ -330,12 +339,12 @@ def test_constructed_deals_are_valid_positions_played_to_the_end(name):
     validation accepts as it is (``from_dict(to_dict())`` gives it back) and plays to the end."""
     import random
 
-    from cardsim.app.bench import RARE_WHERE
     game = cardsim.load_game(name)
+    where = game.definition.bench_where
     rnd = random.Random(0)
     for seed in range(5):
-        state = game.new_deal(seed, where=RARE_WHERE[name])
-        assert parse_where(game, RARE_WHERE[name]).accepts(game, state.vec)
+        state = game.new_deal(seed, where=where)
+        assert parse_where(game, where).accepts(game, state.vec)
         assert game.from_dict(state.to_dict()).to_dict() == state.to_dict()
         while not state.is_terminal():
             state.apply_action(rnd.choice(state.legal_actions()))

@@ -140,7 +140,7 @@ def test_the_graph_sees_the_packages():
     assert {"cardsim", "cardsim.app.cli", "solvers.agents", "experiments.tables",
             "reports.content"} <= set(GRAPH)
     assert "solvers.agent_spec" in GRAPH["solvers.agents"]              # from .agent_spec import
-    assert "solvers.warmup" in GRAPH["cardsim.app.cli"]                 # inside a function
+    assert "solvers.warmup" in GRAPH["cardsim.app.engine"]              # inside a function
     assert "cardsim.app.cli" in GRAPH["cardsim.__main__"]               # from .app.cli import
     assert "cardsim" in GRAPH["experiments.store"]                      # from cardsim import name
 
@@ -230,8 +230,10 @@ print(" ".join(sorted(m for m in sys.modules if m.split(".")[0] == "solvers")))
 
 
 def test_agent_spec_module_imports_no_numba():
-    """solvers.agent_spec itself imports nothing compiled: its own imports are plain."""
-    assert GRAPH["solvers.agent_spec"] <= {"cardsim.errors"}
+    """solvers.agent_spec itself imports nothing compiled: its own imports are plain (the
+    registry, inside :func:`solvers.agent_spec.level`, only when a level is asked for a game
+    by name: its package declares its levels)."""
+    assert GRAPH["solvers.agent_spec"] <= {"cardsim.errors", "cardsim.registry"}
     source = (ROOT / "solvers" / "agent_spec.py").read_text(encoding="utf-8")
     tree = ast.parse(source)
     names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
@@ -239,7 +241,9 @@ def test_agent_spec_module_imports_no_numba():
     assert not {n for n in names if n.split(".")[0] == "numba"}
 
 
-@pytest.mark.parametrize("module", ["cardsim.app.cli", "cardsim.app.bench",
+@pytest.mark.parametrize("module", ["cardsim.app.cli", "cardsim.app.arguments",
+                                    "cardsim.app.engine", "cardsim.app.positions",
+                                    "cardsim.app.studies", "cardsim.app.bench",
                                     "cardsim.app.interactive"])
 def test_the_application_defines_no_compiled_code(module):
     """cardsim/_cache.py hashes the compiling files of ``cardsim/*.py`` only (not
@@ -250,3 +254,25 @@ def test_the_application_defines_no_compiled_code(module):
                   if isinstance(n, (ast.FunctionDef, ast.ClassDef))
                   for d in (x.func if isinstance(x, ast.Call) else x for x in n.decorator_list)}
     assert not decorators & {"kernel", "helper", "leaf", "generic", "njit", "jit", "intrinsic"}
+
+
+def test_no_game_is_named_outside_its_package():
+    """Every game fact lives in its game's package and is read through its
+    ``GameDefinition``: outside ``cardsim/games/`` no code compares a game's name with a
+    literal one or keys a table by it (the registry's one line per game aside)."""
+    import re
+
+    from cardsim.registry import list_games
+    names = "|".join(list_games())
+    literal = rf"[\"']({names})[\"']"
+    pattern = re.compile(rf"(==|!=|\bin\b)\s*[\(\[\{{]?\s*{literal}|{literal}\s*(==|!=|:)")
+    found = []
+    for package in ("cardsim", "solvers", "experiments", "reports"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            if relative.startswith("cardsim/games/") or relative == "cardsim/registry.py":
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if pattern.search(line):
+                    found.append(f"{relative}:{number}: {line.strip()}")
+    assert len(names.split("|")) == 4 and not found, "\n".join(found)

@@ -1,4 +1,4 @@
-"""cardsim's games inside OpenSpiel (:mod:`cardsim.openspiel`, issue 22): OpenSpiel's own
+"""cardsim's games inside OpenSpiel (:mod:`cardsim.openspiel`): OpenSpiel's own
 checks on every game, information states against ``resample_from_infostate``, OpenSpiel's
 Python ISMCTS and MCTS bots playing whole deals, serialization, the tensors' layout."""
 from __future__ import annotations
@@ -191,7 +191,7 @@ def ismcts_duel(name: str, deals: int, iterations: int, seed: int = 0) -> np.nda
 def test_cardsim_ismcts_and_openspiels_agree_at_equal_iterations():
     """The same algorithm on both sides (ISMCTS, random rollouts, 50 iterations a move): over
     200 duplicate Bura deals cardsim's return against OpenSpiel's is within ±0.25 stakes of
-    0 (a large difference means a bug on one side); the figure is in the issue 22 note."""
+    0 (a large difference means a bug on one side); the figure is in README, "OpenSpiel"."""
     from cardsim.stats import mean_interval
     returns = ismcts_duel("bura", 200, 50)
     mean, low, high = mean_interval(returns)

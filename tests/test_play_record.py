@@ -1,4 +1,4 @@
-"""``cardsim play``'s record, hint, tutor and review offer (issue 21, items 1 and 4).
+"""``cardsim play``'s record, hint, tutor and review offer.
 
 The command is run in-process (``cardsim.app.cli.main``) with piped moves on standard input,
 and ``play_interactive`` directly with a scripted ``read`` and a collecting ``write``.

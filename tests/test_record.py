@@ -1,4 +1,4 @@
-"""Game records (issue 21, :mod:`cardsim.record`, read back by :mod:`cardsim.replay`): the
+"""Game records (:mod:`cardsim.record`, read back by :mod:`cardsim.replay`): the
 format round-trips for every game, a state gives its record, a plain list of moves imports,
 and a bad record is refused in one line naming the first wrong field or move."""
 from __future__ import annotations

@@ -5,7 +5,8 @@ and of the plain-Python reference engine on the same machine in the same run, an
 the cold compile time (a fresh process with an empty numba cache) and the warm start time of
 ``cardsim simulate`` (a fresh process with the cache filled); ISMCTS iterations per second
 from the opening position of a deal (2 players, random rollouts); the time of a deal drawn
-under a rare condition (:data:`RARE_WHERE`, constructed) against a plain deal; and the exact
+under a rare condition (the game's :attr:`~cardsim.spec.GameDefinition.bench_where`,
+constructed) against a plain deal; and the exact
 solver's time
 per deal over a fixed set of seeded deals (median, 99th percentile, nodes per second) with
 PIMC's time per decision. Figures are measurements, never
@@ -200,11 +201,10 @@ def runner_figures(deals: int = 20_000) -> dict:
     spec = parse_spec(study)
     out = {"batch_size": spec.batch_size, "deals": deals}
     with tempfile.TemporaryDirectory() as tmp:
-        d = spec.to_dict()
-        run_batch(d, 0, 0)                                     # compile / load in-process
+        run_batch(spec, 0, 0)                                  # compile / load in-process
         t = time.perf_counter()
         for b in range(-(-deals // spec.batch_size)):
-            run_batch(d, 0, b)
+            run_batch(spec, 0, b)
         compute = time.perf_counter() - t
         for jobs in (1, 2):
             warm = parse_spec({**study, "seed": 2, "size": {"deals": 400}})
@@ -238,12 +238,13 @@ def reference_deals_per_second(game_name: str, seconds: float) -> float:
 
 
 def rare_deal_figures(game_name: str, deals: int = 200) -> dict:
-    """A deal drawn under the game's :data:`RARE_WHERE` (constructed) against a plain
+    """A deal drawn under the game's :attr:`~cardsim.spec.GameDefinition.bench_where`
+    (constructed) against a plain
     ``new_deal``, in seconds a deal (after the condition's one-time trial), with the chance of
     the constructed event and the share of constructed tries kept."""
     from cardsim.deals import acceptance, construction, deal_where, parse_where
     game = load_game(game_name)
-    where = parse_where(game, RARE_WHERE[game_name])
+    where = parse_where(game, game.definition.bench_where)
     deal_where(game, 0, where)
     made = construction(game, where)
     start = time.perf_counter()
@@ -345,7 +346,7 @@ STARTUP_COMMANDS = ("simulate", "simulate-where", "run", "run-exact", "run-match
 ISMCTS agent that plays exact endgames, ``exact=6``; it and ``solve`` where the game has an
 exact solver; ``run-match``: a whole match against an ISMCTS agent that values a deal's end
 by a match-equity table, ``value=match``, and ``equity``, a table from 20 heuristic deals,
-where the game has a match model; under :data:`MATCH_RULES`; ``review``: a heuristic deal's
+where the game has a match model; under its :attr:`~cardsim.spec.GameDefinition.match_rules`; ``review``: a heuristic deal's
 record reviewed for seat 0, 200 worlds a decision (the game's default worlds: inference's in
 Bura and Mushka), and ``review-infer`` the same on inference's worlds in every game
 (``--infer``: the weighing of worlds and the game's ``world_start``);
@@ -354,18 +355,9 @@ Bura and Mushka), and ``review-infer`` the same on inference's worlds in every g
 ``leaf=net``; ``run-pimc-net``: ``run`` with PIMC over that network, ``pimc:leaf=net``, four
 worlds a move; ``run-infer``: ``run`` with an ISMCTS agent whose worlds inference weighs,
 ``infer=0.3`` (the game loop's record of the deal and the weighing at the root); ``train``: ``cardsim train`` on 20 deals, one round, a check of 2 deals;
-``simulate-where``: 200 deals drawn under :data:`RARE_WHERE`, which rejection cannot draw
+``simulate-where``: 200 deals drawn under the game's
+:attr:`~cardsim.spec.GameDefinition.bench_where`, which rejection cannot draw
 in reasonable time, so that they are constructed and dealt by ``deal_cards``)."""
-RARE_WHERE = {"scopa": {"hold": {"0": ["7co", "7cu", "7sw"]}},
-              "bura": {"hold": {"0": ["6s", "6h", "6d"]}},
-              "mushka": {"hold": {"0": ["As", "Ks", "Qs", "Js"]}},
-              "minchiate": {"count": [{"seat": 0, "cards": "trumps", "min": 18}]}}
-"""Per game, the rare condition of ``simulate-where`` (1 deal in 7,000 or rarer)."""
-MATCH_RULES = {"bura": {"match_format": "wins_to_n"}}
-"""The rules ``run-match`` and ``equity`` start a game under where its default rules have no
-match of several deals (Bura's default is a single deal)."""
-
-
 def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[str] | None:
     """The command line of one start-up measurement of ``command`` for the game (files it
     needs are written into ``folder``; ``tag`` keeps a run's output folder new), or None when
@@ -376,8 +368,8 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
         return cli + ["simulate", game_name, "--deals", "1000", "--seed", "1", "--quiet"]
     if command == "simulate-where":
         return cli + ["simulate", game_name, "--deals", "200", "--seed", "1", "--quiet",
-                      "--where", json.dumps(RARE_WHERE[game_name])]
-    rules = MATCH_RULES.get(game_name, {})
+                      "--where", json.dumps(game.definition.bench_where)]
+    rules = game.definition.match_rules
     if command == "train":
         return cli + ["train", game_name, "--deals", "20", "--rounds", "1", "--hidden", "4",
                       "--epochs", "1", "--check-deals", "2", "--check-iterations", "10",
@@ -514,7 +506,7 @@ def bench(config: BenchConfig) -> list[tuple[str, str]]:
                  ("OpenSpiel random play, median run (deals/s)",
                   f"{o['deals_per_s_median']:,.0f}")]
     d = rare_deal_figures(config.game)
-    rows += [("rare condition (drawn by construction)", json.dumps(RARE_WHERE[config.game])),
+    rows += [("rare condition (drawn by construction)", json.dumps(load_game(config.game).definition.bench_where)),
              ("a deal under the rare condition (ms)", f"{1000 * d['rare']:.2f}"),
              ("a plain new_deal (ms)", f"{1000 * d['plain']:.3f}"),
              ("rare deal / plain deal", f"{d['rare'] / d['plain']:,.0f}x"),

@@ -14,7 +14,7 @@ A person types the move as listed (``7co>3co+4cu``, ``lead As+Ks``, ``claim``; c
 spaces do not matter), or its number in the list, ``help`` (or ``?``) to see the list again, or
 ``quit`` (``q``) to stop; end of input stops too. Stopping returns ``None``.
 
-Issue 21 adds, each on request: the game's record written to a file when the game ends, is
+Besides, each on request: the game's record written to a file when the game ends, is
 quit or its input ends (``record``: :mod:`cardsim.record`; a stopped game's record has the
 moves so far and no result); ``hint`` at the prompt (``hint=True``): the analysis of the
 position from the person's view, every move's expected return with its interval, best

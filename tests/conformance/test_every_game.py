@@ -29,6 +29,7 @@ import cardsim
 from cardsim.conformance import Adapter, adapter
 from cardsim.errors import CardsimError, IllegalActionError
 from cardsim.registry import definition
+from tests.helpers import load_game
 
 ALPHA = 1e-4
 
@@ -119,7 +120,7 @@ def test_bad_option_raises(name):
 def test_adapter_sees_every_card_once(name, opts):
     """The adapter itself: at the start of a deal every card is listed once, the hidden cards
     are distinct cards of the position, and a player's own hand is never hidden from him."""
-    game = cardsim.load_game(name, **opts)
+    game = load_game(name, **opts)
     d = game.new_deal(seed=4).to_dict()
     assert sorted(cards_of(game, d)) == sorted(deck_cards(game))
     for player in range(game.num_players):
@@ -227,7 +228,7 @@ N_PLAYOUTS = 12
 
 @pytest.mark.parametrize("name,opts", CASES)
 def test_random_playouts_every_step(name, opts):
-    game = cardsim.load_game(name, **opts)
+    game = load_game(name, **opts)
     bound = _bound(game, "deal_return_bound")
     terminal_seen = 0
     for seed in range(N_PLAYOUTS):
@@ -265,7 +266,7 @@ def test_random_playouts_every_step(name, opts):
 @pytest.mark.parametrize("name,opts", CASES)
 def test_returns_not_all_zero(name, opts):
     """Some deal ends with a non-zero return (so the returns are really computed)."""
-    game = cardsim.load_game(name, **opts)
+    game = load_game(name, **opts)
     nonzero = 0
     for seed in range(20):
         state = game.new_deal(seed=seed)
@@ -276,7 +277,7 @@ def test_returns_not_all_zero(name, opts):
 
 @pytest.mark.parametrize("name,opts", CASES)
 def test_clone_independent(name, opts):
-    game = cardsim.load_game(name, **opts)
+    game = load_game(name, **opts)
     state = game.new_deal(seed=5)
     d0 = state.to_dict()
     c = state.clone()
@@ -292,7 +293,7 @@ def test_clone_independent(name, opts):
 
 @pytest.mark.parametrize("name,opts", CASES)
 def test_same_seed_same_deal(name, opts):
-    game = cardsim.load_game(name, **opts)
+    game = load_game(name, **opts)
     for seed in (0, 1, 12345, 2**40 + 3):
         assert game.new_deal(seed=seed).to_dict() == game.new_deal(seed=seed).to_dict()
         assert game.new_match(seed=seed).to_dict() == game.new_match(seed=seed).to_dict()
@@ -306,7 +307,7 @@ def test_same_seed_same_deal(name, opts):
 
 @pytest.mark.parametrize("name,opts", CASES)
 def test_different_seeds_different_deals(name, opts):
-    game = cardsim.load_game(name, **opts)
+    game = load_game(name, **opts)
     deals = [json.dumps(game.new_deal(seed=s).to_dict(), sort_keys=True) for s in range(30)]
     assert len(set(deals)) == 30
     # not only the rng words: the cards differ too
@@ -317,7 +318,7 @@ def test_different_seeds_different_deals(name, opts):
 @pytest.mark.parametrize("name", GAME_NAMES)
 @pytest.mark.parametrize("bad", [-1, 1.5, None, "7"])
 def test_bad_seed(name, bad):
-    game = cardsim.load_game(name)
+    game = load_game(name)
     with pytest.raises(CardsimError):
         game.new_deal(seed=bad)
 
@@ -327,7 +328,7 @@ def test_bad_seed(name, bad):
 @pytest.mark.parametrize("name,opts", CASES)
 def test_playthrough_match(name, opts):
     """A whole match (new_match) played to the end, with per-step invariants."""
-    game = cardsim.load_game(name, **opts)
+    game = load_game(name, **opts)
     bound = _bound(game, "match_return_bound")
     for seed in range(3):
         rnd = random.Random(seed)
@@ -353,7 +354,7 @@ def test_playthrough_match(name, opts):
 @pytest.mark.parametrize("name,opts", CASES)
 def test_match_round_trip_continues_identically(name, opts):
     """from_dict(to_dict()) mid-match carries everything the later deals depend on."""
-    game = cardsim.load_game(name, **opts)
+    game = load_game(name, **opts)
     for seed in range(99, 80, -1):   # the first match still going after 20 moves
         state = game.new_match(seed=seed)
         rnd = random.Random(seed)
@@ -478,7 +479,7 @@ def _legal_assignments(game, d: dict, player: int) -> dict:
 
 def _positions(name, opts, seeds=range(4), every=3):
     """(game, state) pairs along random playouts, some with many unseen cards, some with few."""
-    game = cardsim.load_game(name, **opts)
+    game = load_game(name, **opts)
     out = []
     for seed in seeds:
         state = game.new_deal(seed=seed)
@@ -560,7 +561,7 @@ def test_sample_world_consistent(name, opts):
 @pytest.mark.parametrize("name,opts", CASES)
 def test_sample_world_seeds_differ(name, opts):
     """At the start of a deal many worlds are possible: 20 seeds give 20 different ones."""
-    game = cardsim.load_game(name, **opts)
+    game = load_game(name, **opts)
     state = game.new_deal(seed=3)
     player = state.current_player()
     worlds = {json.dumps(_assignment(game, state.sample_world(player, seed=s).to_dict(), player))
@@ -589,7 +590,7 @@ def test_sample_world_ignores_hidden_truth(name, opts):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_sample_world_bad_player(name):
-    game = cardsim.load_game(name)
+    game = load_game(name)
     state = game.new_deal(seed=1)
     for bad in (-1, game.num_players, 1.0, None):
         with pytest.raises(CardsimError):
@@ -607,7 +608,7 @@ def _small_positions(name) -> list:
         wanted = {"any": None}
     most = 1500 if "world_ok" in _entry(name).defined else 120
     for opts in _entry(name).options:
-        game = cardsim.load_game(name, **opts)
+        game = load_game(name, **opts)
         for seed in range(40):
             state = game.new_deal(seed=seed)
             rnd = random.Random(seed)
@@ -702,7 +703,7 @@ def test_sample_world_card_placement_uniform(name, opts):
     (a common share per hidden hand slot: one degree of freedom less), and the stock positions
     share the rest equally (or, when some hidden place is neither a hand nor the stock, every
     place outside the hands is one cell)."""
-    game = cardsim.load_game(name, **opts)
+    game = load_game(name, **opts)
     state = game.new_deal(seed=11)
     player = state.current_player()
     d = state.to_dict()
@@ -749,7 +750,7 @@ def test_sample_world_card_placement_uniform(name, opts):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_from_dict_rejects_broken_card_sets(name):
-    game = cardsim.load_game(name)
+    game = load_game(name)
     d = game.new_deal(seed=8).to_dict()
     # a card lost
     loose = _entry(name).loose_zone

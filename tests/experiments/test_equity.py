@@ -1,4 +1,4 @@
-"""Match-equity tables (issue 20): the match models' rules, the dynamic programming against
+"""Match-equity tables: the match models' rules, the dynamic programming against
 closed forms, a table against whole simulated matches, the checks, and the folder."""
 from __future__ import annotations
 
@@ -189,7 +189,7 @@ def whole_matches(game, start: tuple, matches: int, seed: int) -> tuple[float, f
 
 @pytest.mark.parametrize("start", [(0, 0, "b"), (8, 5, "a"), (6, 9, "b"), (10, 10, "a")])
 def test_the_table_agrees_with_whole_matches_played_from_a_score(scopa_table, start):
-    """Issue 20: the table's chance from a score against whole heuristic matches played from
+    """The table's chance from a score against whole heuristic matches played from
     it (SC-MATCH-2/3 by the engine): they agree within their intervals."""
     game, table = scopa_table
     row = state_p(table, score_a=start[0], score_b=start[1], dealer=start[2])
@@ -200,7 +200,7 @@ def test_the_table_agrees_with_whole_matches_played_from_a_score(scopa_table, st
 
 
 def test_a_symmetric_table_passes_the_checks(scopa_table):
-    """Issue 20's checks: the heuristic against itself gives p(a, b) + p(b, a) = 1 (dealer
+    """The table's checks: the heuristic against itself gives p(a, b) + p(b, a) = 1 (dealer
     mirrored) within the intervals, p grows with one's own score and falls with the other's,
     and one point from the target against 0 is nearly won."""
     game, table = scopa_table
@@ -291,7 +291,7 @@ def equity_dict(table: pd.DataFrame) -> dict:
 
 
 def test_playing_for_the_match_changes_the_move_at_7_10(scopa_table):
-    """Issue 20, "a line where the move that maximises match-winning chance differs from the
+    """A line where the move that maximises match-winning chance differs from the
     one that maximises expected points": a real position (a heuristic match from seed 32, the
     scores set to 7-10 for the player to move, the other side one point from the target). The
     safe card loses fewer points; the match needs the gamble, and the difference's interval

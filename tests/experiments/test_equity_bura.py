@@ -1,4 +1,4 @@
-"""Bura's match-equity tables (issue 20; :mod:`cardsim.games.bura.match`): the model's rules,
+"""Bura's match-equity tables (:mod:`cardsim.games.bura.match`): the model's rules,
 the dynamic programming against closed forms, the deal setups that measure every deal
 configuration on the same cards, a table against whole simulated matches, the checks, the
 folder, its report, and the experiment spec's ``setup``."""
@@ -244,7 +244,7 @@ def tables(bura_rows):
 
 @pytest.mark.parametrize("name, options", [("wins", WINS), ("penalty", PENALTY)])
 def test_a_symmetric_table_passes_the_checks(tables, name, options):
-    """Issue 20's checks: the heuristic against itself gives p(state) + p(mirror) = 1 (scores,
+    """The table's checks: the heuristic against itself gives p(state) + p(mirror) = 1 (scores,
     dealer and leader mirrored) within the intervals, and side a's chance does not fall one
     win better (or one lost deal's penalty better)."""
     checks = table_checks(tables[name], model_of(**options), symmetric=True)
@@ -274,7 +274,7 @@ def whole_matches(game, start: tuple, matches: int, seed: int) -> tuple[float, f
     ("penalty", PENALTY, (0, 0, "a", "b")), ("penalty", PENALTY, (6, 10, "b", "b")),
     ("penalty", PENALTY, (8, 4, "a", "a"))])
 def test_the_table_agrees_with_whole_matches_played_from_a_state(tables, name, options, start):
-    """Issue 20, BU-MATCH-2/3, BU-END-6, BU-LEAD-2 by the engine: the table's chance from a
+    """BU-MATCH-2/3, BU-END-6, BU-LEAD-2 by the engine: the table's chance from a
     state against 400 whole heuristic matches played from it (the scores, the dealer and
     the first leader set in the first deal's position): they agree within their
     intervals."""
@@ -335,7 +335,7 @@ def test_a_spec_without_setup_writes_no_setup_and_one_with_it_round_trips():
     spec = parse_spec({**SPEC, "setup": {"first_leader": "dealer"}})
     assert spec.to_dict()["setup"] == {"first_leader": "dealer"}
     assert spec_from_dict(spec.to_dict()) == spec
-    state = spec.load().new_deal(seed=3)
+    state = spec.load().new_deal(seed=3, **spec.setup)
     assert state.to_dict()["first_leader"] == state.to_dict()["dealer"]
 
 

@@ -1,4 +1,4 @@
-"""Mushka's game equity from whole games (issue 20, :mod:`experiments.mushka_equity`): the rules
+"""Mushka's game equity from whole games (:mod:`experiments.records_equity`): the rules
 the games follow, the chances' sums and symmetry, the deal-by-deal snapshots, the folder and the
 command line."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from cardsim.app.cli import main
 from experiments.equity import EquityError
-from experiments.mushka_equity import (
+from experiments.records_equity import (
     GameEquityConfig,
     check,
     parse_records,
@@ -22,7 +22,7 @@ RULES = {"max_deals": 50}
 
 
 def query(records, games=300, seed=0, rules=RULES, agents=("heuristic", "heuristic")):
-    return GameEquityConfig(rules=dict(rules), agents=agents, games=games, seed=seed,
+    return GameEquityConfig(game="mushka", rules=dict(rules), agents=agents, games=games, seed=seed,
                             records=tuple(records))
 
 
@@ -49,7 +49,7 @@ def test_mu_match_2_a_game_without_max_deals_is_refused_in_one_line(capsys):
     """MU-MATCH-2: without max_deals a game may never end, so whole games are refused; the one
     line names the option."""
     with pytest.raises(EquityError, match="max_deals=N"):
-        check(GameEquityConfig(rules={}, games=10))
+        check(GameEquityConfig(game="mushka", rules={}, games=10))
     for argv in (["equity", "mushka"], ["equity", "mushka", "--records", "3,12,20,25"]):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
@@ -76,7 +76,7 @@ def test_mu_match_2_max_deals_ends_games_with_the_lowest_record_winning():
 def test_the_chances_of_every_seat_add_up_to_1(players):
     """The positions' chances add up to 1 (MU-MATCH-1/2: every game has a winner; a tie's win
     is shared), for 3 and 7 players, with random and heuristic players mixed."""
-    from experiments.mushka_equity import chances
+    from experiments.records_equity import chances
     records = [5 * p + 3 for p in range(players)]
     config = query(records, games=60, rules={"max_deals": 20, "num_players": players},
                    agents=("random", "heuristic"))
@@ -114,7 +114,7 @@ def test_the_deal_starts_are_those_of_a_move_by_move_walk(rules, agents):
     """The compiled loop's jumps (a lower bound on the deal's moves left, plus a deal's least
     moves less one) see every deal's start: the snapshots equal those read after every move,
     under rules that change how a deal ends (MU-STOP-4, MU-PASS-3, MU-SCORE-3, MU-DEAL-3)."""
-    config = GameEquityConfig(rules=rules, agents=agents, games=25, seed=5)
+    config = GameEquityConfig(game="mushka", rules=rules, agents=agents, games=25, seed=5)
     fast = play_games(config.to_dict(), 0, config.games)
     pd.testing.assert_frame_equal(fast, play_games(config.to_dict(), 0, config.games, walk=True))
     assert fast.groupby("game")["deal"].max().gt(1).any()
@@ -124,7 +124,7 @@ def test_the_table_agrees_with_a_records_query_in_a_cell_visited_in_every_game(t
     """The mover table's cell (25, 25) — every game's first deal, and later deals with nobody
     below 25 — against a records query from 25, 25, 25, 25 on other games: the intervals
     overlap. Two agents: the table counts only the deals where agent A's seat moves."""
-    config = GameEquityConfig(rules=RULES, agents=("random", "heuristic"), games=800,
+    config = GameEquityConfig(game="mushka", rules=RULES, agents=("random", "heuristic"), games=800,
                               seed=1, boot=50)
     table, rows = run_game_equity(config, tmp_path / "table", progress=False)
     assert table["count"].sum() == (rows["agent_0"] == 0).sum() < len(rows)
@@ -139,8 +139,8 @@ def test_the_table_agrees_with_a_records_query_in_a_cell_visited_in_every_game(t
 
 
 def test_records_above_start_plus_10_share_one_row_and_column():
-    from experiments.mushka_equity import mover_table
-    config = GameEquityConfig(rules=RULES, games=40, seed=2, boot=10)
+    from experiments.records_equity import mover_table
+    config = GameEquityConfig(game="mushka", rules=RULES, games=40, seed=2, boot=10)
     rows = play_games(config.to_dict(), 0, config.games)
     table = mover_table(rows, config, 25)
     assert table["mover_record"].max() <= 35 and table["best_other"].max() <= 35
@@ -152,7 +152,7 @@ def test_records_above_start_plus_10_share_one_row_and_column():
 # --- the folder and the command line --------------------------------------------------------
 
 def test_same_seed_same_table_on_1_or_2_jobs_and_after_a_lost_batch(tmp_path):
-    config = GameEquityConfig(rules=RULES, games=120, seed=4, boot=20, batch_size=20)
+    config = GameEquityConfig(game="mushka", rules=RULES, games=120, seed=4, boot=20, batch_size=20)
     one, rows = run_game_equity(config, tmp_path / "one", jobs=1, progress=False)
     two, rows_two = run_game_equity(config, tmp_path / "two", jobs=2, progress=False)
     pd.testing.assert_frame_equal(one, two)
@@ -195,9 +195,13 @@ def test_bad_mushka_requests_get_one_line(tmp_path, capsys, extra):
     assert not (tmp_path / "x").exists()
 
 
-def test_records_and_games_are_mushka_s(capsys):
+def test_records_and_games_are_for_a_game_of_seat_records(capsys):
+    """``--records`` and ``--games`` belong to a game decided by seat records (its
+    ``records_match``: Mushka); ``--deals`` to a table of match states."""
     assert main(["equity", "scopa", "--records", "3,12"]) == 2
-    assert "are for Mushka" in capsys.readouterr().err
+    assert "are for a game decided by seat records (Mushka)" in capsys.readouterr().err
+    assert main(["equity", "mushka", "--option", "max_deals=5", "--deals", "10"]) == 2
+    assert "counts whole games (--games N)" in capsys.readouterr().err
     assert parse_records("3, 12,20 ,25") == (3, 12, 20, 25)
 
 

@@ -1,4 +1,4 @@
-"""Killed at any moment, nothing lost (issue 18): runs SIGKILLed at each step of writing a batch
+"""Killed at any moment, nothing lost: runs SIGKILLed at each step of writing a batch
 and at random moments (drawn from a fixed seed) leave only whole batches, and the resumed run
 equals an uninterrupted one. The runs are forked copies of the test process (they start in
 milliseconds); the slow variant also kills ``cardsim run`` processes."""

@@ -1,4 +1,4 @@
-"""One writer per folder (issue 18): ``cardsim run`` holds an exclusive lock on its folder (an
+"""One writer per folder: ``cardsim run`` holds an exclusive lock on its folder (an
 ``flock`` the system releases when the process dies), a second run on the folder says in one
 line which process has it and touches nothing, and a SIGKILLed run leaves no stale lock."""
 from __future__ import annotations
@@ -67,7 +67,7 @@ def test_a_second_run_says_which_process_has_the_folder(tmp_path, capsys):
 
 
 def test_a_run_started_while_another_runs_is_refused(tmp_path):
-    """The issue's race: a second ``cardsim run`` on a folder while the first is writing its
+    """The race: a second ``cardsim run`` on a folder while the first is writing its
     batches. The second says in one line that the folder is in use by the first (and touches
     nothing); the first finishes, its store whole."""
     spec_file, out = _spec_file(tmp_path, batch_size=1, deals=20), tmp_path / "run"

@@ -85,7 +85,7 @@ def test_fit_strengths_solves_the_likelihood_equations():
 
 
 def test_the_medium_level_anchors_the_list_as_the_heuristic_does():
-    """``medium`` stands for the heuristic (issue 19's levels): it is the anchor at 0."""
+    """``medium`` stands for the heuristic (the named levels): it is the anchor at 0."""
     rows = pd.DataFrame(pair_rows(0, 0, 1, wins=30, losses=10) + pair_rows(1, 1, 2, 20, 20))
     table = rating_table(rows, ["easy", "medium", "random"], bootstrap=20).set_index("name")
     assert table.loc["medium", "elo"] == 0 and table.loc["easy", "elo"] > 0

@@ -1,7 +1,7 @@
 """The self-checking store: every batch is read back against its record (size, rows, sha256);
 damaged batches are named by ``cardsim verify`` and refused by ``cardsim report`` in one line,
 and ``cardsim run RUN`` sets them aside in ``quarantine/`` and computes them again, bit for bit
-(issue 18)."""
+."""
 from __future__ import annotations
 
 import json
@@ -73,7 +73,7 @@ def test_every_batch_has_a_record_of_its_size_rows_and_checksum(clean):
 
 
 def test_each_kind_of_damage_is_named(store):
-    _truncate(_file(store, "m000-b000000"), 100)                    # the issue's truncation
+    _truncate(_file(store, "m000-b000000"), 100)                    # a truncation
     _flip_byte(_file(store, "m000-b000001"))
     _file(store, "m000-b000002").unlink()
     _file(store, "m000-b000003", "json").write_text("{not json")
@@ -261,7 +261,7 @@ def test_found_by_fuzzing_a_file_where_a_folder_belongs_is_refused_in_one_line(s
 def test_a_run_records_what_its_levels_stood_for_and_refuses_to_resume_with_others(tmp_path,
                                                                                   capsys,
                                                                                   monkeypatch):
-    """Issue 19's levels differ per game and may change between versions: the manifest records
+    """The named levels differ per game and may change between versions: the manifest records
     what each level among the agents stood for (``levels``), the report shows it, and a run
     resumed by a cardsim whose level means another agent is refused in one line instead of
     mixing two agents' rows under one name."""
@@ -271,14 +271,15 @@ def test_a_run_records_what_its_levels_stood_for_and_refuses_to_resume_with_othe
     folder = tmp_path / "run"
     run(parse_spec(spec), RunConfig(str(folder), progress=False))
     manifest = json.loads((folder / "manifest.json").read_text())
-    assert manifest["levels"] == {"best": agent_spec.GAME_LEVELS["bura"]["best"]}
+    assert manifest["levels"] == {"best": agent_spec.level("best", "bura")}
     assert main(["run", str(folder), "--quiet"]) == 0               # the same levels: resumes
     capsys.readouterr()
     from reports.content import sections
     study = {s.key: s for s in sections(load_run(folder))}["study"]
     assert dict(study.tables[0].data.values)["levels"] == \
-        "best = " + agent_spec.GAME_LEVELS["bura"]["best"]
-    monkeypatch.setitem(agent_spec.GAME_LEVELS, "bura", {"best": "ismcts:iterations=7"})
+        "best = " + agent_spec.level("best", "bura")
+    from cardsim.registry import definition  # another version's Bura levels
+    monkeypatch.setitem(definition("bura").levels, "best", "ismcts:iterations=7")
     assert main(["run", str(folder), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "agent 'best' stood for" in err and "iterations=7" in err

@@ -1,4 +1,4 @@
-"""Fuzz: the command line's arguments (issue 18, item 4).
+"""Fuzz: the command line's arguments.
 
 Every argument list either works (status 0) or gets one line ``cardsim: error: …`` with status
 2 — never a traceback, never a silent acceptance. ``cardsim.app.cli.main`` runs in-process
@@ -41,7 +41,7 @@ import cardsim
 import cardsim._cache
 import cardsim.app.bench
 import solvers.warmup
-from cardsim.app import cli
+from cardsim.app import cli, studies
 from cardsim.errors import CardsimError
 from cardsim.game import definition
 from cardsim.options import Integers, describe
@@ -129,7 +129,7 @@ def ws(tmp_path_factory):
         code, _, err = run_cli([*argv, "--quiet"], root)
         assert code == 0, err
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(cli, "cmd_demo", _refuse)
+        mp.setattr(studies, "cmd_demo", _refuse)
         mp.setattr(solvers.warmup, "compile_games", _refuse)
         mp.setattr(cardsim._cache, "prune", _refuse)
         mp.setattr(cardsim.app.bench, "bench", _refuse)
@@ -616,7 +616,8 @@ def test_every_argument_list_slow(ws, data):
     (["games", "\n:"], "unrecognized arguments: \\n:"),
     (["run", "a\nb.toml"], "cannot read a\\nb.toml"),
     (["simulate", "scopa", "--option=--"], "argument --option: expected a value"),
-    (["play", "mushka", "--match", "--option", "num_players=7"], "set max_deals")])
+    (["play", "mushka", "--match", "--option", "num_players=7"], "set max_deals"),
+    (["review", "afile", "--game", "bura", "--deal-seed", "1"], "afile: no moves")])
 def test_found_by_fuzzing_fails_in_one_line(ws, argv, needle):
     """Inputs the fuzzing found raising a traceback, or accepted (silently, or for a long run)."""
     code, _, err = run_cli(argv, ws.root)

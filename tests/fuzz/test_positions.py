@@ -1,4 +1,4 @@
-"""Fuzz: position dicts, action dicts and action strings of every game (issue 18, item 4).
+"""Fuzz: position dicts, action dicts and action strings of every game.
 
 Valid positions (random playouts of seeded deals and matches, under a few rule sets) are
 mutated (:mod:`tests.fuzz.mutate`: keys removed or renamed, values retyped, cards duplicated,
@@ -19,7 +19,7 @@ of cards may be one string of names), or are refused in one line; action strings
 test with the input that raised it.
 
 The normal run tries a bounded number of examples per game; ``-m slow`` tries 100,000 per
-surface (the issue's target: no traceback in 100,000 inputs per surface).
+surface (the target: no traceback in 100,000 inputs per surface).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fuzz: experiment specs in TOML, and agent spec strings (issue 18, item 4).
+"""Fuzz: experiment specs in TOML, and agent spec strings.
 
 The shipped specs of ``experiments/specs`` are mutated as values (:mod:`tests.fuzz.mutate`:
 keys removed or renamed, values retyped, wrong nesting, huge or negative numbers; plus
@@ -301,7 +301,7 @@ def check_agent(text: str) -> None:
         event("refused")
         return
     event("parsed")
-    if text.strip() in agent_spec.LEVELS:                     # a named level (issue 19)
+    if text.strip() in agent_spec.LEVELS:                     # a named level
         assert agent.name == text.strip()
         assert agent.params.tolist() == parse_agent(agent_spec.LEVELS[agent.name]).params.tolist()
         return

@@ -1,4 +1,4 @@
-"""Fuzz: results folders, damaged (issue 18, item 4).
+"""Fuzz: results folders, damaged.
 
 A finished run's folder (Scopa, four batches with their records) is damaged in one to three
 ways drawn by hypothesis — a batch file, a record or the manifest truncated, a byte flipped,

@@ -521,7 +521,7 @@ def test_a_run_of_whole_partnership_matches():
     assert set(run.rows[[f"return_{s}" for s in range(4)]].stack()) <= {-1.0, 1.0}
 
 
-# --- thinking time (store schema 2, issue 19) -----------------------------------------------
+# --- thinking time (store schema 2) -----------------------------------------------
 
 def test_a_schema_1_store_reads_and_says_time_per_seat_was_not_recorded(parts):
     """The example stores are of schema version 1 (no ``think_<s>`` columns): they still read,

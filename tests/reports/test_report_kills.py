@@ -1,4 +1,4 @@
-"""A report is swapped in whole or not at all (issue 18): builds SIGKILLed just before and just
+"""A report is swapped in whole or not at all: builds SIGKILLed just before and just
 after the swap, and at random moments (drawn from a fixed seed), leave the folder holding the
 old report or the new one, whole, byte for byte; the next build removes what they left beside
 it. The builds are forked copies of the test process; in the fast tests their sections and

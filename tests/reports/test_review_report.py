@@ -1,4 +1,4 @@
-"""The report of a review (issue 21, :mod:`reports.review`): for every game, a deal played by
+"""The report of a review (:mod:`reports.review`): for every game, a deal played by
 the heuristic and reviewed with small worlds gives one self-contained HTML file and a Markdown
 report with the decisions table, the biggest mistake first, the totals with result − expected
 = luck − loss, the expected result through the deal as a figure, and every decision's position

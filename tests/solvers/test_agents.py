@@ -41,7 +41,7 @@ def test_parse_agent_defaults_and_values():
 
 @pytest.mark.parametrize("level", ["easy", "medium", "strong", "best", "fast"])
 def test_named_levels_are_agents(level):
-    """Issue 19: each named level parses to its documented agent (LEVELS), keeps its name
+    """Each named level parses to its documented agent (LEVELS), keeps its name
     (what stores and reports show), and ``strong`` and ``best`` think for 0.1 s and 1 s,
     ``fast`` for 4 ms."""
     from solvers.agent_spec import LEVELS
@@ -56,11 +56,12 @@ def test_named_levels_are_agents(level):
 @pytest.mark.parametrize("name", ["scopa", "bura", "mushka", "minchiate"])
 @pytest.mark.parametrize("level", ["easy", "medium", "strong", "best", "fast"])
 def test_named_levels_are_each_games_own(name, level):
-    """A level stands for the game's own agent where :data:`GAME_LEVELS` has one (measured in
-    issue 19's note), else for the default; a game object or its name give the same."""
-    from solvers.agent_spec import GAME_LEVELS, LEVELS
+    """A level stands for the game's own agent where its package declares one
+    (``GameDefinition.levels``), else for the default; a game object or its name give the
+    same."""
+    from solvers.agent_spec import LEVELS
     game = cardsim.load_game(name)
-    means = GAME_LEVELS.get(name, {}).get(level, LEVELS[level])
+    means = game.definition.levels.get(level, LEVELS[level])
     for g in (name, game):
         agent = parse_agent(level, g)
         assert agent.name == level
@@ -72,9 +73,8 @@ def test_named_levels_are_each_games_own(name, level):
 def test_a_level_is_played_as_the_games_own_agent():
     """Duplicate play, analysis and ``play`` resolve a level for their game: Bura's ``best``
     (an iteration budget) plays the same deal, move for move, as its spelled-out agent."""
-    from solvers.agent_spec import GAME_LEVELS
     bura = cardsim.load_game("bura")
-    spelled = GAME_LEVELS["bura"]["best"]
+    spelled = bura.definition.levels["best"]
     a = play_duplicate(bura, ["best", "heuristic"], 2, seed=3)
     b = play_duplicate(bura, [spelled, "heuristic"], 2, seed=3)
     same = [c for c in a.columns if not c.startswith(("think_", "seconds"))]
@@ -110,7 +110,7 @@ def test_epsilon_greedy_rollouts_are_deterministic_and_between_their_ends(name):
 
 def test_a_time_budget_given_alone_is_the_budget():
     """``ismcts:seconds=S`` thinks for S seconds: no default iteration cap stops it early (it
-    stopped at 1,000 iterations, about 5 ms, before issue 19); with both, whichever ends
+    stopped at 1,000 iterations, about 5 ms, before levels had time budgets); with both, whichever ends
     first."""
     alone = parse_agent("ismcts:seconds=1")
     assert alone.params[ismcts.ITERATIONS] == 0 and alone.params[ismcts.SECONDS] == 1.0
@@ -377,7 +377,7 @@ def test_duplicate_deals_swap_seats_over_the_same_cards():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_duplicate_rows_record_each_seats_decisions_and_thinking_time(name):
-    """Store schema 2 (issue 19): ``decisions_<s>`` counts the moves seat s chose among two or
+    """Store schema 2: ``decisions_<s>`` counts the moves seat s chose among two or
     more legal ones (checked by replaying the deal's moves, drawn from the same seeds, on the
     state), ``think_<s>`` is the searching agent's thinking time (> 0) and NaN for the
     heuristic, which is not timed."""

@@ -205,7 +205,7 @@ def test_solve_errors(tmp_path, capsys):
     assert "nothing to solve" in capsys.readouterr().err
 
 
-# --- ISMCTS's exact endgames (issue 19) -----------------------------------------------------
+# --- ISMCTS's exact endgames -----------------------------------------------------
 
 def _scopa_endgames(count: int):
     """2-player Scopa positions with six cards or fewer left (the stock empty: every card

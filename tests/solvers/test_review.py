@@ -1,4 +1,4 @@
-"""The review of a played deal (issue 21, :mod:`solvers.review`): known answers (a passed
+"""The review of a played deal (:mod:`solvers.review`): known answers (a passed
 settebello is a blunder, the evaluator's own play loses nothing, an open position agrees with
 the exact solver), the review never reads a hidden card, luck and loss add up to the result,
 and ``cardsim review`` on the command line."""

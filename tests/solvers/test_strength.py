@@ -1,12 +1,12 @@
-"""Issue 19: the strong level beats the heuristic in every game (slow, statistical).
+"""The strong level beats the heuristic in every game (slow, statistical).
 
-Each game's ``strong`` level (:data:`solvers.agent_spec.GAME_LEVELS`) with its time budget
+Each game's ``strong`` level (its package's ``GameDefinition.levels``) with its time budget
 replaced by 1,000 iterations, so that the test is deterministic on any machine, plays the
 heuristic on duplicate deals; the lower end of the 95% interval of its gain per deal must be
 above zero. Mushka is not zero-sum (the seats' returns do not cancel), so there the gain is
 over the heuristic in the same seat: the searching seat's return minus the mean return of a
 seat in the same deal played by four heuristics. Minchiate plays partnership against
-partnership. The figures of the closing note of issue 19 come from larger runs.
+partnership. README's figures ("Agents") come from larger runs.
 """
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_the_measure_says_how_long_each_agent_thought_a_decision(name):
 
 
 MUSHKA_MISS = pytest.mark.xfail(strict=True, reason=(
-    "issue 19, not reached: in 4-player Mushka no search measured beats the heuristic "
+    "not reached: in 4-player Mushka no search measured beats the heuristic "
     "(ISMCTS with the opponent model, 1,000 iterations: +0.06 [-0.14, +0.27] record per deal "
     "on this test's 200 deals, -0.05 [-0.17, +0.08] on 400 others; without the model -0.24 "
     "and -0.19)"))
@@ -90,7 +90,7 @@ MUSHKA_MISS = pytest.mark.xfail(strict=True, reason=(
 @pytest.mark.parametrize("name", ["scopa", "bura",
                                   pytest.param("mushka", marks=MUSHKA_MISS), "minchiate"])
 def test_the_strong_level_beats_the_heuristic(name):
-    """Issue 19, "a slow statistical test per game that the best agent beats the heuristic"
+    """The best agent beats the heuristic in every game (slow, statistical)
     (at 1,000 iterations a move: module docstring). It fails in Mushka today: a strict xfail,
     so that it is reported as soon as it passes."""
     game = cardsim.load_game(name)

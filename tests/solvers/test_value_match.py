@@ -1,4 +1,4 @@
-"""ISMCTS's ``value`` (issue 20): what a simulation's end is worth in a match — the match's
+"""ISMCTS's ``value``: what a simulation's end is worth in a match — the match's
 end (``game``), the deal's points (``points``) or the chance of winning the match from the
 score the deal leaves, read from a match-equity table (``match``); and the game's compiled
 ``match_cell`` against its match model's ``cell``."""

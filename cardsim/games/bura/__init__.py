@@ -20,7 +20,7 @@ import numpy as np
 
 from ...cards import BURA
 from ...errors import CardsimError
-from ...spec import ExactHooks, GameDefinition
+from ...spec import DealConditions, ExactHooks, GameDefinition, TurnedSuit
 from . import exact, kernels, layout, match
 from .rules import PRESETS, BuraRules
 from .summary import summarize
@@ -72,6 +72,18 @@ def exact_refuses(rules: BuraRules) -> str | None:
     return None
 
 
+TRUMPS = TurnedSuit(BURA, "scdh")
+
+
+def deal_refusal(rules: BuraRules, place: int, cards, low: int) -> str | None:
+    """BU-DEAL-5: a deal condition that puts three trumps in a first hand is never dealt as
+    asked while such a hand (a bura) is redealt."""
+    if place >= 0 and cards is TRUMPS and low >= 3 and rules.initial_combo_redeal:
+        return ("three trumps (a bura) in a first hand are redealt (BU-DEAL-5); set "
+                "initial_combo_redeal=false")
+    return None
+
+
 # The same GameDefinition fields as every game's record (cardsim/spec.py).
 GAME = GameDefinition.of_package(
     __name__, reference="ReferenceBura", rules_type=BuraRules, deck=BURA,
@@ -89,6 +101,19 @@ GAME = GameDefinition.of_package(
     choose_random=choose_random, return_unit="stakes",
     categories=("points_up", "points_down", "points"), deal_setup=set_first_leader,
     match_cell=match.match_cell,
-    match=match.model)
+    match=match.model,
+    deal_conditions=DealConditions(
+        sets={"trumps": TRUMPS, "tens": BURA.matching(lambda c: c[:-1] == "T"),
+              "aces": BURA.matching(lambda c: c[:-1] == "A")},
+        turned=True, refuses=deal_refusal),
+    return_bounds=lambda rules, n: (-2.0, 2.0 * (n - 1)),   # a loser pays at most the doubled
+    # false-claim stake; the winners share the losers' total
+    # the opponent model loses, a wider c wins, and more time than 1,000 iterations (about
+    # 5 ms) plays no better, so best is fast (README, "Agents")
+    levels={"strong": "ismcts:iterations=1000,rollout=heuristic,c=2",
+            "best": "ismcts:iterations=1000,rollout=heuristic,c=2",
+            "fast": "ismcts:seconds=0.004,rollout=heuristic,leaf=net,c=2"},
+    bench_where={"hold": {"0": ["6s", "6h", "6d"]}},
+    match_rules={"match_format": "wins_to_n"})
 
 __all__ = ["GAME", "PRESETS", "BuraRules"]

@@ -35,6 +35,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ... import order as deal_order
+from ... import planes
 from ...cards import BURA, mask_of
 from ...errors import IllegalActionError
 from ...options import rules_dict
@@ -393,3 +394,22 @@ def deal_columns(vec: np.ndarray, rules: Any) -> dict:
     first leader in a match (BU-LEAD-2)."""
     return {"first_leader": int(vec[L.FIRST_LEADER]),
             "last_trick": int(vec[L.LAST_TRICK_TAKER]) - 1}
+
+
+def _played(o, n):
+    """Per seat, the cards it played this deal (its tricks' cards)."""
+    return [[c for trick in o.get("history") or [] for c in planes.flat(trick["played"][s])]
+            for s in range(n)]
+
+
+OBSERVATION_PLANES = (
+    ("hand", planes.one(lambda o: o["hand"])),
+    ("trump_card", planes.one(lambda o: o["trump_card"])),
+    ("trick", planes.one(lambda o: (o["trick"] or {}).get("played"))),
+    ("thrown_down", planes.one(lambda o: o.get("thrown_down"))),
+    ("pile_up", planes.per_seat("piles", "up")), ("pile_down", planes.per_seat("piles", "down")),
+    ("played", _played))
+"""The card planes of the observation tensors (:attr:`cardsim.spec.GameDefinition.
+observation_planes`): hand, trump card, current trick, cards thrown face down (known to the
+player), then per seat: face-up pile, face-down pile (cards the player knows), cards played
+this deal."""

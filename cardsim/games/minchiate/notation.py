@@ -49,6 +49,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ... import planes
 from ...cards import MINCHIATE, mask_of
 from ...errors import CardError, IllegalActionError
 from ...options import rules_dict
@@ -589,3 +590,13 @@ def score_breakdown(vec: np.ndarray, rules: Any) -> dict:
     out["net_total"] = [total, -total]
     out["D"] = int(vec[L.D_WORD]) - L.D_BIAS
     return out
+
+OBSERVATION_PLANES = (
+    ("hand", planes.one(lambda o: o["hand"])), ("trick", planes.one(lambda o: o["trick"])),
+    ("fola", planes.one(lambda o: o["fola"])), ("exposed", planes.one(lambda o: o["exposed"])),
+    ("played", planes.per_seat("played")), ("known_cards", planes.per_seat("known_cards")),
+    ("discards", planes.per_seat("discards")),
+    ("piles", lambda o, n: [planes.flat(o["piles"][0]), planes.flat(o["piles"][1])]))
+"""The card planes of the observation tensors (:attr:`cardsim.spec.GameDefinition.
+observation_planes`): hand, current trick, the Fola (as far as it is seen), exposed cards, then
+per seat: cards played, cards known in his hand, discards seen; then per team: pile."""

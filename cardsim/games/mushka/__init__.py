@@ -35,8 +35,8 @@ from __future__ import annotations
 
 from ...cards import MUSHKA
 from ...errors import CardsimError
-from ...spec import ExactHooks, GameDefinition
-from . import exact, layout, scoring
+from ...spec import DealConditions, ExactHooks, GameDefinition, TurnedSuit
+from . import exact, layout, match, scoring
 from .rules import PRESETS, MushkaRules
 from .summary import summarize
 
@@ -93,6 +93,12 @@ def endless_match(rules: MushkaRules) -> str | None:
             "can last thousands of deals): set max_deals")
 
 
+def return_bounds(rules: MushkaRules, n: int) -> tuple[float, float]:
+    """A deal writes off at most 5 points and twice the ace bonus, and adds at most a remise
+    and twice the ace bonus."""
+    return (-float(rules.remise_points + 2 * rules.ace_bonus), float(5 + 2 * rules.ace_bonus))
+
+
 GAME = GameDefinition.of_package(
     __name__, reference="ReferenceMushka", rules_type=MushkaRules, deck=MUSHKA,
     summary="Russian Loo-like game: 3-7 players, exchange or pass, the ace of spades, "
@@ -114,6 +120,18 @@ GAME = GameDefinition.of_package(
          "otherwise uniform among the legal cards")),
     choose_random=choose_random, return_unit="points written off", zero_sum=False,
     categories=("tricks", "ace_bonus", "remise"), deal_setup=set_records,
-    endless_match=endless_match)
+    endless_match=endless_match, records_match=match.model,
+    deal_conditions=DealConditions(
+        sets={"trumps": TurnedSuit(MUSHKA, "scdh"),
+              "aces": MUSHKA.matching(lambda c: c[:-1] == "A"),
+              "ace_of_spades": MUSHKA.mask(["As"])},
+        turned=True),
+    return_bounds=return_bounds,
+    # the opponent model (model=1) lifts ISMCTS from below the heuristic to about its level
+    # (README, "Agents")
+    levels={"strong": "ismcts:seconds=0.1,rollout=heuristic,model=1",
+            "best": "ismcts:seconds=1,rollout=heuristic,model=1",
+            "fast": "ismcts:seconds=0.004,rollout=heuristic,leaf=net,model=1"},
+    bench_where={"hold": {"0": ["As", "Ks", "Qs", "Js"]}})
 
 __all__ = ["GAME", "PRESETS", "MushkaRules"]

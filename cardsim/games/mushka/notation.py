@@ -47,6 +47,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ... import planes
 from ...cards import MUSHKA, mask_of
 from ...errors import CardError, IllegalActionError
 from ...options import rules_dict
@@ -493,3 +494,13 @@ def score_breakdown(vec: np.ndarray, rules: Any) -> dict:
     return {"tricks": tricks, "ace_bonus": aces, "remise": remises,
             "record_change": [int(vec[L.START_RECORD + s]) - records[s] for s in range(n)],
             "records": records}
+
+
+OBSERVATION_PLANES = (
+    ("hand", planes.one(lambda o: o["hand"])),
+    ("trump_card", planes.one(lambda o: o["trump_card"])),
+    ("trick", planes.one(lambda o: o["trick"])), ("discards", planes.one(lambda o: o["discards"])),
+    ("played", planes.per_seat("played")), ("known_cards", planes.per_seat("known_cards")))
+"""The card planes of the observation tensors (:attr:`cardsim.spec.GameDefinition.
+observation_planes`): hand, trump card, current trick, the player's discards, then per seat:
+cards played, cards known to be in his hand."""

@@ -76,7 +76,7 @@ def _chance_holds(n_unseen, n_wanted, hand_size):
 
 
 # The sum-over-a-mask loop of bura.scoring.points too (floats here): a shared bits helper would
-# serve both (proposed in issue 17), kept here until it exists.
+# serve both, kept here until it exists.
 @helper
 def _worth(cards):
     """H2, H3: the summed worth of a set of cards."""

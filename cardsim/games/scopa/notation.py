@@ -22,6 +22,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ... import planes
 from ...cards import SCOPA, mask_of
 from ...errors import IllegalActionError, PositionError
 from ...options import rules_dict
@@ -239,3 +240,10 @@ def observation(vec: np.ndarray, rules: Any, player: int) -> dict:
         "deal_number": int(vec[L.DEAL_NUMBER]),
         "last_capturer": lc - 1 if lc else None,
     }
+
+
+OBSERVATION_PLANES = (
+    ("hand", planes.one(lambda o: o["hand"])), ("table", planes.one(lambda o: o["table"])),
+    ("piles", lambda o, n: [planes.flat(o["piles"][0]), planes.flat(o["piles"][1])]))
+"""The card planes of the observation tensors (:attr:`cardsim.spec.GameDefinition.
+observation_planes`): hand, table, pile of side 0, pile of side 1."""

@@ -20,22 +20,22 @@ small Moscow and molodka Stops, refused Stops, double bura, bura on one's own le
 redeals, piles tied), and positions passed across through ``from_dict``.
 ``test_differential_200k_deals`` (marked slow, skipped by default; run it with ``-m slow``)
 plays 200,000 deals; the environment variable ``CARDSIM_DIFF_DEALS`` overrides that count.
+The harness (the lockstep play, the comparisons) is :mod:`tests.differential`; this file holds
+what is Bura's.
 """
 from __future__ import annotations
 
 import collections
-import dataclasses
-import itertools
-import os
 import random
 
 import pytest
 
-import cardsim
 from cardsim.cards import BURA
 from cardsim.games.bura.reference import CLAIM, KIND_NAMES, STOP, ReferenceBura, split_action
 from cardsim.games.bura.reference_scoring import points
 from cardsim.games.bura.rules import BuraRules
+from tests.differential import Chooser as UniformChooser
+from tests.differential import Differential, Log, deal_count
 
 # Every option and its values (rules §3); num_players is chosen per test group.
 OPTION_AXES = {
@@ -57,9 +57,7 @@ PLAYERS = (2, 3, 4)
 GROUPS = 16                   # test groups per player count
 DEALS_PER_GROUP = 43          # 3 x 16 x 43 = 2,064 deals in the normal suite
 CLAIM_PROBABILITY = 0.05
-SLOW_DEALS = int(os.environ.get("CARDSIM_DIFF_DEALS", "200000"))
-
-_GAMES: dict = {}
+SLOW_DEALS = deal_count(200_000)
 
 
 def random_options(num_players: int, seed: int) -> dict:
@@ -77,19 +75,31 @@ def deal_plan(num_players: int, group: int) -> list[tuple[dict, int]]:
     return [(random_options(num_players, base + k), base + k) for k in range(DEALS_PER_GROUP)]
 
 
-def load(**options):
-    """The compiled game for these options (cached: loading checks the options once)."""
-    key = tuple(sorted(options.items()))
-    if key not in _GAMES:
-        _GAMES[key] = cardsim.load_game("bura", **options)
-    return _GAMES[key]
-
-
 def action_text(action: int) -> str:
     """``"beat 9d+Js"``, ``"claim"``: the engine's text form, for failure messages."""
     kind, _ = split_action(action)
     cards = BURA.names(action & (2**40 - 1))
     return KIND_NAMES[kind] + (" " + "+".join(cards) if cards else "")
+
+
+class Bura(Differential):
+    """Bura's engines: 36 cards; the returns agree to 1e-12 and sum to zero (BU-END-3)."""
+
+    name = "bura"
+    reference = ReferenceBura
+    rules_type = BuraRules
+    n_cards = 36
+
+    def check_end(self, state, ref, where: str) -> None:
+        assert state.returns() == pytest.approx(ref.returns(), abs=1e-12), \
+            f"{where}: returns differ"
+        assert sum(ref.returns()) == pytest.approx(0.0, abs=1e-12)  # zero-sum (BU-END-3)
+
+    def action_text(self, action: int) -> str:
+        return action_text(action)
+
+
+DIFF = Bura()
 
 
 def short(options: dict) -> str:
@@ -98,18 +108,16 @@ def short(options: dict) -> str:
                 if k == "num_players" or v != getattr(BuraRules(), k)})
 
 
-def choose(chooser: random.Random, legal: list[int]) -> int:
-    """A claim with probability 0.05 when one is legal, else uniformly among the others."""
-    claims = [a for a in legal if a >> 40 == CLAIM]
-    others = [a for a in legal if a >> 40 != CLAIM]
-    if claims and (not others or chooser.random() < CLAIM_PROBABILITY):
-        return claims[0]
-    return chooser.choice(others)
+class Chooser(UniformChooser):
+    """Bura's random player: a claim with probability 0.05 when one is legal, else uniformly
+    among the others."""
 
-
-def assert_cards_conserved(ref: ReferenceBura, where: str) -> None:
-    """Every one of the 36 cards exactly once across hands, stock, piles and the trick."""
-    assert sorted(ref.all_cards()) == list(range(36)), f"{where}: cards not conserved"
+    def __call__(self, legal: list[int]) -> int:
+        claims = [a for a in legal if a >> 40 == CLAIM]
+        others = [a for a in legal if a >> 40 != CLAIM]
+        if claims and (not others or self.rnd.random() < CLAIM_PROBABILITY):
+            return claims[0]
+        return self.rnd.choice(others)
 
 
 POSITION_KEYS = {"game", "rules", "mode", "phase", "dealer", "to_move", "leader", "trump_card",
@@ -118,79 +126,18 @@ POSITION_KEYS = {"game", "rules", "mode", "phase", "dealer", "to_move", "leader"
                  "stop_round", "revealed", "revealed_at", "history", "rng"}
 
 
-def assert_same(state, ref: ReferenceBura, where: str) -> None:
-    """The two engines agree on the position and on whose move it is."""
-    got, expected = state.to_dict(), ref.to_dict()
-    if got != expected:
-        diff = {k: (got.get(k), expected.get(k)) for k in set(got) | set(expected)
-                if got.get(k) != expected.get(k)}
-        raise AssertionError(f"{where}: to_dict differs in {sorted(diff)}\n"
-                             f"(compiled, reference) per key: {diff}\n"
-                             f"reference position: {expected}")
-    assert state.is_terminal() == ref.is_terminal(), where
-    assert state.current_player() == ref.current_player(), where
-
-
-def play_both(ref: ReferenceBura, state, chooser: random.Random, where: str,
-              max_steps: int | None = None, log: list | None = None) -> int:
-    """Play both engines in lockstep with the same random choices; return the steps made.
-
-    Compares legal actions and the whole position after every step, checks that the reference
-    conserves the cards, and at the end compares returns. With ``max_steps`` the play stops
-    early (the position is not necessarily terminal). ``log`` collects the actions played.
-    """
-    steps = 0
-    assert_same(state, ref, f"{where} start")
-    assert_cards_conserved(ref, where)
-    while not ref.is_terminal():
-        if max_steps is not None and steps >= max_steps:
-            return steps
-        expected = ref.legal_actions()
-        got = state.legal_actions()
-        if got != expected:
-            def show(acts):
-                return sorted(action_text(a) for a in acts)
-            raise AssertionError(
-                f"{where} step {steps}: legal actions differ\n"
-                f"only compiled:  {show(set(got) - set(expected))}\n"
-                f"only reference: {show(set(expected) - set(got))}\n"
-                f"position: {ref.to_dict()}")
-        assert expected, f"{where} step {steps}: no legal action before the end"
-        action = choose(chooser, expected)
-        before = ref.to_dict()
-        state.apply_action(action)
-        ref.apply_action(action)
-        steps += 1
-        if log is not None:
-            log.append(action)
-        assert_cards_conserved(ref, where)
-        assert_same(state, ref, f"{where} after step {steps} ({action_text(action)}) "
-                    f"from position {before}\n")
-    assert state.legal_actions() == [] == ref.legal_actions()
-    assert state.returns() == pytest.approx(ref.returns(), abs=1e-12), f"{where}: returns differ"
-    assert sum(ref.returns()) == pytest.approx(0.0, abs=1e-12)  # zero-sum (BU-END-3)
-    return steps
-
-
-def run_deal(options: dict, seed: int, log: list | None = None) -> ReferenceBura:
+def run_deal(options: dict, seed: int, log: Log | None = None) -> ReferenceBura:
     """One deal from ``seed`` in both engines, played to the end with seeded choices;
-    returns the finished reference."""
-    game = load(**options)
-    rules = BuraRules(**options)
-    assert game.rules == rules
-    state = game.new_deal(seed=seed)
-    ref = ReferenceBura.new_deal(rules, seed)
-    play_both(ref, state, random.Random(seed), f"deal {short(options)} seed {seed}", log=log)
+    returns the finished reference (``log`` collects the actions played)."""
+    state, ref = DIFF.deal(options, seed)
+    DIFF.play_both(ref, state, Chooser(seed), f"deal {short(options)} seed {seed}", watch=log)
     return ref
 
 
-def run_match(options: dict, seed: int, log: list | None = None) -> ReferenceBura:
+def run_match(options: dict, seed: int) -> ReferenceBura:
     """A whole match from ``seed`` in both engines; returns the finished reference."""
-    game = load(**options)
-    rules = BuraRules(**options)
-    state = game.new_match(seed=seed)
-    ref = ReferenceBura.new_match(rules, seed)
-    play_both(ref, state, random.Random(seed), f"match {short(options)} seed {seed}", log=log)
+    state, ref = DIFF.match(options, seed)
+    DIFF.play_both(ref, state, Chooser(seed), f"match {short(options)} seed {seed}")
     return ref
 
 
@@ -236,9 +183,7 @@ def test_reference_rules_dict_lists_every_option():
     rules = BuraRules(num_players=3, molodka_stop=True)
     ref = ReferenceBura.new_deal(rules, 3)
     d = ref.to_dict()
-    assert d["rules"] == dataclasses.asdict(rules)
-    assert set(d["rules"]) == {f.name for f in dataclasses.fields(BuraRules)}
-    assert len(d["rng"]) == 4 and all(isinstance(w, int) for w in d["rng"])
+    assert DIFF.reference_dict_problems(d, rules) == []
     assert ReferenceBura.from_dict(rules, d).to_dict() == d
     copy = ref.clone()
     copy.apply_action(copy.legal_actions()[0])
@@ -247,34 +192,24 @@ def test_reference_rules_dict_lists_every_option():
 
 def test_option_combinations_cover_every_pair():
     """The normal suite's deals cover every pair of option values (num_players included)."""
-    seen = set()
-    for n in PLAYERS:
-        for g in range(GROUPS):
-            for options, _ in deal_plan(n, g):
-                full = dataclasses.asdict(BuraRules(**options))
-                items = sorted(full.items())
-                seen.update(itertools.combinations(items, 2))
-    axes = {"num_players": PLAYERS, **OPTION_AXES}
-    wanted = {((a, va), (b, vb)) for a, b in itertools.combinations(sorted(axes), 2)
-              for va in axes[a] for vb in axes[b]}
-    assert wanted - seen == set()
+    plans = [options for n in PLAYERS for g in range(GROUPS) for options, _ in deal_plan(n, g)]
+    assert DIFF.missing_pairs(plans, {"num_players": PLAYERS, **OPTION_AXES}) == []
 
 
 def test_compiled_dict_has_the_position_keys():
     """The compiled ``to_dict`` has exactly the engine's keys, at the top level, in the
     trick and in the result (the reference's dict is the engine's format)."""
-    options = {"num_players": 3}
-    state, ref = load(**options).new_deal(seed=11), ReferenceBura.new_deal(BuraRules(**options), 11)
-    chooser = random.Random(11)
+    state, ref = DIFF.deal({"num_players": 3}, 11)
+    chooser = Chooser(11)
     while ref.trick is None:
-        action = choose(chooser, ref.legal_actions())
+        action = chooser(ref.legal_actions())
         ref.apply_action(action)
         state.apply_action(action)
     got, expected = state.to_dict(), ref.to_dict()
     assert set(got) == set(expected) == POSITION_KEYS
     assert set(got["trick"]) == set(expected["trick"]) == {"leader", "k", "played", "top", "holder"}
     while not ref.is_terminal():
-        action = choose(chooser, ref.legal_actions())
+        action = chooser(ref.legal_actions())
         ref.apply_action(action)
         state.apply_action(action)
     assert set(state.to_dict()["result"]) == set(ref.to_dict()["result"]) == {"kind", "winners", "multiplier", "claim_points"}
@@ -385,10 +320,10 @@ def test_rare_rules_match_reference(name, seeds, options, event):
     with :func:`find_seeds`; the reference must still show the event on them), compared in
     both engines step by step."""
     for seed in seeds:
-        log: list[int] = []
+        log = Log()
         ref = run_deal(options, seed, log)
-        assert event(ref, log), (f"{name}: seed {seed} no longer shows the event; "
-                                 f"re-run find_seeds")
+        assert event(ref, log.actions), (f"{name}: seed {seed} no longer shows the event; "
+                                         f"re-run find_seeds")
 
 
 def find_seeds(options: dict, event, count: int = 3, start: int = 900_000) -> list[int]:
@@ -396,9 +331,9 @@ def find_seeds(options: dict, event, count: int = 3, start: int = 900_000) -> li
     choices, shows ``event`` (how the seeds of TARGETED were found)."""
     rules, hits, seed = BuraRules(**options), [], start
     while len(hits) < count:
-        ref, chooser, log = ReferenceBura.new_deal(rules, seed), random.Random(seed), []
+        ref, chooser, log = ReferenceBura.new_deal(rules, seed), Chooser(seed), []
         while not ref.is_terminal():
-            action = choose(chooser, ref.legal_actions())
+            action = chooser(ref.legal_actions())
             ref.apply_action(action)
             log.append(action)
         if event(ref, log):
@@ -417,26 +352,21 @@ def cross_from_dict(mid_trick: bool) -> int:
         options = random_options(n, 8_000 + k)
         if k % 4 == 1:
             options = {**options, "molodka_stop": True}
-        rules = BuraRules(**options)
-        game = load(**options)
         seed = 8_000 + k
-        chooser = random.Random(seed)
-        for new_ref, new_state in ((ReferenceBura.new_deal, game.new_deal),
-                                   (ReferenceBura.new_match, game.new_match)):
-            ref, state = new_ref(rules, seed), new_state(seed=seed)
-            play_both(ref, state, chooser, f"prefix {short(options)} seed {seed}",
-                      max_steps=chooser.randrange(60))
+        chooser = Chooser(seed)
+        for start in (DIFF.deal, DIFF.match):
+            state, ref = start(options, seed)
+            DIFF.play_both(ref, state, chooser, f"prefix {short(options)} seed {seed}",
+                           max_steps=chooser.rnd.randrange(60))
             while not ref.is_terminal() and (ref.trick is not None) != mid_trick:
-                play_both(ref, state, chooser, f"prefix {short(options)} seed {seed}",
-                          max_steps=1)
+                DIFF.play_both(ref, state, chooser, f"prefix {short(options)} seed {seed}",
+                               max_steps=1)
             if ref.is_terminal():
                 continue
             # Reference position into the compiled engine, compiled position into the reference.
-            state2 = game.from_dict(ref.to_dict())
-            ref2 = ReferenceBura.from_dict(rules, state.to_dict())
-            assert_same(state2, ref2, f"{short(options)} seed {seed} after from_dict")
-            play_both(ref2, state2, random.Random(seed + 1),
-                      f"from_dict {short(options)} seed {seed}")
+            state2, ref2 = DIFF.cross(ref, state, options, f"{short(options)} seed {seed}")
+            DIFF.play_both(ref2, state2, Chooser(seed + 1),
+                           f"from_dict {short(options)} seed {seed}")
             crossed += 1
     return crossed
 

@@ -9,18 +9,17 @@ by hand (``positions.position``, loaded with ``from_dict``).
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import random
 
 import numpy as np
 import pytest
 
-import cardsim
 from cardsim.games.bura import encoding as E
 from cardsim.games.bura import layout as L
 from cardsim.games.bura.rules import PRESETS, BuraRules
 from tests.games.bura.positions import SUITS, idx, play, points, position
+from tests.helpers import game_loader
 
 # The module docstring's table.
 HAND, PILE_UP, PILE_DOWN, TRICK, TRICK_DOWN, TURNED = 0, 144, 288, 432, 576, 612
@@ -52,13 +51,7 @@ def short(options: dict) -> str:
         or "default"
 
 
-@functools.lru_cache(maxsize=None)
-def _game(items):
-    return cardsim.load_game("bura", **dict(items))
-
-
-def game(**options):
-    return _game(tuple(sorted(options.items())))
+game = game_loader("bura")
 
 
 def encoded(g, vec, player: int) -> dict[int, float]:

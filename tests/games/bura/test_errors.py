@@ -15,15 +15,9 @@ import pytest
 import cardsim
 from cardsim.errors import CardError, CardsimError, IllegalActionError, OptionError, PositionError
 from tests.games.bura.positions import action_dict, action_id, play, position
+from tests.helpers import game_loader
 
-GAME = None
-
-
-def game():
-    global GAME
-    if GAME is None:
-        GAME = cardsim.load_game("bura")
-    return GAME
+game = game_loader("bura")
 
 
 def base():
@@ -187,7 +181,7 @@ def test_stock_not_a_multiple_three_players():
     card = pos["stock"].pop(0)
     pos["piles"][0]["up"] = sorted(pos["piles"][0]["up"] + [card])
     with pytest.raises(PositionError) as e:
-        cardsim.load_game("bura", num_players=3).from_dict(pos)
+        game(num_players=3).from_dict(pos)
     assert "stock" in str(e.value).lower() and re.search(r"\b8\b", str(e.value))
 
 
@@ -240,7 +234,7 @@ def test_face_down_cards_with_facedown_discards_off():
     pos["thrown_down"][1] = [card]
     game().from_dict(pos)                                    # fine by default
     with pytest.raises(PositionError) as e:
-        cardsim.load_game("bura", facedown_discards="off").from_dict(pos)
+        game(facedown_discards="off").from_dict(pos)
     assert "down" in str(e.value).lower() or card in str(e.value)
 
 

@@ -15,7 +15,6 @@ import random
 
 import pytest
 
-import cardsim
 from cardsim.errors import IllegalActionError
 from tests.games.bura.positions import (
     CHECK,
@@ -36,15 +35,9 @@ from tests.games.bura.positions import (
     srt,
     suit,
 )
+from tests.helpers import game_loader
 
-
-@functools.lru_cache(maxsize=None)
-def _game(items):
-    return cardsim.load_game("bura", **dict(items))
-
-
-def game(**options):
-    return _game(tuple(sorted(options.items())))
+game = game_loader("bura")
 
 
 def load(pos, **options):

@@ -8,15 +8,13 @@ helpers), also where the first check point decides the deal.
 """
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from cardsim.errors import CardsimError
 from cardsim.games.bura.reference import ReferenceBura
 from cardsim.games.bura.rules import BuraRules
 
-from .test_differential import load, play_both, random_options, short
+from .test_differential import DIFF, Chooser, random_options, short
 
 DEALS = 40                 # per player count: 120 deals in all
 
@@ -33,20 +31,20 @@ def test_bu_lead_2_a_deal_set_up_with_its_first_leader_matches_the_reference(num
     for k in range(DEALS):
         seed = 40_000 + 100 * num_players + k
         options = random_options(num_players, seed)
-        game, rules = load(**options), BuraRules(**options)
+        game, rules = DIFF.load(**options), BuraRules(**options)
         for leader in leaders(num_players, seed):
             state = game.new_deal(seed=seed, first_leader=leader)
             ref = ReferenceBura.new_deal(rules, seed, first_leader=leader)
             d = state.to_dict()
             assert d["first_leader"] == (d["dealer"] if leader == "dealer" else leader)
-            play_both(ref, state, random.Random(seed),
+            DIFF.play_both(ref, state, Chooser(seed),
                       f"deal {short(options)} seed {seed} first_leader={leader!r}")
 
 
 def test_bu_lead_2_the_first_leader_changes_no_card():
     """BU-DEAL-2..5: the setup deals the seed's cards (hands, stock, trump card, dealer and
     redeals); only the leader and whose move it is change."""
-    game = load(num_players=3)
+    game = DIFF.load(num_players=3)
     for seed in range(20):
         plain = game.new_deal(seed=seed).to_dict()
         for leader in ("dealer", 0, 1, 2):
@@ -63,7 +61,7 @@ def test_bu_lead_2_a_deal_decided_at_its_first_check_point_is_decided_again():
     check point goes on when another seat leads, and one that went on ends when the holder
     leads, in both engines alike."""
     options = {"initial_combo_redeal": False, "bura_timing": "own_lead"}
-    game, rules = load(**options), BuraRules(**options)
+    game, rules = DIFF.load(**options), BuraRules(**options)
     seen = {"reopened": 0, "decided": 0}
     for seed in range(3000):
         plain = game.new_deal(seed=seed)
@@ -80,7 +78,7 @@ def test_bu_lead_2_a_deal_decided_at_its_first_check_point_is_decided_again():
             ref = ReferenceBura.new_deal(rules, seed, first_leader=leader)
             assert state.is_terminal() == (kind == "decided")
             assert state.is_terminal() != plain.is_terminal() or leader == d["first_leader"]
-            play_both(ref, state, random.Random(seed), f"seed {seed} first_leader={leader}")
+            DIFF.play_both(ref, state, Chooser(seed), f"seed {seed} first_leader={leader}")
             seen[kind] += 1
         if min(seen.values()) >= 3:
             break
@@ -91,7 +89,7 @@ def test_bu_lead_2_a_deal_decided_at_its_first_check_point_is_decided_again():
 def test_bad_first_leaders_are_refused_in_one_line(bad):
     """A seat outside the table, a bool, a float or an unknown word: one clear line naming
     the value and what is allowed (None is no setup: the dealer's left leads)."""
-    game = load(num_players=2)
+    game = DIFF.load(num_players=2)
     if bad is None:
         assert game.new_deal(seed=1, first_leader=None).to_dict() == game.new_deal(
             seed=1).to_dict()
@@ -107,4 +105,4 @@ def test_bad_first_leaders_are_refused_in_one_line(bad):
 def test_an_unknown_setup_is_refused_in_one_line():
     with pytest.raises(CardsimError, match="bura deals take a seed and first_leader, not "
                                            "leader$"):
-        load(num_players=2).new_deal(seed=1, leader=0)
+        DIFF.load(num_players=2).new_deal(seed=1, leader=0)

@@ -15,16 +15,14 @@ legal); every card it does not name lies face up in a pile, i.e. is seen.
 """
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
-import cardsim
 from cardsim.games.bura.heuristic import choose
 from cardsim.rng import PyRng, rng_from_seed
 from cardsim.stats import mean_interval, wilson_interval
 from tests.games.bura.positions import action_id, play, position
+from tests.helpers import game_loader
 from tests.heuristic_helpers import assert_choice, heuristic_choice
 
 CLAIM_ID = action_id("claim")
@@ -46,13 +44,7 @@ OPTION_IDS = ["default", "3_players", "4_players", "choice", "off", "yard", "3_p
               "wins_to_n", "penalty_points"]
 
 
-@functools.lru_cache(maxsize=None)
-def _game(items):
-    return cardsim.load_game("bura", **dict(items))
-
-
-def game(**options):
-    return _game(tuple(sorted(options.items())))
+game = game_loader("bura")
 
 
 

@@ -17,7 +17,6 @@ from collections import Counter
 import pytest
 from scipy.stats import chisquare
 
-import cardsim
 from cardsim.errors import IllegalActionError
 from tests.games.bura.positions import (
     ALL_CARDS,
@@ -44,15 +43,9 @@ from tests.games.bura.positions import (
     srt,
     suit,
 )
+from tests.helpers import game_loader
 
-
-@functools.lru_cache(maxsize=None)
-def _game(items):
-    return cardsim.load_game("bura", **dict(items))
-
-
-def game(**options):
-    return _game(tuple(sorted(options.items())))
+game = game_loader("bura")
 
 
 def load(pos, **options):
@@ -1245,7 +1238,7 @@ def test_bu_resp_6_sampled_world_forgets_the_true_deal_order():
     the deal order is overwritten with an unknown marker (no kernel reads it)."""
     from cardsim.games.bura import layout
     from cardsim.order import UNKNOWN, order_card
-    state = cardsim.load_game("bura", num_players=3).new_deal(seed=5)
+    state = game(num_players=3).new_deal(seed=5)
     world = state.sample_world(1, seed=8)
     dealt = int(world.vec[layout.NEXT])
     assert dealt == 9

@@ -36,18 +36,20 @@ code under test). Example::
     game.from_dict(d)
 
 :func:`random_position` plays random moves with the engine until a phase (and, optionally, a
-trick count) is reached.
+trick count) is reached. :func:`BASE`, :func:`DISC` and :func:`DECL` are built positions of
+the three phases that ``test_notation.py`` plays from and ``test_errors.py`` breaks.
 """
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from typing import Any, Iterable, Mapping
 
-import cardsim
 from cardsim.cards import MINCHIATE
 from cardsim.games.minchiate import layout
 from cardsim.games.minchiate.rules import MinchiateRules
+from tests.helpers import game_loader
 
 N = 4
 RNG_WORDS = [11, 22, 33, 44]      # an explicit chance stream for built positions
@@ -489,15 +491,7 @@ def discard_position(hands=None, **kw) -> dict:
 
 # --- random play -------------------------------------------------------------------------------
 
-_GAMES: dict = {}
-
-
-def game(**options):
-    """``cardsim.load_game("minchiate", **options)``, cached."""
-    key = tuple(sorted(options.items()))
-    if key not in _GAMES:
-        _GAMES[key] = cardsim.load_game("minchiate", **options)
-    return _GAMES[key]
+game = game_loader("minchiate")
 
 
 def walk(g, seed: int, match: bool = False, declare_probability: float = 0.6,
@@ -533,3 +527,53 @@ def random_state(seed: int, phase: str, *, tricks_played: int | None = None,
 def random_position(seed: int, phase: str, **kw) -> dict:
     """:func:`random_state` as a position dict."""
     return random_state(seed, phase, **kw).to_dict()
+
+
+# --- named positions and actions --------------------------------------------------------------
+
+# The engine's action kinds (kind << 8 | value), restated as an oracle.
+PLAY, DISCARD, DECLARE, DONE, SEEN = range(5)
+
+
+def aid(kind: int, value: int = 0) -> int:
+    """The id of an action of ``kind`` (:data:`PLAY` ...) with ``value``: kind << 8 | value."""
+    return kind << 8 | value
+
+
+def rebuild(g, d):
+    """``g.from_dict`` of ``d`` after a JSON round trip."""
+    return g.from_dict(json.loads(json.dumps(d)))
+
+
+def BASE():
+    """Play, trick 6: seat 1 led 3co, seat 2 trumped; the cutter robbed 3, the dealer 2."""
+    return play_position({0: "M"}, cutter_robbed="T38 Kcu T24", dealer_robbed="T40 T29",
+                         trick=[[1, "3co"], [2, "T12"]], leader=1, tricks_played=5,
+                         suits_led=["sw"])
+
+
+def DISC():
+    """Phase discard: the cutter (3) discarded one of his three."""
+    return discard_position(cutter_robbed="T38 Kcu T24", dealer_robbed="T40 T29",
+                            discards={3: "6cu"})
+
+
+def DECL():
+    """Phase declare: seat 2 declared 1-2-3 and is to move; seat 1 is done."""
+    return declare_position({2: SEAT2}, declarer=2, declared={2: [["T1", "T2", "T3"]]})
+
+
+SEAT2 = "T1 T2 T3 M 2co 3co 4co 5co 6co 7co 8co 9co 10co 2cu 3cu 4cu 5cu 6cu 7cu 8cu 9cu"
+
+
+def move(d, card_name, src, dst):
+    """Move a card between two lists of the dict (``("hands", 0)`` or ``("fola",)``)."""
+    def lst(path):
+        x = d
+        for p in path:
+            x = x[p]
+        return x
+    lst(src).remove(card_name)
+    lst(dst).append(card_name)
+    lst(dst).sort(key=MINCHIATE.index)
+    return d

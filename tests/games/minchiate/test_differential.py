@@ -28,18 +28,17 @@ last trick whose debtor holds no zero-value card but T29 or none at all (MI-MATT
 positions are passed across through ``from_dict`` in both directions in every phase.
 ``test_differential_50k_deals`` (marked slow, skipped by default; run it with ``-m slow``)
 plays 50,000 random deals; the environment variable ``CARDSIM_DIFF_DEALS`` overrides that
-count. A few checks of the reference alone replay worked examples of the rules.
+count. A few checks of the reference alone replay worked examples of the rules. The harness
+(the lockstep play, the comparisons) is :mod:`tests.differential`; this file holds what is
+Minchiate's.
 """
 from __future__ import annotations
 
 import collections
-import itertools
-import os
 import random
 
 import pytest
 
-import cardsim
 from cardsim.cards import MINCHIATE
 from cardsim.games.minchiate.reference import (
     DECLARE,
@@ -56,6 +55,8 @@ from cardsim.games.minchiate.reference import (
     value,
 )
 from cardsim.games.minchiate.rules import MinchiateRules
+from tests.differential import Chooser as UniformChooser
+from tests.differential import Differential, Watch, deal_count
 
 # Every option and its values (rules §3).
 OPTION_AXES = {
@@ -77,12 +78,10 @@ GROUPS = 8
 DEALS_PER_GROUP = 130          # 8 x 130 = 1,040 random deals in the normal suite
 DECLARE_PROBABILITIES = (1.0, 0.5, 0.0)
 CROSS_STEPS = 400              # more than a deal's moves (13 + 4 + 84 + declarations)
-SLOW_DEALS = int(os.environ.get("CARDSIM_DIFF_DEALS", "50000"))
+SLOW_DEALS = deal_count(50_000)
 
 # Known mismatches of the compiled engine: option sets skipped until fixed (see the report).
 SKIPPED: list[tuple[dict, str]] = []
-
-_GAMES: dict = {}
 
 
 def random_options(seed: int) -> dict:
@@ -102,12 +101,20 @@ def skipped(options: dict) -> str | None:
     return None
 
 
-def load(**options):
-    """The compiled game for these options (cached: loading checks the options once)."""
-    key = tuple(sorted(options.items()))
-    if key not in _GAMES:
-        _GAMES[key] = cardsim.load_game("minchiate", **options)
-    return _GAMES[key]
+class Minchiate(Differential):
+    """Minchiate's engines: 97 cards; the dict's keys come in the same order too."""
+
+    name = "minchiate"
+    reference = ReferenceGame
+    rules_type = MinchiateRules
+    n_cards = 97
+    key_order = True
+
+    def action_text(self, action: int) -> str:
+        return action_text(action)
+
+
+DIFF = Minchiate()
 
 
 def short(options: dict) -> str:
@@ -115,12 +122,12 @@ def short(options: dict) -> str:
     return str({k: v for k, v in options.items() if v != getattr(MinchiateRules(), k)})
 
 
-class Chooser:
+class Chooser(UniformChooser):
     """The engine's random player with declare probability ``p`` (the same choice is
     applied to both engines)."""
 
     def __init__(self, seed: int, p: float = 1.0) -> None:
-        self.rnd = random.Random(seed)
+        super().__init__(seed)
         self.p = p
 
     def __call__(self, legal: list[int]) -> int:
@@ -132,29 +139,6 @@ class Chooser:
         if action_id(DONE, 1) in legal and self.rnd.random() < self.p:
             return action_id(DONE, 1)
         return action_id(DONE, 0)
-
-
-def assert_cards_conserved(ref: ReferenceGame, where: str) -> None:
-    """Every card exactly once across hands, Fola, the trick and the piles."""
-    assert sorted(ref.all_cards()) == list(range(97)), f"{where}: cards not conserved"
-
-
-def assert_same(state, ref: ReferenceGame, where: str, before: dict | None = None) -> dict:
-    """The two engines agree on the position and on whose move it is; returns the
-    position (``before``: the previous position, shown on a failure)."""
-    got, expected = state.to_dict(), ref.to_dict()
-    if got != expected:
-        if before is not None:
-            where = f"{where} from position {before}\n"
-        keys = list(expected) + [k for k in got if k not in expected]
-        diff = {k: (got.get(k), expected.get(k)) for k in keys if got.get(k) != expected.get(k)}
-        raise AssertionError(f"{where}: to_dict differs in {list(diff)}\n"
-                             f"(compiled, reference) per key: {diff}\n"
-                             f"reference position: {expected}")
-    assert list(got) == list(expected), f"{where}: key order differs"
-    assert state.is_terminal() == ref.is_terminal(), where
-    assert state.current_player() == ref.current_player(), where
-    return expected
 
 
 def discard_class(ref: ReferenceGame, seat: int, card: int) -> int:
@@ -209,72 +193,38 @@ def note_end(events: collections.Counter, d: dict) -> None:
         events["counting cards left in the Fola"] += 1
 
 
-def play_both(ref: ReferenceGame, state, chooser, where: str, max_steps: int | None = None,
-              events: collections.Counter | None = None) -> int:
-    """Play both engines in lockstep with the same random choices; return the steps made.
+class Events(collections.Counter, Watch):
+    """The rare paths the steps played took, counted (:func:`note_events`, :func:`note_end`;
+    ``next deal`` for every deal a match went on to)."""
 
-    Compares legal actions and the whole position after every step, checks that the
-    reference conserves the cards, and at the end compares returns."""
-    steps = 0
-    before = assert_same(state, ref, f"{where} start")
-    while not ref.is_terminal():
-        if max_steps is not None and steps >= max_steps:
-            return steps
-        expected = ref.legal_actions()
-        got = state.legal_actions()
-        if got != expected:
-            def show(acts):
-                return sorted(action_text(a) for a in acts)
-            raise AssertionError(
-                f"{where} step {steps}: legal actions differ\n"
-                f"only compiled:  {show(set(got) - set(expected))}\n"
-                f"only reference: {show(set(expected) - set(got))}\n"
-                f"position: {ref.to_dict()}")
-        assert expected, f"{where} step {steps}: no legal action before the end"
-        action = chooser(expected)
-        if events is not None:
-            note_events(events, ref, action)
-        deal_before = ref.deal_number
-        state.apply_action(action)
-        ref.apply_action(action)
-        steps += 1
-        assert_cards_conserved(ref, where)
-        before = assert_same(state, ref, f"{where} after step {steps} ({action_text(action)})",
-                             before)
-        if events is not None and (ref.deal_number != deal_before or ref.is_terminal()):
-            if ref.deal_number != deal_before:
-                events["next deal"] += 1
-            else:
-                note_end(events, before)
-    assert state.legal_actions() == [] == ref.legal_actions()
-    assert state.returns() == ref.returns(), f"{where}: returns differ"
-    return steps
+    def before_step(self, ref: ReferenceGame, action: int) -> None:
+        note_events(self, ref, action)
+        self.deal_before = ref.deal_number
+
+    def after_step(self, before: dict, action: int, after: dict, ref: ReferenceGame) -> None:
+        if ref.deal_number != self.deal_before:
+            self["next deal"] += 1
+        elif ref.is_terminal():
+            note_end(self, after)
 
 
-def run_deal(options: dict, seed: int, events: collections.Counter | None = None,
+def run_deal(options: dict, seed: int, events: Events | None = None,
              p: float | None = None) -> ReferenceGame:
     """One deal in both engines, played to the end with seeded choices; returns the finished
     reference."""
-    game = load(**options)
-    rules = MinchiateRules(**options)
-    assert game.rules == rules
-    state = game.new_deal(seed=seed)
-    ref = ReferenceGame.new_deal(rules, seed)
+    state, ref = DIFF.deal(options, seed)
     if p is None:
         p = DECLARE_PROBABILITIES[seed % len(DECLARE_PROBABILITIES)]
     where = f"deal {short(options)} seed {seed} p {p}"
-    play_both(ref, state, Chooser(seed, p), where, events=events)
+    DIFF.play_both(ref, state, Chooser(seed, p), where, watch=events)
     return ref
 
 
-def run_match(options: dict, seed: int, events: collections.Counter | None = None):
+def run_match(options: dict, seed: int, events: Events | None = None):
     """A whole match from ``seed`` in both engines; returns the finished reference."""
-    game = load(**options)
-    rules = MinchiateRules(**options)
-    state = game.new_match(seed=seed)
-    ref = ReferenceGame.new_match(rules, seed)
+    state, ref = DIFF.match(options, seed)
     where = f"match {short(options)} seed {seed}"
-    play_both(ref, state, Chooser(seed, 0.5), where, events=events)
+    DIFF.play_both(ref, state, Chooser(seed, 0.5), where, watch=events)
     return ref
 
 
@@ -310,12 +260,7 @@ def test_plan_covers_every_pair_of_option_values():
     """Pairwise coverage: every pair of values of two different options is played together
     in at least one deal of the normal suite (and every skipped option set is named)."""
     plans = [opts for g in range(GROUPS) for opts, _ in deal_plan(g)]
-    full = [{k: o.get(k, getattr(MinchiateRules(), k)) for k in OPTION_AXES} for o in plans]
-    missing = []
-    for (a, va), (b, vb) in itertools.combinations(OPTION_AXES.items(), 2):
-        for x, y in itertools.product(va, vb):
-            if not any(o[a] == x and o[b] == y and not skipped(o) for o in full):
-                missing.append((a, x, b, y))
+    missing = DIFF.missing_pairs([o for o in plans if not skipped(o)], OPTION_AXES)
     assert not missing, missing
 
 
@@ -333,7 +278,7 @@ def test_random_deals_match_reference(group):
     reference's finished deals satisfy the end-scoring invariants; the rare paths of random
     deals (the King rule, the Matto led and followed, the debt paid, the bonus claimed, a
     Matto left in the Fola...) are all reached."""
-    events: collections.Counter = collections.Counter()
+    events = Events()
     for options, seed in deal_plan(group):
         if skipped(options):
             continue
@@ -357,7 +302,7 @@ def test_matches_match_reference(options, seed):
     bug = skipped(options)
     if bug:
         pytest.skip(bug)
-    events: collections.Counter = collections.Counter()
+    events = Events()
     ref = run_match(options, seed, events)
     assert ref.phase == "match_over"
     assert ref.deal_number == options["deals"] == events["next deal"] + 1
@@ -409,16 +354,16 @@ def stacked_pack(hands: dict[int, list[int]], bottom: list[int], fola: list[int]
 
 
 def run_stacked(options: dict, pack: list[int], dealer: int, seed: int,
-                events: collections.Counter | None = None, p: float = 1.0) -> ReferenceGame:
+                events: Events | None = None, p: float = 1.0) -> ReferenceGame:
     """Deal ``pack`` in the reference, pass the position to the compiled engine through
     ``from_dict`` and play both to the end."""
     rules = MinchiateRules(**options)
     ref = ReferenceGame(rules, seed)
     ref.dealer = ref.start_dealer = dealer
     ref.deal_from_pack(pack)
-    state = load(**options).from_dict(ref.to_dict())
+    state = DIFF.load(**options).from_dict(ref.to_dict())
     where = f"stacked {short(options)} dealer {dealer} seed {seed}"
-    play_both(ref, state, Chooser(seed, p), where, events=events)
+    DIFF.play_both(ref, state, Chooser(seed, p), where, watch=events)
     return ref
 
 
@@ -433,7 +378,7 @@ def stacked_options(k: int) -> dict:
 def test_cutter_robs_thirteen():
     """MI-CUT-1/3: 13 eligible cards at the bottom: the cutter robs all 13 (no card seen),
     the Fola is empty until the discards, he discards 13."""
-    events: collections.Counter = collections.Counter()
+    events = Events()
     for k in range(12):
         r = random.Random(k)
         eligible = [c for c in range(97) if rob_eligible(c)]
@@ -452,7 +397,7 @@ def test_discard_fallback_classes():
     them, then (with ``discard_trumps=false``) his zero-value trumps, then T29, then
     3-point cards. (5- and 10-point discards cannot happen: they need more than 21 cards
     worth 5 or 10 in one hand of 21 + k, and there are only 21 such cards.)"""
-    events: collections.Counter = collections.Counter()
+    events = Events()
     counting = [c for c in range(97) if value(c) in (3, 5)] + [T29]
     tens = [card(n) for n in ("T36", "T37", "T38", "T39", "T40")]
     zero_trumps = [c for c in range(40) if value(c) == 0 and c != T29]
@@ -517,7 +462,7 @@ def test_team_without_a_trick():
     """MI-MATTO-3 (the Matto given away), MI-MATTO-5 (84 cards in one pile), MI-END-2, capot
     (``it_rules``: at least 14 resti, the loss doubled) for either team winning every trick,
     the Matto with the losers or with the winners."""
-    events: collections.Counter = collections.Counter()
+    events = Events()
     for k in range(16):
         winner_team = k % 2
         dealer = k // 2 % 4
@@ -615,8 +560,9 @@ def test_matto_debt_paid_with_t29_or_a_counting_card():
         if found is None or skipped(found[0]):
             continue
         options, ref = found
-        state = load(**options).from_dict(ref.to_dict())
-        play_both(ref, state, Chooser(seed), f"debt position {short(options)} seed {seed - 1}")
+        state = DIFF.load(**options).from_dict(ref.to_dict())
+        DIFF.play_both(ref, state, Chooser(seed),
+                       f"debt position {short(options)} seed {seed - 1}")
         assert ref.paid_card is not None
         if ref.team(ref.last_winner) == ref.matto_team:
             continue                    # the last trick brought the debtor zero-value cards
@@ -637,26 +583,19 @@ def test_positions_cross_from_dict():
         options = random_options(seed)
         if skipped(options):
             continue
-        rules = MinchiateRules(**options)
-        game = load(**options)
         chooser = Chooser(seed, 0.5)
         mode = ("deal", "match")[k % 2]
-        if mode == "deal":
-            ref, state = ReferenceGame.new_deal(rules, seed), game.new_deal(seed=seed)
-        else:
-            ref, state = ReferenceGame.new_match(rules, seed), game.new_match(seed=seed)
+        state, ref = (DIFF.deal if mode == "deal" else DIFF.match)(options, seed)
         where = f"cross {mode} {short(options)} seed {seed}"
         limit = chooser.rnd.choice((0, 1, 3, 6, 20, 60))
-        play_both(ref, state, chooser, where, max_steps=limit)
+        DIFF.play_both(ref, state, chooser, where, max_steps=limit)
         if ref.is_terminal():
             continue
-        state2 = game.from_dict(ref.to_dict())
-        ref2 = ReferenceGame.from_dict(rules, state.to_dict())
-        assert_same(state2, ref2, f"{where} after from_dict")
+        state2, ref2 = DIFF.cross(ref, state, options, where)
         crossed[ref.phase] += 1
         crossed[(ref.phase, ref.rules.declaration_timing)] += 1
-        play_both(ref2, state2, Chooser(seed + 1, 0.5), f"{where} from_dict",
-                  max_steps=CROSS_STEPS)
+        DIFF.play_both(ref2, state2, Chooser(seed + 1, 0.5), f"{where} from_dict",
+                       max_steps=CROSS_STEPS)
     assert crossed["play"] >= 8 and crossed["discard"] >= 4 and crossed["declare"] >= 3, crossed
 
 
@@ -708,7 +647,7 @@ def test_reference_worked_examples():
 def test_differential_50k_deals():
     """All rules of the normal suite on 50,000 random deals (``CARDSIM_DIFF_DEALS``
     overrides the count), each under its own random option combination."""
-    events: collections.Counter = collections.Counter()
+    events = Events()
     for i in range(SLOW_DEALS):
         seed = 10_000_000 + i
         options = random_options(seed)

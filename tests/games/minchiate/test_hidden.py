@@ -26,7 +26,6 @@ too many to count.
 from __future__ import annotations
 
 import collections
-import functools
 import json
 import math
 import random
@@ -42,6 +41,7 @@ from cardsim.games.minchiate import choose_random, layout, worlds
 from cardsim.games.minchiate.conformance import combos, declaration_excluded, eligible, first_class, own_part
 from cardsim.games.minchiate.conformance import shown_cards as shown
 from cardsim.rng import rng_from_seed
+from tests.helpers import game_loader
 
 ALPHA = 1e-4
 POLICY = (1.0,)         # the engine's random player: declares everything
@@ -49,13 +49,7 @@ NAMES = list(MINCHIATE.cards)
 IDX = {c: i for i, c in enumerate(NAMES)}
 
 
-@functools.lru_cache(maxsize=None)
-def _game(items):
-    return cardsim.load_game("minchiate", **dict(items))
-
-
-def game(**options):
-    return _game(tuple(sorted(options.items())))
+game = game_loader("minchiate")
 
 
 def state_of(d: dict):

@@ -20,9 +20,9 @@ from math import ceil
 
 import pytest
 
-import cardsim
 from cardsim.errors import CardsimError, IllegalActionError
 from cardsim.rng import PyRng, rng_from_seed
+from tests.helpers import game_loader
 
 # =============================================================================================
 # Oracle: cards, values, combinations, actions (restated from rules §1, §2.8 and the engine's
@@ -320,13 +320,7 @@ SOURCES = ("cutter_rob", "exposed", "dealer_rob", "declarations", "dying", "pile
 RNG_WORDS = [11, 22, 33, 44]
 
 
-@functools.lru_cache(maxsize=None)
-def _game(items):
-    return cardsim.load_game("minchiate", **dict(items))
-
-
-def game(**options):
-    return _game(tuple(sorted(options.items())))
+game = game_loader("minchiate")
 
 
 def load(pos):

@@ -13,10 +13,14 @@ each card of the deck exactly once among hands, discards, stock, played cards an
 hand sizes consistent with the phase, the tricks played and the current trick; a stock of ``deck -
 5n - 1 - (cards exchanged)`` cards. Filler never goes into a hand the test names; the ace of spades,
 when the test does not name it, is put in the stock (so nobody holds it).
+
+:func:`walk` and :func:`reach` give states of random play with the engine's random player.
 """
 from __future__ import annotations
 
 import itertools
+import json
+import random
 from types import SimpleNamespace
 
 from cardsim.rng import PyRng, rng_from_seed
@@ -29,6 +33,9 @@ ACE_OF_SPADES = "As"
 
 KINDS = {"play": 0, "exchange": 1, "stand": 2, "pass": 3, "discard": 4, "stop": 5,
          "play_on": 6}
+# The engine's action kinds (kind << 52 | card mask), restated as an oracle; SEEN is the
+# observed form of a hidden exchange or discard.
+PLAY, EXCHANGE, STAND, PASS, DISCARD, STOP, PLAY_ON, SEEN = range(8)
 RNG_WORDS = [11, 22, 33, 44]   # an explicit chance stream for positions
 
 
@@ -87,6 +94,11 @@ def action_id(text: str) -> int:
     ``"stop"``, ``"play_on"`` (the engine: kind << 52 | card mask)."""
     kind, _, rest = text.partition(" ")
     return KINDS[kind] << 52 | mask(rest.split("+") if rest else [])
+
+
+def aid(kind: int, cards=()) -> int:
+    """The id of an action of ``kind`` (:data:`PLAY` ...) with ``cards``: kind << 52 | mask."""
+    return kind << 52 | sum(1 << idx(c) for c in cards)
 
 
 def canonical(text: str) -> str:
@@ -509,3 +521,34 @@ def match_returns(n: int, winners) -> list[float]:
     w = list(winners)
     losers = n - len(w)
     return [losers / (n - 1) / len(w) if s in w else -1 / (n - 1) for s in range(n)]
+
+
+# --- random play --------------------------------------------------------------------------
+
+def walk(g, seed: int, match: bool, pass_probability: float = 0.25, limit: int = 10_000):
+    """Every state of one random deal (or match) with the action taken from it (None at the
+    end), at most ``limit`` states."""
+    rnd = random.Random(seed)
+    s = g.new_match(seed) if match else g.new_deal(seed)
+    policy = (pass_probability, 0.25, 0.5)
+    for _ in range(limit):
+        if s.is_terminal():
+            yield s.clone(), None
+            return
+        a = g.definition.choose_random(s.legal_actions(), policy, rnd)
+        yield s.clone(), a
+        s.apply_action(a)
+
+
+def reach(g, want, seeds=range(200), match=False, pass_probability=0.25):
+    """The first state of random play that satisfies ``want``."""
+    for seed in seeds:
+        for s, _ in walk(g, seed, match, pass_probability):
+            if want(s.to_dict()):
+                return s
+    raise AssertionError("no such state in the seeds tried")
+
+
+def rebuild(g, d):
+    """``g.from_dict`` of ``d`` after a JSON round trip."""
+    return g.from_dict(json.loads(json.dumps(d)))

@@ -27,19 +27,18 @@ passed across through ``from_dict`` in both directions (in the discard, the exch
 and at stop offers, mid-deal and mid-match).
 ``test_differential_200k_deals`` (marked slow, skipped by default; run it with ``-m slow``)
 plays 200,000 deals; the environment variable ``CARDSIM_DIFF_DEALS`` overrides that count.
-A few checks of the reference alone replay the rules' worked examples MU-EX-1..16.
+A few checks of the reference alone replay the rules' worked examples MU-EX-1..16. The harness
+(the lockstep play, the comparisons) is :mod:`tests.differential`; this file holds what is
+Mushka's.
 """
 from __future__ import annotations
 
 import collections
 import dataclasses
-import itertools
-import os
 import random
 
 import pytest
 
-import cardsim
 from cardsim.cards import MUSHKA
 from cardsim.games.mushka.reference import (
     ACE_OF_SPADES,
@@ -55,6 +54,8 @@ from cardsim.games.mushka.reference import (
     action_text,
 )
 from cardsim.games.mushka.rules import MushkaRules
+from tests.differential import Chooser as UniformChooser
+from tests.differential import Differential, Watch, deal_count
 
 # Every option and its values (rules §3); num_players is chosen per test group.
 OPTION_AXES = {
@@ -81,9 +82,7 @@ STAND_PROBABILITY = 0.25
 STOP_PROBABILITY = 0.5
 MATCH_STEP_LIMIT = 20_000      # a guard: the suite's matches end within a few hundred steps
 CROSS_STEPS = 150             # steps played after a position crossed (a deal is at most 64)
-SLOW_DEALS = int(os.environ.get("CARDSIM_DIFF_DEALS", "200000"))
-
-_GAMES: dict = {}
+SLOW_DEALS = deal_count(200_000)
 
 
 def random_options(num_players: int, seed: int) -> dict:
@@ -130,12 +129,28 @@ def deal_plan(num_players: int, group: int) -> list[DealSpec]:
     return [deal_spec(num_players, base + k) for k in range(DEALS_PER_GROUP)]
 
 
-def load(**options):
-    """The compiled game for these options (cached: loading checks the options once)."""
-    key = tuple(sorted(options.items()))
-    if key not in _GAMES:
-        _GAMES[key] = cardsim.load_game("mushka", **options)
-    return _GAMES[key]
+class Mushka(Differential):
+    """Mushka's engines: the cards of the deck in play (32, 36 or 52); the returns agree to
+    1e-12."""
+
+    name = "mushka"
+    reference = ReferenceMushka
+    rules_type = MushkaRules
+
+    def expected_cards(self, ref: ReferenceMushka) -> list[int]:
+        """Every card of the deck exactly once across hands, discards, stock, the turned card
+        (unless the dealer took it) and played cards."""
+        return sorted(ref.deck)
+
+    def check_end(self, state, ref: ReferenceMushka, where: str) -> None:
+        assert state.returns() == pytest.approx(ref.returns(), abs=1e-12), \
+            f"{where}: returns differ"
+
+    def action_text(self, action: int) -> str:
+        return action_text(action)
+
+
+DIFF = Mushka()
 
 
 def short(options: dict) -> str:
@@ -144,11 +159,11 @@ def short(options: dict) -> str:
                 if k == "num_players" or v != getattr(MushkaRules(), k)})
 
 
-class Chooser:
+class Chooser(UniformChooser):
     """The engine's random player (the same choice is applied to both engines)."""
 
     def __init__(self, seed: int, pass_probability: float = PASS_PROBABILITY) -> None:
-        self.rnd = random.Random(seed)
+        super().__init__(seed)
         self.pass_probability = pass_probability
 
     def __call__(self, legal: list[int]) -> int:
@@ -168,30 +183,11 @@ class Chooser:
         return self.rnd.choice(legal)
 
 
-def assert_cards_conserved(ref: ReferenceMushka, where: str) -> None:
-    """Every card of the deck exactly once across hands, discards, stock, the turned card
-    (unless the dealer took it) and played cards."""
-    assert sorted(ref.all_cards()) == sorted(ref.deck), f"{where}: cards not conserved"
-
-
 POSITION_KEYS = {"game", "rules", "mode", "phase", "dealer", "to_move", "deal_number",
                  "trump_card", "trump_taken", "records", "start_records", "hands", "discards",
                  "decisions", "stock", "active", "ace_holder", "ace_bonus_taken", "leader",
                  "trick", "tricks_won", "tricks_played", "lone_tricks_left", "played",
                  "excluded", "stop_offer", "void", "stopper", "winners", "rng"}
-
-
-def assert_same(state, ref: ReferenceMushka, where: str) -> None:
-    """The two engines agree on the position and on whose move it is."""
-    got, expected = state.to_dict(), ref.to_dict()
-    if got != expected:
-        diff = {k: (got.get(k), expected.get(k)) for k in set(got) | set(expected)
-                if got.get(k) != expected.get(k)}
-        raise AssertionError(f"{where}: to_dict differs in {sorted(diff)}\n"
-                             f"(compiled, reference) per key: {diff}\n"
-                             f"reference position: {expected}")
-    assert state.is_terminal() == ref.is_terminal(), where
-    assert state.current_player() == ref.current_player(), where
 
 
 def note_events(events: collections.Counter, before: dict, action: int, after: dict,
@@ -237,73 +233,30 @@ def note_events(events: collections.Counter, before: dict, action: int, after: d
             events["max_deals end"] += 1
 
 
-def play_both(ref: ReferenceMushka, state, chooser, where: str, max_steps: int | None = None,
-              events: collections.Counter | None = None) -> int:
-    """Play both engines in lockstep with the same random choices; return the steps made.
+class Events(collections.Counter, Watch):
+    """The rare events the steps played reached, counted (:func:`note_events`)."""
 
-    Compares legal actions and the whole position after every step, checks that the reference
-    conserves the cards, and at the end compares returns. With ``max_steps`` the play stops
-    early (the position is not necessarily terminal). ``events`` counts the rare events seen.
-    """
-    steps = 0
-    assert_same(state, ref, f"{where} start")
-    assert_cards_conserved(ref, where)
-    while not ref.is_terminal():
-        if max_steps is not None and steps >= max_steps:
-            return steps
-        expected = ref.legal_actions()
-        got = state.legal_actions()
-        if got != expected:
-            def show(acts):
-                return sorted(action_text(a) for a in acts)
-            raise AssertionError(
-                f"{where} step {steps}: legal actions differ\n"
-                f"only compiled:  {show(set(got) - set(expected))}\n"
-                f"only reference: {show(set(expected) - set(got))}\n"
-                f"position: {ref.to_dict()}")
-        assert expected, f"{where} step {steps}: no legal action before the end"
-        action = chooser(expected)
-        before = ref.to_dict()
-        state.apply_action(action)
-        ref.apply_action(action)
-        steps += 1
-        assert_cards_conserved(ref, where)
-        assert_same(state, ref, f"{where} after step {steps} ({action_text(action)}) "
-                    f"from position {before}\n")
-        if events is not None:
-            note_events(events, before, action, ref.to_dict(), ref.rules)
-    assert state.legal_actions() == [] == ref.legal_actions()
-    assert state.returns() == pytest.approx(ref.returns(), abs=1e-12), f"{where}: returns differ"
-    return steps
+    def after_step(self, before: dict, action: int, after: dict, ref: ReferenceMushka) -> None:
+        note_events(self, before, action, after, ref.rules)
 
 
-def run_deal(spec: DealSpec, events: collections.Counter | None = None) -> ReferenceMushka:
+def run_deal(spec: DealSpec, events: Events | None = None) -> ReferenceMushka:
     """One deal in both engines, played to the end with seeded choices; returns the finished
-    reference."""
-    game = load(**spec.options)
-    rules = MushkaRules(**spec.options)
-    assert game.rules == rules
-    if spec.records is None:
-        state = game.new_deal(seed=spec.seed)
-        ref = ReferenceMushka.new_deal(rules, spec.seed)
-    else:
-        state = game.new_deal(seed=spec.seed, records=list(spec.records))
-        ref = ReferenceMushka.new_deal(rules, spec.seed, records=list(spec.records))
+    reference (``events`` counts the rare events seen)."""
+    setup = {} if spec.records is None else {"records": list(spec.records)}
+    state, ref = DIFF.deal(spec.options, spec.seed, **setup)
     where = f"deal {short(spec.options)} seed {spec.seed} records {spec.records}"
-    play_both(ref, state, Chooser(spec.seed, spec.pass_probability), where, events=events)
+    DIFF.play_both(ref, state, Chooser(spec.seed, spec.pass_probability), where, watch=events)
     return ref
 
 
 def run_match(options: dict, seed: int, pass_probability: float = PASS_PROBABILITY,
-              events: collections.Counter | None = None) -> ReferenceMushka:
+              events: Events | None = None) -> ReferenceMushka:
     """A whole match from ``seed`` in both engines; returns the finished reference."""
-    game = load(**options)
-    rules = MushkaRules(**options)
-    state = game.new_match(seed=seed)
-    ref = ReferenceMushka.new_match(rules, seed)
+    state, ref = DIFF.match(options, seed)
     where = f"match {short(options)} seed {seed}"
-    play_both(ref, state, Chooser(seed, pass_probability), where, max_steps=MATCH_STEP_LIMIT,
-              events=events)
+    DIFF.play_both(ref, state, Chooser(seed, pass_probability), where,
+                   max_steps=MATCH_STEP_LIMIT, watch=events)
     assert ref.is_terminal(), f"{where}: no end after {MATCH_STEP_LIMIT} steps"
     return ref
 
@@ -499,9 +452,8 @@ def test_reference_round_trips_and_clones():
     rules = MushkaRules(num_players=5, dealer_takes_trump_card=True)
     ref = ReferenceMushka.new_deal(rules, 3)
     d = ref.to_dict()
+    assert DIFF.reference_dict_problems(d, rules) == []
     assert set(d) == POSITION_KEYS
-    assert d["rules"] == dataclasses.asdict(rules)
-    assert len(d["rng"]) == 4 and all(isinstance(w, int) for w in d["rng"])
     assert ReferenceMushka.from_dict(rules, d).to_dict() == d
     copy = ref.clone()
     copy.apply_action(copy.legal_actions()[0])
@@ -513,26 +465,15 @@ def test_reference_round_trips_and_clones():
 def test_option_combinations_cover_every_pair():
     """The normal suite's deals cover every pair of option values (num_players included;
     7 players with 32 cards is not a legal combination)."""
-    seen = set()
-    for n in PLAYERS:
-        for g in range(GROUPS):
-            for spec in deal_plan(n, g):
-                full = dataclasses.asdict(MushkaRules(**spec.options))
-                seen.update(itertools.combinations(sorted(full.items(), key=str), 2))
+    plans = [spec.options for n in PLAYERS for g in range(GROUPS) for spec in deal_plan(n, g)]
     axes = {"num_players": PLAYERS, **OPTION_AXES}
-    wanted = {tuple(sorted(((a, va), (b, vb)), key=str))
-              for a, b in itertools.combinations(sorted(axes), 2)
-              for va in axes[a] for vb in axes[b]}
-    wanted.discard(tuple(sorted((("deck", "32"), ("num_players", 7)), key=str)))
-    seen = {tuple(sorted(p, key=str)) for p in seen}
-    assert wanted - seen == set()
+    assert DIFF.missing_pairs(plans, axes, impossible=[("num_players", 7, "deck", "32")]) == []
 
 
 def test_compiled_dict_has_the_position_keys():
     """The compiled ``to_dict`` has exactly the engine's keys (the reference's dict is the
     engine's format)."""
-    state = load(num_players=4).new_deal(seed=11)
-    ref = ReferenceMushka.new_deal(MushkaRules(num_players=4), 11)
+    state, ref = DIFF.deal({"num_players": 4}, 11)
     assert set(state.to_dict()) == set(ref.to_dict()) == POSITION_KEYS
 
 
@@ -581,7 +522,7 @@ def test_matches_match_reference(options, seed, pass_probability):
     """MU-DEAL-1 (the deal passes to the left, void deals included), MU-MATCH-1/2 (the match
     ends at a stop, or after ``max_deals`` with the lowest records winning; records carry
     over): whole matches agree in both engines."""
-    events: collections.Counter = collections.Counter()
+    events = Events()
     ref = run_match(options, seed, pass_probability, events=events)
     assert ref.phase == "match_over" and ref.winners
     if ref.stopper is None:
@@ -610,7 +551,7 @@ def test_rare_rules_match_reference():
     """MU-PASS-2/3, MU-STOP-1..4, MU-SCORE-3/4, MU-ACE-2, MU-EXCH-5: 400 deals from records
     drawn from 1..8 (some groups with a high pass rate, some with declared stops), compared
     step by step; every rare event must actually have been reached."""
-    events: collections.Counter = collections.Counter()
+    events = Events()
     for k in range(400):
         seed = 600_000 + k
         name, extra, pass_probability = RARE_GROUPS[k % len(RARE_GROUPS)]
@@ -669,7 +610,7 @@ def test_ace_of_spades_power_matches_reference(options, seeds):
     (legal even with trumps in hand; it wins the trick; it proves no void), compared in both
     engines step by step; the seeds must still show the play."""
     for seed in seeds:
-        events: collections.Counter = collections.Counter()
+        events = Events()
         run_deal(DealSpec(options, seed), events)
         assert events["MU-ACE-2 play"] == 1, f"seed {seed}: no MU-ACE-2 play; re-run find_seeds"
 
@@ -688,31 +629,26 @@ def cross_from_dict(phase_wanted: str) -> int:
             options = {**options, "stop_mode": "declared"}
         if phase_wanted == "discard":
             options = {**options, "dealer_takes_trump_card": True}
-        rules = MushkaRules(**options)
-        game = load(**options)
         records = [random.Random(seed).randint(0 if phase_wanted == "stop" else 1, 8)
                    for _ in range(n)] if k % 2 else None
         chooser = Chooser(seed)
         for mode in ("deal", "match"):
             if mode == "deal":
                 setup = {} if records is None else {"records": records}
-                ref = ReferenceMushka.new_deal(rules, seed, **setup)
-                state = game.new_deal(seed=seed, **setup)
+                state, ref = DIFF.deal(options, seed, **setup)
             else:
-                ref, state = ReferenceMushka.new_match(rules, seed), game.new_match(seed=seed)
+                state, ref = DIFF.match(options, seed)
             where = f"prefix {mode} {short(options)} seed {seed}"
-            play_both(ref, state, chooser, where, max_steps=chooser.rnd.randrange(40))
+            DIFF.play_both(ref, state, chooser, where, max_steps=chooser.rnd.randrange(40))
             budget = CROSS_STEPS
             while not ref.is_terminal() and phase_wanted not in ("any", ref.phase) and budget:
-                play_both(ref, state, chooser, where, max_steps=1)
+                DIFF.play_both(ref, state, chooser, where, max_steps=1)
                 budget -= 1
             if ref.is_terminal() or phase_wanted not in ("any", ref.phase):
                 continue
-            state2 = game.from_dict(ref.to_dict())
-            ref2 = ReferenceMushka.from_dict(rules, state.to_dict())
-            assert_same(state2, ref2, f"{where} after from_dict")
-            play_both(ref2, state2, Chooser(seed + 1), f"from_dict {mode} {short(options)} "
-                      f"seed {seed}", max_steps=CROSS_STEPS)
+            state2, ref2 = DIFF.cross(ref, state, options, where)
+            DIFF.play_both(ref2, state2, Chooser(seed + 1), f"from_dict {mode} {short(options)} "
+                           f"seed {seed}", max_steps=CROSS_STEPS)
             crossed += 1
     return crossed
 
@@ -733,7 +669,7 @@ def test_differential_200k_deals():
     """All rules of the normal suite on 200,000 deals (override the count with
     ``CARDSIM_DIFF_DEALS``), each under its own random option combination (a quarter from
     records near 0, a quarter with a high pass rate), the player count cycling 3..7."""
-    events: collections.Counter = collections.Counter()
+    events = Events()
     for i in range(SLOW_DEALS):
         seed = 10_000_000 + i
         ref = run_deal(deal_spec(PLAYERS[i % len(PLAYERS)], seed), events)

@@ -10,18 +10,17 @@ one encoded counter changes the encoding.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import random
 
 import numpy as np
 import pytest
 
-import cardsim
 from cardsim.errors import OptionError
 from cardsim.games.mushka import encoding as E
 from cardsim.games.mushka import layout as L
 from cardsim.games.mushka.rules import PRESETS
 from tests.games.mushka.positions import action_id, idx, play, position
+from tests.helpers import game_loader
 
 # the documented table (module docstring), restated
 HANDS, TRICK, STOCK = 0, 364, 728
@@ -29,13 +28,7 @@ ACE, DEALER, TRUMP, PHASE, PLAYERS = 822, 829, 850, 854, 867
 ZONE = 52
 
 
-@functools.lru_cache(maxsize=None)
-def _game(rules, items):
-    return cardsim.load_game("mushka", rules=rules, **dict(items))
-
-
-def game(rules=None, **options):
-    return _game(rules, tuple(sorted(options.items())))
+game = game_loader("mushka")
 
 
 def encode(state, player):

@@ -8,11 +8,8 @@ records and returns are the example's numbers.
 """
 from __future__ import annotations
 
-import functools
-
 import pytest
 
-import cardsim
 from tests.games.mushka.positions import (
     DEFAULTS,
     assert_legal,
@@ -28,18 +25,13 @@ from tests.games.mushka.positions import (
     position,
     srt,
 )
+from tests.helpers import game_loader
 
 HEARTS = "Qh"
 SPADES = "Qs"
 
 
-@functools.lru_cache(maxsize=None)
-def _game(items):
-    return cardsim.load_game("mushka", **dict(items))
-
-
-def game(**options):
-    return _game(tuple(sorted(options.items())))
+game = game_loader("mushka")
 
 
 def load(pos):

@@ -25,12 +25,9 @@ the rest spread so that the position is legal; an ace of spades not named lies i
 """
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
-import cardsim
 from cardsim.games.mushka.heuristic import choose
 from cardsim.games.mushka.layout import (
     ACE_HOLDER,
@@ -47,6 +44,7 @@ from cardsim.rng import PyRng, rng_from_seed
 from cardsim.stats import mean_interval
 from solvers.duplicate import agent_returns, margin, play_duplicate
 from tests.games.mushka.positions import action_id, position
+from tests.helpers import game_loader
 
 PASS_ID = action_id("pass")
 AS_BIT = 1 << 12
@@ -70,13 +68,7 @@ OPTION_IDS = ["3p", "4p", "5p", "6p", "7p", "4p_declared_duties", "5p_36_taken_d
               "3p_end_bonus_redeal_30", "7p_declared_reset", "6p_36_overtrump_taken"]
 
 
-@functools.lru_cache(maxsize=None)
-def _game(items):
-    return cardsim.load_game("mushka", **dict(items))
-
-
-def game(**options):
-    return _game(tuple(sorted(options.items())))
+game = game_loader("mushka")
 
 
 def heuristic_index(spec, vec, actions, n, seed=0) -> int:

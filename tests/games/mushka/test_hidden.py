@@ -20,7 +20,6 @@ sampling almost never succeeds and its exact draw (``worlds.exact_world``) does 
 from __future__ import annotations
 
 import collections
-import functools
 import json
 import math
 import random
@@ -29,26 +28,20 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest, chisquare
 
-import cardsim
 from cardsim.game import State
 from cardsim.games.mushka import choose_random
 from cardsim.games.mushka import layout as L
 from cardsim.games.mushka import worlds as sampler
 from cardsim.rng import rng_from_seed
 from tests.games.mushka.positions import ALL52, deck_cards, idx, play, position
+from tests.helpers import game_loader
 
 ALPHA = 1e-4
 ACE = "As"
 POLICY = (0.25, 0.25, 0.5)      # the engine's random player
 
 
-@functools.lru_cache(maxsize=None)
-def _game(items):
-    return cardsim.load_game("mushka", **dict(items))
-
-
-def game(**options):
-    return _game(tuple(sorted(options.items())))
+game = game_loader("mushka")
 
 
 def suit(s: str, size: int = 32) -> list[str]:

@@ -14,20 +14,21 @@ from cardsim.app.interactive import play_interactive
 from cardsim.errors import CardsimError
 from cardsim.game import definition
 from experiments.spec import SpecError, load_spec
+from tests.helpers import load_game
 
 
 def test_mu_match_2_a_game_without_max_deals_is_endless_and_with_it_ends():
     """MU-MATCH-2: the definition says why a game without ``max_deals`` may never end."""
     d = definition("mushka")
-    assert "set max_deals" in d.endless_match(cardsim.load_game("mushka").rules)
-    assert d.endless_match(cardsim.load_game("mushka", max_deals=10).rules) is None
-    assert definition("scopa").endless_match(cardsim.load_game("scopa").rules) is None
+    assert "set max_deals" in d.endless_match(load_game("mushka").rules)
+    assert d.endless_match(load_game("mushka", max_deals=10).rules) is None
+    assert definition("scopa").endless_match(load_game("scopa").rules) is None
 
 
 def test_mu_match_2_play_match_without_max_deals_is_refused_in_one_line():
     """MU-MATCH-2: ``play --match`` of a game that may never end is refused before any move;
     with ``max_deals`` it is played (the input ends at once)."""
-    game = cardsim.load_game("mushka", num_players=7)
+    game = load_game("mushka", num_players=7)
     with pytest.raises(CardsimError, match=r"mushka --match: .*set max_deals \(--option"):
         play_interactive(game, ["heuristic"], match=True, read=lambda _: "",
                          write=lambda _: None)
@@ -36,7 +37,7 @@ def test_mu_match_2_play_match_without_max_deals_is_refused_in_one_line():
     def read(prompt):
         raise EOFError
 
-    ended = cardsim.load_game("mushka", num_players=7, max_deals=10)
+    ended = load_game("mushka", num_players=7, max_deals=10)
     assert play_interactive(ended, ["heuristic"], match=True, read=read,
                             write=lines.append) is None
     assert lines[-1] == "end of input: game abandoned"
@@ -58,7 +59,7 @@ def test_mu_match_2_a_match_experiment_without_max_deals_is_refused(tmp_path):
 def test_mu_match_2_analyzing_a_match_position_without_max_deals_is_refused(tmp_path, capsys):
     """MU-MATCH-2: a match position's analysis rolls out to the match's end: refused without
     ``max_deals``, in one line."""
-    state = cardsim.load_game("mushka").new_match(seed=1)
+    state = load_game("mushka").new_match(seed=1)
     path = tmp_path / "match.json"
     path.write_text(json.dumps(state.to_dict()))
     code = main(["analyze", "mushka", str(path), "--player", str(state.current_player()),
@@ -97,7 +98,7 @@ def test_mu_match_2_a_game_of_six_deals_ends_after_the_sixth():
     """MU-MATCH-2: with ``max_deals=6`` a game ends after six deals at the latest (or when a
     record reaches 0 first, MU-MATCH-1), on the compiled engine and its position round trip."""
     import random
-    game = cardsim.load_game("mushka", max_deals=6, num_players=7)
+    game = load_game("mushka", max_deals=6, num_players=7)
     lengths = []
     for seed in range(12):
         state, rnd = game.new_match(seed=seed), random.Random(seed)

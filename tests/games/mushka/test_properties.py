@@ -18,15 +18,14 @@ small to hold the whole file to a few tens of seconds.
 """
 from __future__ import annotations
 
-import functools
 import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import cardsim
 from tests.games.mushka.positions import ALL52, all_cards, deck_cards, deck_size_for, oracle_deal
+from tests.helpers import game_loader
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -43,13 +42,7 @@ OPTION_AXES = {
 }
 
 
-@functools.lru_cache(maxsize=None)
-def _game(items):
-    return cardsim.load_game("mushka", **dict(items))
-
-
-def game(**options):
-    return _game(tuple(sorted(options.items())))
+game = game_loader("mushka")
 
 
 @st.composite

@@ -12,8 +12,6 @@ last seat (P4), so P1 decides first and leads first. ``Qh`` as the turned card m
 """
 from __future__ import annotations
 
-import functools
-
 import pytest
 
 import cardsim
@@ -40,6 +38,7 @@ from tests.games.mushka.positions import (
     position,
     srt,
 )
+from tests.helpers import game_loader
 
 HEARTS = "Qh"      # turned card: hearts trump
 SPADES = "Qs"      # turned card: spades trump
@@ -47,13 +46,7 @@ CLUBS_32 = srt("7c 8c 9c Tc Jc Qc Kc Ac")
 HEARTS_32 = srt("7h 8h 9h Th Jh Qh Kh Ah")
 
 
-@functools.lru_cache(maxsize=None)
-def _game(items):
-    return cardsim.load_game("mushka", **dict(items))
-
-
-def game(**options):
-    return _game(tuple(sorted(options.items())))
+game = game_loader("mushka")
 
 
 def load(pos):

@@ -11,20 +11,19 @@ The normal suite plays 2,048 deals over all 128 combinations of the options (bot
 counts), a few whole matches with a low and a high target, 20 seeds that trigger a redeal, and
 positions passed across through ``from_dict``. ``test_differential_200k_deals`` (marked slow,
 skipped by default; run it with ``-m slow``) plays 200,000 deals; the environment variable
-``CARDSIM_DIFF_DEALS`` overrides that count.
+``CARDSIM_DIFF_DEALS`` overrides that count. The harness (the lockstep play, the comparisons)
+is :mod:`tests.differential`; this file holds what is Scopa's.
 """
 from __future__ import annotations
 
 import dataclasses
 import itertools
-import os
-import random
 
 import pytest
 
-import cardsim
 from cardsim.games.scopa.reference import ReferenceScopa
 from cardsim.games.scopa.rules import ScopaRules
+from tests.differential import Chooser, Differential, deal_count
 
 # Every combination of the options that change play or scoring (target_score only matters in
 # matches, tie_at_target has one value). four_player_deal is included for 2 players too: it
@@ -40,14 +39,28 @@ OPTION_AXES = {
 }
 COMBOS = [dict(zip(OPTION_AXES, values)) for values in itertools.product(*OPTION_AXES.values())]
 DEALS_PER_COMBO = 16          # 128 combinations x 16 = 2,048 deals in the normal suite
-SLOW_DEALS = int(os.environ.get("CARDSIM_DIFF_DEALS", "200000"))
+SLOW_DEALS = deal_count(200_000)
 
 # Seeds whose first deal is cancelled by SC-DEAL-3 (3+ kings on the table); the test checks
 # that the reference agrees they are redeal seeds, so a change of the dealing would show.
 REDEAL_SEEDS = [121, 368, 1028, 1046, 1633, 2517, 2977, 3776, 6008, 6096, 6391, 6926, 7808,
                 8722, 9075, 9907, 10651, 10843, 10930, 10965]
 
-_GAMES: dict = {}
+
+class Scopa(Differential):
+    """Scopa's engines: 40 cards; at the end the score breakdowns agree too."""
+
+    name = "scopa"
+    reference = ReferenceScopa
+    rules_type = ScopaRules
+    n_cards = 40
+
+    def check_end(self, state, ref, where: str) -> None:
+        super().check_end(state, ref, where)
+        assert state.score_breakdown() == ref.score_breakdown(), f"{where}: score breakdown differs"
+
+
+DIFF = Scopa()
 
 
 def combo_id(options: dict) -> str:
@@ -63,76 +76,17 @@ def combo_id(options: dict) -> str:
     return "-".join(parts)
 
 
-def load(**options):
-    """The compiled game for these options (cached: loading checks the options once)."""
-    key = tuple(sorted(options.items()))
-    if key not in _GAMES:
-        _GAMES[key] = cardsim.load_game("scopa", **options)
-    return _GAMES[key]
-
-
-def assert_cards_conserved(ref: ReferenceScopa) -> None:
-    """Every one of the 40 cards exactly once across hands, table, stock and piles."""
-    assert sorted(ref.all_cards()) == list(range(40))
-
-
-def assert_same(state, ref: ReferenceScopa, where: str) -> None:
-    """The two engines agree on the position and on whose move it is."""
-    got, expected = state.to_dict(), ref.to_dict()
-    assert got == expected, f"{where}: to_dict differs\ncompiled:  {got}\nreference: {expected}"
-    assert state.is_terminal() == ref.is_terminal(), where
-    assert state.current_player() == ref.current_player(), where
-
-
-def play_both(game, ref: ReferenceScopa, state, chooser: random.Random, where: str,
-              max_moves: int | None = None) -> int:
-    """Play both engines in lockstep with the same random choices; return the moves made.
-
-    Compares legal actions and the whole position after every move, checks that the reference
-    conserves the cards, and at the end compares returns and the score breakdown. With
-    ``max_moves`` the play stops early (the position is not necessarily terminal).
-    """
-    moves = 0
-    assert_same(state, ref, f"{where} start")
-    assert_cards_conserved(ref)
-    while not ref.is_terminal():
-        if max_moves is not None and moves >= max_moves:
-            return moves
-        expected = ref.legal_actions()
-        got = state.legal_actions()
-        assert got == expected, (f"{where} move {moves}: legal actions differ\n"
-                                 f"position: {ref.to_dict()}\ncompiled:  {got}\n"
-                                 f"reference: {expected}")
-        assert expected, f"{where} move {moves}: no legal action before the end"
-        action = chooser.choice(expected)
-        state.apply_action(action)
-        ref.apply_action(action)
-        moves += 1
-        assert_cards_conserved(ref)
-        assert_same(state, ref, f"{where} after move {moves} (action {action})")
-    assert state.legal_actions() == [] == ref.legal_actions()
-    assert state.returns() == ref.returns(), f"{where}: returns differ"
-    assert state.score_breakdown() == ref.score_breakdown(), f"{where}: score breakdown differs"
-    return moves
-
-
 def run_deal(options: dict, seed: int) -> int:
-    """One deal from ``seed`` in both engines, played to the end with seeded choices."""
-    game = load(**options)
-    rules = ScopaRules(**options)
-    assert game.rules == rules
-    state = game.new_deal(seed=seed)
-    ref = ReferenceScopa.new_deal(rules, seed)
-    return play_both(game, ref, state, random.Random(seed), f"{combo_id(options)} seed {seed}")
+    """One deal from ``seed`` in both engines, played to the end with seeded choices; returns
+    the moves made."""
+    state, ref = DIFF.deal(options, seed)
+    return DIFF.play_both(ref, state, Chooser(seed), f"{combo_id(options)} seed {seed}")
 
 
 def run_match(options: dict, seed: int) -> ReferenceScopa:
     """A whole match from ``seed`` in both engines; returns the finished reference."""
-    game = load(**options)
-    rules = ScopaRules(**options)
-    state = game.new_match(seed=seed)
-    ref = ReferenceScopa.new_match(rules, seed)
-    play_both(game, ref, state, random.Random(seed), f"match {options} seed {seed}")
+    state, ref = DIFF.match(options, seed)
+    DIFF.play_both(ref, state, Chooser(seed), f"match {options} seed {seed}")
     return ref
 
 
@@ -193,29 +147,21 @@ def test_positions_cross_from_dict():
     """Position dicts cross between the engines: each engine's ``from_dict`` accepts the
     other's ``to_dict`` mid-deal (and mid-match), and play continues identically."""
     for k, options in enumerate(COMBOS[::4]):
-        rules = ScopaRules(**options)
-        game = load(**options)
         seed = 7000 + k
-        chooser = random.Random(seed)
-        for start in (ReferenceScopa.new_deal, ReferenceScopa.new_match):
-            ref = start(rules, seed)
-            state = (game.new_deal if start == ReferenceScopa.new_deal else game.new_match)(
-                seed=seed)
-            play_both(game, ref, state, chooser, "prefix", max_moves=chooser.randrange(120))
+        chooser = Chooser(seed)
+        for start in (DIFF.deal, DIFF.match):
+            state, ref = start(options, seed)
+            DIFF.play_both(ref, state, chooser, "prefix", max_steps=chooser.rnd.randrange(120))
             # Reference position into the compiled engine, compiled position into the reference.
-            state2 = game.from_dict(ref.to_dict())
-            ref2 = ReferenceScopa.from_dict(rules, state.to_dict())
-            assert_same(state2, ref2, f"{options} seed {seed} after from_dict")
-            play_both(game, ref2, state2, random.Random(seed + 1), f"from_dict seed {seed}")
+            state2, ref2 = DIFF.cross(ref, state, options, f"{options} seed {seed}")
+            DIFF.play_both(ref2, state2, Chooser(seed + 1), f"from_dict seed {seed}")
 
 
 def test_reference_rules_dict_lists_every_option():
     """The reference's position dict carries every option of ScopaRules (dataclasses.asdict)."""
     rules = ScopaRules(num_players=4, equal_card_priority=False)
     d = ReferenceScopa.new_deal(rules, 3).to_dict()
-    assert d["rules"] == dataclasses.asdict(rules)
-    assert set(d["rules"]) == {f.name for f in dataclasses.fields(ScopaRules)}
-    assert len(d["rng"]) == 4 and all(isinstance(w, int) for w in d["rng"])
+    assert DIFF.reference_dict_problems(d, rules) == []
 
 
 # --- the large run ----------------------------------------------------------------------------

@@ -19,15 +19,9 @@ from cardsim.errors import (
     UnknownGameError,
 )
 from tests.games.scopa.positions import action_id, complement, position
+from tests.helpers import game_loader
 
-GAME = None
-
-
-def game():
-    global GAME
-    if GAME is None:
-        GAME = cardsim.load_game("scopa")
-    return GAME
+game = game_loader("scopa")
 
 
 def base():

@@ -7,12 +7,9 @@ scores are copied from the example.
 """
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
-import cardsim
 from cardsim.errors import IllegalActionError
 from tests.games.scopa.positions import (
     action_id,
@@ -28,11 +25,9 @@ from tests.games.scopa.positions import (
     reference_deal,
     srt,
 )
+from tests.helpers import game_loader
 
-
-@functools.lru_cache(maxsize=None)
-def game(**options):
-    return cardsim.load_game("scopa", **options)
+game = game_loader("scopa")
 
 
 def load(pos, **options):

@@ -13,16 +13,14 @@ statistical tests stay within a few seconds.
 """
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
-import cardsim
 from cardsim.games.scopa.heuristic import choose
 from cardsim.rng import PyRng, rng_from_seed
 from cardsim.stats import mean_interval
 from tests.games.scopa.positions import position
+from tests.helpers import game_loader
 from tests.heuristic_helpers import assert_choice
 
 OPTION_SETS = [
@@ -35,13 +33,7 @@ OPTION_SETS = [
 ]
 
 
-@functools.lru_cache(maxsize=None)
-def _game(items):
-    return cardsim.load_game("scopa", **dict(items))
-
-
-def game(**options):
-    return _game(tuple(sorted(options.items())))
+game = game_loader("scopa")
 
 
 # Stocks for the rule tests (every card not named goes to the piles, i.e. is seen): the four

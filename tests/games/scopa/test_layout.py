@@ -1,7 +1,9 @@
-"""The state layout's constant tables and the action-buffer bound."""
-from functools import lru_cache
+"""The state layout's constant tables and the action-buffer bound.
 
-import numpy as np
+That the state vector's slots do not overlap is checked for every game in
+``tests/conformance/test_layout.py``.
+"""
+from functools import lru_cache
 
 from cardsim.cards import SCOPA
 from cardsim.games.scopa import layout as L
@@ -41,13 +43,3 @@ def test_card_tables_follow_the_rules_file():
     for v in range(1, 11):
         assert int(L.LOWER_VALUES[v]) == sum(1 << c for c in range(40) if L.VALUE[c] < v)
 
-
-def test_state_offsets_do_not_overlap():
-    slots = [(L.HAND, 4), (L.TABLE, 1), (L.PILE, 2), (L.STOCK, 1), (L.ORDER, L.ORDER_WORDS),
-             (L.NEXT, 1), (L.TO_MOVE, 1), (L.DEALER, 1), (L.LAST_CAPTURER, 1), (L.SCOPE, 2),
-             (L.SCORE, 2), (L.DEAL_NUMBER, 1), (L.REDEALS, 1), (L.PHASE, 1), (L.MODE, 1),
-             (L.RNG, 4)]
-    used = np.zeros(L.STATE_LEN, dtype=int)
-    for start, width in slots:
-        used[start:start + width] += 1
-    assert (used == 1).all()

@@ -8,7 +8,6 @@ engine (``positions.reference_deal`` / ``reference_after``).
 """
 from __future__ import annotations
 
-import functools
 import json
 
 import numpy as np
@@ -32,13 +31,12 @@ from tests.games.scopa.positions import (
     reference_deal,
     srt,
 )
+from tests.helpers import game_loader
 
 RNG_WORDS = [11, 22, 33, 44]   # an explicit chance stream for match positions
 
 
-@functools.lru_cache(maxsize=None)
-def game(**options):
-    return cardsim.load_game("scopa", **options)
+game = game_loader("scopa")
 
 
 def load(pos, **options):
@@ -922,8 +920,7 @@ def test_sc_team_4_sampled_world_forgets_the_true_deal_order():
     sampled stock."""
     from cardsim.cards import SCOPA
     from cardsim.games.scopa import kernels, layout
-    game = cardsim.load_game("scopa", num_players=4)
-    state = game.new_deal(seed=11)
+    state = game(num_players=4).new_deal(seed=11)
     for _ in range(5):
         state.apply_action(state.legal_actions()[0])
     world = state.sample_world(2, seed=3)

@@ -1,10 +1,11 @@
-"""Mushka's game equity from whole games: who wins the game from which records.
+"""Game equity from whole games, for a game decided by each seat's own record: who wins the
+game from which records.
 
-A Mushka game has 3 to 7 seats, each with its own count-down record (MU-SCORE-1); the first to
-write his record down to exactly 0 wins (MU-STOP-1, MU-MATCH-1), and ``max_deals`` ends an
-unfinished game with the lowest record winning (MU-MATCH-2). There is no small table of match
-states to solve by dynamic programming (:mod:`experiments.equity`), so the chances are
-counted over whole simulated games. Two requests:
+Such a game (its package's :class:`cardsim.match.RecordsModel`, ``records_match``: Mushka, 3 to
+7 seats, each writing its own record down from ``start_points``; the first to reach exactly 0
+wins, and ``max_deals`` ends an unfinished game with the lowest record winning) has no small
+table of match states to solve by dynamic programming (:mod:`experiments.equity`), so the
+chances are counted over whole simulated games. Two requests:
 
 - **Records query** (``records`` given, ``--records 3,12,20,25``): the records are listed
   from the first player to decide (the dealer's left, *position 0*, the mover) round to the
@@ -27,14 +28,10 @@ counted over whole simulated games. Two requests:
 
 **Deal by deal, compiled.** The deal-start records are read between calls of the compiled game
 loop (:func:`solvers.agents.play_out`) with a move limit, never move by move from Python: every
-deal lasts at least n moves (each seat decides in the exchange, MU-EXCH-1), and
-:func:`moves_left` gives a lower bound ``r`` on the moves left in the current deal (the exact
-count once no record can reach 0 in it), so a call of ``r + n - 1`` moves cannot step over a
-whole deal; the state's ``START_RECORD`` words keep the deal's start records all through it.
-A game is thus played in about 2.2 calls per deal (two while no record can reach 0, one per
-trick after): measured with the heuristic at 4 seats, 1.03 ms a game against 0.41 ms for one whole-game call (the records
-query's), where a call after every move takes about 4 ms; the call's own cost (numba's
-dispatch, about 24 us) is most of the difference. The test suite checks the snapshots against
+deal lasts at least n moves, and the model's ``moves_left`` gives a lower bound ``r`` on the
+moves left in the current deal, so a call of ``r + n - 1`` moves cannot step over a whole deal;
+the state keeps the deal's start records all through it. In Mushka a game is thus played in
+about 2.2 calls per deal (README, "Match equity"). The test suite checks the snapshots against
 a move-by-move walk. The agents draw from ``SeedSequence([seed, i]).spawn(1)[0]``.
 
 **The folder** (like an experiment's): ``manifest.json`` (kind ``equity``, method ``whole
@@ -61,7 +58,6 @@ import pandas as pd
 from cardsim import __version__
 from cardsim.errors import CardsimError
 from cardsim.game import load_game
-from cardsim.games.mushka import layout as L
 from cardsim.options import rules_dict
 from cardsim.stats import wilson_interval
 
@@ -86,6 +82,7 @@ class GameEquityConfig:
     """A request (module docstring); ``rules`` as options, ``records`` from the dealer's left
     round to the dealer, or None for the mover table."""
 
+    game: str
     rules: dict = field(default_factory=dict)
     agents: tuple[str, str] = AGENTS
     games: int = GAMES
@@ -93,7 +90,6 @@ class GameEquityConfig:
     records: tuple[int, ...] | None = None
     boot: int = BOOT
     batch_size: int = 0            # games per batch (0: chosen from games)
-    game: str = "mushka"
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -116,13 +112,15 @@ def parse_records(text: str) -> tuple[int, ...]:
 
 
 def check(config: GameEquityConfig):
-    """The request's game, or :class:`EquityError` (one line): Mushka only, ``max_deals`` set
-    (a game without it may never end), a records vector of one record per seat in the range
-    ``new_deal(records=...)`` allows, two known agents."""
+    """The request's game, or :class:`EquityError` (one line): a game decided by seat records
+    (its ``records_match``), its match certain to end (Mushka: ``max_deals`` set), a records
+    vector of one record per seat in the range ``new_deal(records=...)`` allows, two known
+    agents."""
     from solvers.agent_spec import parse_agent
     game = load_game(config.game, **config.rules)
-    if game.name != "mushka":
-        raise EquityError(f"{game.name}: whole-game equity is Mushka's (records per seat)")
+    if game.definition.records_match is None:
+        raise EquityError(f"{game.name}: whole-game equity is for games decided by seat "
+                          "records")
     endless = game.definition.endless_match(game.rules)
     if endless:
         raise EquityError(f"{endless} (--option max_deals=N)")
@@ -144,34 +142,6 @@ def check(config: GameEquityConfig):
 
 # --- playing ------------------------------------------------------------------------------
 
-def moves_left(vec: np.ndarray, params: np.ndarray) -> int:
-    """A lower bound (at least 1) on the moves left in the deal of the Mushka state ``vec``
-    (module docstring). In the exchange: the seats yet to decide (MU-EXCH-1; the deal may end
-    right after the dealer's decision, MU-PASS-2/3). In play: the cards left in the active
-    hands when no active record can reach 0 in this deal (a trick writes off 1, MU-SCORE-1, and
-    the ace of spades' holder his bonus once, doubled when spades are trump, MU-SCORE-3), else
-    the cards to the end of the first trick after which one could (a stop comes only when a
-    trick, or its ace bonus, is written off: MU-STOP-1). Elsewhere (the dealer's discard, a
-    stop offer) 1."""
-    from cardsim.games.mushka.rules import P_ACE_BONUS, P_NUM_PLAYERS
-    v = vec.tolist()                   # Python ints: a numpy scalar per word costs more
-    n = int(params[P_NUM_PLAYERS])
-    phase = v[L.PHASE]
-    if phase == L.PHASE_EXCHANGE:
-        return (v[L.DEALER] - v[L.TO_MOVE]) % n + 1
-    if phase != L.PHASE_PLAY:
-        return 1
-    active = [s for s in range(n) if v[L.ACTIVE] >> s & 1]
-    holder = v[L.ACE_HOLDER] - 1
-    bonus = 0 if v[L.BONUS_TAKEN] or holder < 0 else int(params[P_ACE_BONUS]) * (
-        2 if v[L.TRUMP_CARD] // 13 == L.SPADES else 1)
-    first = min(max(1, v[L.RECORD + s] - (bonus if s == holder else 0)) for s in active)
-    if first > L.TRICKS_PER_DEAL - v[L.TRICK_NUMBER]:
-        return sum(v[L.HAND + s].bit_count() for s in active)
-    in_trick = sum(1 for s in active if v[L.TRICK_CARD + s] == 0)
-    return in_trick + (first - 1) * len(active)
-
-
 def _seat_agents(config: GameEquityConfig, i: int, dealer: int, n: int) -> list[int]:
     """Agent index (0 A, 1 B) per seat of game ``i``: A at the mover's seat of a records query,
     at seat ``i % n`` in the mover table; one agent: all 0."""
@@ -189,6 +159,7 @@ def play_games(config_dict: dict, first: int, last: int, walk: bool = False) -> 
     game = load_game(config.game, **config.rules)
     spec = game.spec
     n = spec.n_players
+    model = game.definition.records_match(game.rules)
     agents = [parse_agent(a, game) for a in config.agents]
     ws = workspace(spec, agents)
     run = play_out[spec, switches(agents)]
@@ -197,7 +168,7 @@ def play_games(config_dict: dict, first: int, last: int, walk: bool = False) -> 
         seq = np.random.SeedSequence([config.seed, i])
         state = game.new_match(seed=seq)
         vec = state.vec
-        dealer = int(vec[L.DEALER])
+        _, dealer, _ = model.deal_start(vec, n)
         if config.records is not None:
             seats = [(dealer + 1 + p) % n for p in range(n)]
             by_seat = [0] * n
@@ -208,23 +179,20 @@ def play_games(config_dict: dict, first: int, last: int, walk: bool = False) -> 
         kinds = np.array([agents[k].kind for k in who], dtype=np.int64)
         params = np.stack([agents[k].params for k in who])
         rng = seq.spawn(1)[0].generate_state(4, dtype=np.uint64)
-        starts = [(1, dealer, vec[L.START_RECORD:L.START_RECORD + n].tolist())]
+        starts = [model.deal_start(vec, n)]
         if config.records is not None:
             run(spec.params, vec, kinds, params, rng, ws, spec.reward_scale, 0, NO_LINE)
         else:
-            while vec[L.PHASE] != L.PHASE_MATCH_OVER:
-                limit = 1 if walk else moves_left(vec, spec.params) + n - 1
+            while not model.over(vec):
+                limit = 1 if walk else model.moves_left(vec, spec.params) + n - 1
                 run(spec.params, vec, kinds, params, rng, ws, spec.reward_scale, limit, NO_LINE)
-                deal = int(vec[L.DEAL_NUMBER])
-                if deal != starts[-1][0]:
-                    if deal != starts[-1][0] + 1:
+                start = model.deal_start(vec, n)
+                if start[0] != starts[-1][0]:
+                    if start[0] != starts[-1][0] + 1:
                         raise RuntimeError(f"game {i}: deal {starts[-1][0] + 1} was stepped over")
-                    starts.append((deal, int(vec[L.DEALER]),
-                                   vec[L.START_RECORD:L.START_RECORD + n].tolist()))
-        winners = int(vec[L.WINNERS])
-        share = [1.0 / winners.bit_count() if winners >> s & 1 else 0.0 for s in range(n)]
-        final = vec[L.RECORD:L.RECORD + n].tolist()
-        end = [int(vec[L.DEAL_NUMBER]), bool(vec[L.STOPPER] == 0)]
+                    starts.append(start)
+        final, share, deals, cut = model.result(vec, n)
+        end = [deals, cut]
         for deal, d, records in starts:
             order = [(d + 1 + p) % n for p in range(n)]
             rows.append([i, deal, d, *(who[s] for s in order), *(records[s] for s in order),
@@ -417,7 +385,8 @@ def run_game_equity(config: GameEquityConfig, out, jobs: int = 1,
         bar.close()
         rows = read_games(out, config)
         table = (chances(rows, config) if config.records is not None
-                 else mover_table(rows, config, game.rules.start_points))
+                 else mover_table(rows, config,
+                                  game.definition.records_match(game.rules).start_points))
         write_table(out, table)
     return table, rows
 
@@ -449,17 +418,18 @@ def interval_text(p: float, low: float, high: float) -> str:
 
 def text(table: pd.DataFrame, rows: pd.DataFrame, config: GameEquityConfig, game,
          out) -> list[str]:
-    """``cardsim equity mushka``'s printout: what was computed, the table (a records query's
+    """``cardsim equity``'s printout of a game of seat records: what was computed, the table (a records query's
     chances, or the mover table's grid of the cells with at least :func:`shown_count`
     snapshots) and
     its widest interval, and how often ``max_deals`` cut a game short."""
     n = game.num_players
+    model = game.definition.records_match(game.rules)
     s = summary(rows)
     cut, lo, hi = s["cut"]
     rules = ", ".join(f"{k}={v}" for k, v in sorted(config.rules.items()))
     head = (f"{game.name} ({rules}): {describe(config, n)}; {s['games']:,} whole games "
             f"(seed {config.seed}), {s['deals_mean']:.1f} deals a game on average, in {out}")
-    foot = (f"max_deals ({game.rules.max_deals}) cut {interval_text(cut, lo, hi)} of the games "
+    foot = (f"{model.cut} cut {interval_text(cut, lo, hi)} of the games "
             f"short (the lowest record won; {s['ties']} ties for it shared the win)")
     half = (table["p_high"] - table["p_low"]) / 2
     if config.records is not None:
@@ -472,7 +442,7 @@ def text(table: pd.DataFrame, rows: pd.DataFrame, config: GameEquityConfig, game
                 f"chances add up to {table['p_win'].sum():.6f}; widest 95% interval "
                 f"±{half.max():.4f}", foot]
     values, widths = mover_grid(table)
-    start = game.rules.start_points
+    start = model.start_points
     grid = (100 * values).map(lambda v: "" if pd.isna(v) else f"{v:.0f}")
     grid.index = [record_label(r, start) for r in grid.index]
     grid.columns = [record_label(c, start) for c in grid.columns]

@@ -36,9 +36,9 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import cardsim
 from cardsim.games.bura.conformance import combos
 from cardsim.games.bura.conformance import world_ok as bura_world_ok
+from tests.helpers import load_game
 
 SETTINGS = dict(deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -145,7 +145,7 @@ def good_claims_policy(state, d: dict, legal: list[int], rnd: random.Random) -> 
 def play(opts: dict, seed: int, rnd_seed: int, policy=random_policy, mode: str = "deal"):
     """Play one deal (or match) with ``policy``; returns (game, steps, final state), steps =
     [(before dict, legal, action, after dict)]."""
-    game = cardsim.load_game("bura", **opts)
+    game = load_game("bura", **opts)
     state = game.new_deal(seed=seed) if mode == "deal" else game.new_match(seed=seed)
     rnd = random.Random(rnd_seed)
     steps = []

@@ -25,10 +25,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import cardsim
 from cardsim.cards import SCOPA
 from cardsim.games.scopa.reference import PRIMIERA_BY_RANK, ReferenceScopa
 from cardsim.rng import rng_from_seed
+from tests.helpers import load_game
 
 SETTINGS = dict(deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -109,7 +109,7 @@ def play_random(state, rnd: random.Random, ref: ReferenceScopa | None = None) ->
 def test_new_deal_follows_the_dealing_procedure(seed, opts):
     """SC-DEAL-1..5, SC-DEAL-3: new_deal and new_match deal from a seed exactly what the
     reference deals from it (dealer, table, hands, stock, redeals, rng words)."""
-    game = cardsim.load_game("scopa", **opts)
+    game = load_game("scopa", **opts)
     for mode in ("deal", "match"):
         state, ref = started(game, mode, seed)
         assert_agrees(state, ref, mode)
@@ -121,7 +121,7 @@ def test_new_deal_follows_the_dealing_procedure(seed, opts):
 def test_initial_deal_shape(seed, opts):
     """SC-DEAL-2..5: 4 table cards, full hands, the first player after the dealer; no 3+ kings
     on the table when the redeal rule is on."""
-    game = cardsim.load_game("scopa", **opts)
+    game = load_game("scopa", **opts)
     d = game.new_deal(seed=seed).to_dict()
     n, h = game.rules.num_players, game.rules.hand_size
     assert len(d["table"]) == 4
@@ -141,7 +141,7 @@ def test_initial_deal_shape(seed, opts):
 def test_deal_moves_follow_the_rules(seed, play_seed, opts):
     """Every move of a random deal leaves the reference's successor position and legal actions
     (SC-CAPT-1..8, SC-SCOPA-1..3, SC-END-1..3, SC-SCORE-1..6); a deal has 36 moves."""
-    game = cardsim.load_game("scopa", **opts)
+    game = load_game("scopa", **opts)
     state, ref = started(game, "deal", seed)
     history = play_random(state, random.Random(play_seed), ref)
     assert len(history) == 36
@@ -152,7 +152,7 @@ def test_deal_moves_follow_the_rules(seed, play_seed, opts):
 @given(seed=seeds, play_seed=seeds, opts=option_sets)
 def test_deal_invariants(seed, play_seed, opts):
     """The named invariants of a deal, each on its own, without the oracle."""
-    game = cardsim.load_game("scopa", **opts)
+    game = load_game("scopa", **opts)
     rules = game.rules
     state = game.new_deal(seed=seed)
     history = play_random(state, random.Random(play_seed))
@@ -217,7 +217,7 @@ def test_deal_invariants(seed, play_seed, opts):
 def test_match_follows_the_rules(seed, play_seed, opts):
     """A match moves exactly as the reference, including the next deals (SC-DEAL-6,
     SC-MATCH-1..3): scores only grow, the dealer rotates, it ends at the target."""
-    game = cardsim.load_game("scopa", **opts)
+    game = load_game("scopa", **opts)
     rules = game.rules
     state, ref = started(game, "match", seed)
     history = play_random(state, random.Random(play_seed), ref)
@@ -244,7 +244,7 @@ def test_match_follows_the_rules(seed, play_seed, opts):
 def test_2x2_partner_hand_is_hidden(seed, world_seed):
     """SC-TEAM-4: a sampled world keeps only the observer's own hand; the partner's is resampled
     from the unseen cards like the opponents' (it differs in some of 10 samples)."""
-    game = cardsim.load_game("scopa", num_players=4)
+    game = load_game("scopa", num_players=4)
     state = game.new_deal(seed=seed)
     d = state.to_dict()
     p = d["to_move"]
@@ -264,7 +264,7 @@ def test_2x2_partner_hand_is_hidden(seed, world_seed):
 def test_two_player_last_round_opponent_known(seed, play_seed):
     """Rules §5: with 2 players, once the stock is empty the opponent's hand is known, so every
     sampled world equals the true position (apart from the rng words)."""
-    game = cardsim.load_game("scopa")
+    game = load_game("scopa")
     state = game.new_deal(seed=seed)
     rnd = random.Random(play_seed)
     while state.to_dict()["stock"]:
@@ -279,7 +279,7 @@ def test_two_player_last_round_opponent_known(seed, play_seed):
 def test_oracle_is_not_vacuous():
     """The comparison with the reference rejects a diverging engine: the same deal advanced by
     different actions, or a doctored position, is caught."""
-    game = cardsim.load_game("scopa")
+    game = load_game("scopa")
     state, ref = started(game, "deal", 4)
     assert_agrees(state, ref, "start")
     legal = state.legal_actions()
@@ -310,14 +310,14 @@ def _redeal_seeds(game, how_many):
 def test_redeal_deals_follow_the_procedure():
     """SC-DEAL-3: deals that were cancelled and dealt again match the reference exactly."""
     for opts in ({}, {"num_players": 4}):
-        game = cardsim.load_game("scopa", **opts)
+        game = load_game("scopa", **opts)
         found = _redeal_seeds(game, 3)
         for seed in found:
             for mode in ("deal", "match"):
                 state, ref = started(game, mode, seed)
                 assert state.to_dict()["redeals"] >= 1
                 assert_agrees(state, ref, f"seed {seed} {mode}")
-        off = cardsim.load_game("scopa", redeal_kings_on_table="off", **opts)
+        off = load_game("scopa", redeal_kings_on_table="off", **opts)
         d = off.new_deal(seed=found[0]).to_dict()
         assert d["redeals"] == 0 and len(KINGS & set(d["table"])) >= 3
 
@@ -325,7 +325,7 @@ def test_redeal_deals_follow_the_procedure():
 def test_match_next_deal_with_redeal():
     """SC-DEAL-6 + SC-DEAL-3 inside a match: the last move of a deal leads to the next deal,
     dealt by the next dealer from the position's rng words, with its own redeal count."""
-    game = cardsim.load_game("scopa")
+    game = load_game("scopa")
     rest = [c for c in SCOPA.cards if c not in ("Aco", "2cu", "Kba")]
     # rng words whose next deal is cancelled at least once (3+ kings on the first table): the
     # first of rng_from_seed(0), (1), ... by the reference; checked here, so that a change of
@@ -373,7 +373,7 @@ def test_score_breakdown_of_any_split(zones, scopas, opts):
     """SC-SCORE-1..6, SC-PRIM-1..2 on a finished deal with any split of the cards into the two
     piles and the table (hypothesis favours extreme splits, hence piles missing suits): the
     breakdown is the reference's on the same position, at most one point a category."""
-    game = cardsim.load_game("scopa", **opts)
+    game = load_game("scopa", **opts)
     n = game.rules.num_players
     piles = [[c for c, z in zip(SCOPA.cards, zones) if z == s] for s in range(2)]
     table = [c for c, z in zip(SCOPA.cards, zones) if z == 2]

@@ -1,0 +1,404 @@
+"""The subcommands of studies and their results: ``run`` (an experiment spec, or a calibration
+study, into a results folder), ``equity`` (a match-equity table), ``train`` (a learned
+evaluation), ``demo`` (the built-in study), ``report``, ``verify`` and ``compare`` (a results
+folder, read back).
+
+Each ``add_<command>(sub)`` adds its subcommand's parser, with its handler ``cmd_<command>``
+beside it; :data:`SUBCOMMANDS` lists them for :func:`cardsim.app.cli.make_parser`. A handler
+imports the heavier modules it calls when it runs, so that the command line starts fast.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+import pandas as pd
+
+from cardsim.errors import CardsimError
+from cardsim.game import definition
+from cardsim.options import parse_option_pairs, rules_from_options
+
+from .arguments import (
+    dask_address,
+    folder,
+    int_at_least,
+    print_table,
+    rules_option,
+    seconds,
+    share,
+)
+
+# --- run -----------------------------------------------------------------------------------------
+
+
+def add_run(sub) -> None:
+    p = sub.add_parser("run", help="run or resume an experiment spec (TOML) into a folder")
+    p.add_argument("spec", help="an experiment spec file (see experiments/spec.py), or a "
+                   "results folder: resume it (setting damaged batches aside and computing "
+                   "them again) with the spec it holds")
+    p.add_argument("--out", type=folder,
+                   help="results folder (runs/<spec name>); an existing one resumes")
+    p.add_argument("--jobs", type=int_at_least(1, "positive"), default=1,
+                   help="local worker processes (1)")
+    p.add_argument("--dask", metavar="ADDRESS", type=dask_address,
+                   help="run the batches on the Dask cluster whose scheduler is at ADDRESS "
+                   "(tcp://host:8786) instead of local processes")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(handler=cmd_run)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Run (or resume) an experiment spec into a results folder and print its tables; given a
+    results folder instead of a spec, resume (and repair) it with the spec it holds."""
+    from experiments.calibration import (
+        CalibrationSpec,
+        calibration_from_dict,
+        is_calibration,
+        load_study,
+    )
+    from experiments.spec import spec_from_dict
+    from experiments.store import Store
+    from solvers.agent_spec import parse_agent
+    if Path(args.spec).is_dir():
+        if args.out and Path(args.out).resolve() != Path(args.spec).resolve():
+            raise CardsimError(f"`cardsim run {args.spec}` resumes that folder itself: drop "
+                               f"--out {args.out}")
+        data, out = Store.open(args.spec).manifest()["spec"], args.spec
+        study = calibration_from_dict(data) if is_calibration(data) else spec_from_dict(data)
+    else:
+        study, out = load_study(args.spec), args.out or str(Path("runs") / Path(args.spec).stem)
+    if isinstance(study, CalibrationSpec):
+        return _calibrate(study, out, args)
+    spec = study
+    if not spec.equity and any(parse_agent(a, spec.game).for_the_match for a in spec.agents):
+        from experiments.equity import load_table  # the default table, computed if missing
+        load_table(spec.load(), "", "cardsim run")
+    return _run_and_print(spec, out, args.jobs, not args.quiet, args.dask)
+
+
+def _run_and_print(spec, out: str, jobs: int, progress: bool, dask: str | None) -> int:
+    """Run an experiment spec into ``out`` (warming its compiled code up first), then print
+    its tables."""
+    from experiments.runner import RunConfig, run, used_rows, warm_up
+    warm_up(spec)                    # compile (or load) here once, before the workers start
+    store = run(spec, RunConfig(out=out, jobs=jobs, progress=progress, dask=dask))
+    print_run(spec, out, used_rows(spec, store.rows()))
+    return 0
+
+
+def print_run(spec, out: str, rows: pd.DataFrame) -> None:
+    """A run's games, then its tables (matchups, categories, ...) with their main columns."""
+    print(f"{spec.game}: {len(rows):,} games in {out}" + (f" — {spec.question}"
+                                                           if spec.question else ""))
+    from experiments.tables import format_table, report_tables
+    shown = {"matchups": ["label", "name", "games", "win_rate", "draw_rate", "loss_rate",
+                          "mean_return", "margin", "ms_per_move"],
+             "categories": ["label", "name", "category", "mean"]}
+    for title, table in report_tables(rows, list(spec.agents), spec.sprt,
+                                      definition(spec.game).zero_sum).items():
+        if len(table):
+            table = format_table(table)
+            keep = [c for c in shown.get(title, table.columns) if c in table.columns]
+            print_table(title, table[keep].rename(columns={"label": "matchup"}))
+
+
+def _calibrate(spec, out: str, args: argparse.Namespace) -> int:
+    """``cardsim run`` of a calibration study (:mod:`experiments.calibration`): its missing
+    batches, then its summary."""
+    from experiments.calibration import run_calibration
+    if args.dask:
+        raise CardsimError("a calibration study runs on local processes: drop --dask")
+
+    def say(done: int, total: int) -> None:
+        print(f"calibration: {done} of {total} batches", file=sys.stderr, flush=True)
+    rows = run_calibration(spec, out, args.jobs, None if args.quiet else say)
+    print_calibration(spec, out, rows)
+    return 0
+
+
+def print_calibration(spec, out: str, rows: pd.DataFrame) -> None:
+    """A calibration study's positions, then its summary per evaluator (and stage)."""
+    from experiments.calibration import summary
+    from experiments.tables import format_table
+    print(f"{spec.game}: {rows['deal'].nunique():,} {spec.units}, {len(rows):,} positions and "
+          f"evaluations in {out}" + (f" — {spec.question}" if spec.question else ""))
+    table = format_table(summary(rows, spec.names))
+    keep = ["evaluator", "stage", "positions", "predicted_win", "realized_win", "ece",
+            "ece_corrected", "brier", "bias", "match_predicted", "match_realized", "match_ece",
+            "match_ece_corrected", "seconds"]
+    print_table("calibration", table[[c for c in keep if c in table.columns]])
+
+
+# --- equity --------------------------------------------------------------------------------------
+
+def add_equity(sub) -> None:
+    p = sub.add_parser("equity", help="a match-equity table: the chance of winning the match "
+                       "from every match score, from simulated deals (resumable)")
+    p.add_argument("game", help="a game name (see `cardsim games`; Scopa, Bura with "
+                   "match_format=wins_to_n or penalty_points, Minchiate and Mushka)")
+    rules_option(p, "a rules option, repeatable (see `cardsim games`), e.g. target_score=21")
+    p.add_argument("--agents", default="heuristic", metavar="A,B",
+                   help="side a's and side b's agents (heuristic for both: a table needs about "
+                   "20,000 deals, which the heuristic plays in seconds and a searching agent "
+                   "in hours); one agent plays both sides (Mushka: A plays the mover, B every "
+                   "other seat)")
+    p.add_argument("--deals", type=int_at_least(1, "positive"), default=20_000,
+                   help="duplicate deals simulated (20000: Scopa to 11 then has every 95%% "
+                   "interval within ±0.01)")
+    p.add_argument("--seed", type=int_at_least(0, "non-negative"), default=0,
+                   help="root seed (0) of the deals and of the bootstrap")
+    p.add_argument("--games", type=int_at_least(1, "positive"), default=None,
+                   help="Mushka: whole games played (20000); every Mushka request needs "
+                   "--option max_deals=N (a game without it may never end)")
+    p.add_argument("--records", metavar="R0,R1,...",
+                   help="Mushka: each position's chance to win the game from these records, "
+                   "listed from the first player to decide (the dealer's left, agent A) round "
+                   "to the dealer (agent B at every other seat), one per player; without it, "
+                   "the table of the mover's chance by his record against the best other")
+    p.add_argument("--boot", type=int_at_least(10, "at least 10", 10_000), default=200,
+                   help="bootstrap resamples for the intervals (200)")
+    p.add_argument("--out", type=folder, help="the table's folder (runs/equity_<game>"
+                   "[_<option>-<value>...]); an existing one resumes")
+    p.add_argument("--jobs", type=int_at_least(1, "positive"), default=1,
+                   help="local worker processes (1)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(handler=cmd_equity)
+
+
+def cmd_equity(args: argparse.Namespace) -> int:
+    """Compute (or resume) a match-equity table into a folder and print it as grids."""
+    from cardsim.game import load_game
+    from experiments.equity import (
+        EquityConfig,
+        default_folder,
+        match_model,
+        run_equity,
+        split_agents,
+    )
+    options = parse_option_pairs(args.option)
+    game = load_game(args.game, **options)
+    given = getattr(args, "_given", set())
+    if game.definition.records_match is not None:   # no small table: whole games
+        return _records_equity(args, options, game, given)
+    if "records" in given or "games" in given:
+        raise CardsimError(f"equity {game.name}: --records and --games are for a game decided "
+                           f"by seat records (Mushka); {game.name}'s table counts --deals")
+    model = match_model(game)
+    config = EquityConfig(game=game.name, rules=options, agents=split_agents(args.agents),
+                          deals=args.deals, seed=args.seed, boot=args.boot)
+    out = args.out or default_folder(game.name, options)
+    table = run_equity(config, out, jobs=args.jobs, progress=not args.quiet)
+    a, b = config.agents
+    print(f"{game.name}: the chance that side a ({a}) wins the match against side b ({b}) "
+          f"from each state ({model.description}); {args.deals:,} duplicate deals, 95% "
+          f"bootstrap intervals of {args.boot} resamples, in {out}")
+    print_equity(table, model)
+    print_checks(table, model, symmetric=a == b)
+    return 0
+
+
+def _records_equity(args: argparse.Namespace, options: dict, game, given: set) -> int:
+    """``cardsim equity`` of a game decided by seat records (Mushka): the chances of winning
+    whole games, by the players' records (:mod:`experiments.records_equity`)."""
+    from experiments import records_equity as me
+    from experiments.equity import default_folder, split_agents
+    if "deals" in given:
+        raise CardsimError(f"equity {game.name}: --deals is for a table of match states; "
+                           f"{game.name}'s equity counts whole games (--games N)")
+    records = None if args.records is None else me.parse_records(args.records)
+    config = me.GameEquityConfig(game=game.name, rules=options,
+                                 agents=split_agents(args.agents),
+                                 games=args.games or me.GAMES, seed=args.seed,
+                                 records=records, boot=args.boot)
+    name = dict(options, **({} if records is None else
+                            {"records": "-".join(map(str, records))}))
+    out = args.out or default_folder(game.name, name)
+    table, rows = me.run_game_equity(config, out, jobs=args.jobs, progress=not args.quiet)
+    print("\n".join(me.text(table, rows, config, game, out)))
+    return 0
+
+
+def print_equity(table: pd.DataFrame, model) -> None:
+    """The table's grids (side a's chance in percent) and its widest interval."""
+    from experiments.equity import grids
+    for name, (values, half) in grids(table, model.columns).items():
+        shown = (100 * values).map(lambda v: "" if pd.isna(v) else f"{v:.0f}")
+        print_table(f"{name}: p_win in percent ({model.columns[0]} down, "
+                    f"{model.columns[1]} across)", shown)
+    half = (table["p_high"] - table["p_low"]) / 2
+    print(f"\nwidest 95% interval: ±{half.max():.4f} (mean ±{half.mean():.4f})")
+
+
+def print_checks(table: pd.DataFrame, model, symmetric: bool) -> None:
+    """The table's checks (:func:`experiments.equity.table_checks`)."""
+    from experiments.equity import table_checks
+    checks = table_checks(table, model, symmetric=symmetric)
+    print("\nchecks:")
+    print(checks.to_string(index=False))
+
+
+# --- train ---------------------------------------------------------------------------------------
+
+def add_train(sub) -> None:
+    p = sub.add_parser("train", help="train a game's learned evaluation by self-play "
+                       "(deep Monte-Carlo) and write its report; run again to go on")
+    p.add_argument("game", help="a game name (see `cardsim games`)")
+    rules_option(p, "a rules option the weights are for, repeatable (see `cardsim games`)")
+    p.add_argument("--seed", type=int_at_least(0, "non-negative"), help="root seed (0)")
+    p.add_argument("--rounds", type=int_at_least(1, "positive", 100),
+                   help="rounds of play and fit (3)")
+    p.add_argument("--deals", type=int_at_least(10, "at least 10", 10**7),
+                   help="deals played a round (20000)")
+    p.add_argument("--hidden", type=int_at_least(1, "positive", 4096),
+                   help="hidden units of the network (64)")
+    p.add_argument("--epochs", type=int_at_least(1, "positive", 1000),
+                   help="most epochs a fit (20)")
+    p.add_argument("--iterations", type=int_at_least(1, "positive", 10**6),
+                   help="ISMCTS iterations a move of the self-play after round 0 (100)")
+    p.add_argument("--check-deals", dest="check_deals", type=int_at_least(0, "non-negative",
+                                                                         10**6),
+                   help="duplicate deals of each round's strength check (200; 0: none)")
+    p.add_argument("--check-iterations", dest="check_iterations",
+                   type=int_at_least(1, "positive", 10**6),
+                   help="ISMCTS iterations a move in the strength check (300)")
+    p.add_argument("--keep", type=share,
+                   help="the share of the positions played that the fit learns from (0.25)")
+    p.add_argument("--playouts", type=int_at_least(0, "non-negative", 10_000),
+                   help="learn from the mean return of this many play-outs of each kept "
+                   "position by the heuristic, not from the deal's own return (0)")
+    p.add_argument("--view", choices=("world", "info"),
+                   help="what the network sees of a position: the true world (a perfect-"
+                   "information value) or a world sampled for the seat (the value of what it "
+                   "knows) (world)")
+    p.add_argument("--budget", type=seconds, default=0.0, metavar="MINUTES",
+                   help="start no new round after this many minutes (none)")
+    p.add_argument("--out", type=folder, help="training folder (runs/train-<game>); an "
+                   "existing one goes on where it stopped")
+    p.add_argument("--jobs", type=int_at_least(1, "positive"), default=1,
+                   help="worker processes playing the deals (1)")
+    p.add_argument("--quiet", action="store_true", help="print only the last line")
+    p.set_defaults(handler=cmd_train)
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    """Train (or go on training) a game's learned evaluation by self-play into a folder, then
+    write its report (:mod:`solvers.training`, :mod:`reports.training`)."""
+    from reports.training import write_training_report
+    from solvers.training import Plan, train
+    rules_from_options(definition(args.game).rules_type, parse_option_pairs(args.option),
+                       args.game)
+    given = {f.name: getattr(args, f.name) for f in fields(Plan)
+             if f.name not in ("game", "rules") and getattr(args, f.name, None) is not None}
+    plan = Plan(args.game, parse_option_pairs(args.option), **given)
+    out = args.out or str(Path("runs") / f"train-{args.game}")
+    state = train(plan, out, jobs=args.jobs, budget_minutes=args.budget,
+                  say=(lambda s: None) if args.quiet else (lambda s: print(s, flush=True)))
+    report = write_training_report(out)
+    print(f"{len(state['rounds'])} of {plan.rounds} rounds done; weights: "
+          f"{Path(out) / 'weights.npz'} (use: ismcts:leaf=net,weights=PATH); report: {report}")
+    return 0
+
+
+# --- demo, report --------------------------------------------------------------------------------
+
+def add_demo(sub) -> None:
+    p = sub.add_parser("demo", help="a built-in study: Scopa's random, heuristic and ISMCTS "
+                       "players on duplicate deals, ending with its report in OUT/report")
+    p.add_argument("--out", type=folder, default="runs/demo", help="results folder (runs/demo)")
+    p.add_argument("--jobs", type=int_at_least(1, "positive"), default=2,
+                   help="local worker processes (2)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(handler=cmd_demo)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """The built-in study (experiments/specs/demo.toml) on 2 local processes."""
+    import experiments
+    from experiments.spec import load_spec
+    spec = load_spec(Path(experiments.__file__).resolve().parent / "specs" / "demo.toml")
+    print(f"cardsim demo: {spec.question}")
+    print(f"  {len(spec.matchups)} matchups x {spec.deals} duplicate deals, seed {spec.seed}, "
+          f"into {args.out}")
+    status = _run_and_print(spec, args.out, args.jobs, not args.quiet, None)
+    return status or _write_report(args.out, None, "both")
+
+
+def add_report(sub) -> None:
+    p = sub.add_parser("report", help="write a run's report (HTML with embedded plots, "
+                       "Markdown with PNG plots, tables as CSV) from its results store alone")
+    p.add_argument("run", help="a results folder written by `cardsim run` or `cardsim demo`")
+    p.add_argument("--format", choices=["html", "md", "both"], default="both",
+                   help="report.html, report.md or both (both)")
+    p.add_argument("--out", type=folder,
+                   help="report folder (RUN/report); rewritten whole on every build")
+    p.set_defaults(handler=cmd_report)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Write a run's report (HTML, Markdown, CSV) from its store alone."""
+    return _write_report(args.run, args.out, args.format)
+
+
+def _write_report(run: str, out: str | None, fmt: str) -> int:
+    from reports import build_report
+    files = build_report(run, out=out, fmt=fmt)
+    shown = [str(p) for p in (files.html, files.markdown) if p is not None]
+    print(f"\nreport: {' and '.join(shown)} ({len(files.plots) or 'embedded'} plots, "
+          f"{len(files.tables)} tables as CSV in {files.folder / 'tables'})")
+    return 0
+
+
+# --- verify, compare -----------------------------------------------------------------------------
+
+def add_verify(sub) -> None:
+    p = sub.add_parser("verify", help="check a run's results store without running anything: "
+                       "every batch against its recorded size, rows and checksum")
+    p.add_argument("run", help="a results folder written by `cardsim run` or `cardsim demo`")
+    p.set_defaults(handler=cmd_verify)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check a run's store without running anything: every batch read back and checked against
+    its record (size, rows, sha256)."""
+    from experiments.store import QUARANTINE, Store
+    store = Store.open(args.run)
+    batches = store.check()
+    damaged = [b for b in batches if b.problem]
+    for b in damaged:
+        print(f"  {b.name}: {b.problem}")
+    if damaged:
+        raise store.damage_error(damaged)
+    unrecorded = sum(not b.recorded for b in batches)
+    aside = store.path / QUARANTINE
+    aside = len({p.stem for p in aside.iterdir()}) if aside.is_dir() else 0
+    print(f"{store.path}: {len(batches)} batches whole, {sum(len(b.rows) for b in batches):,} "
+          "rows" + (f"; {unrecorded} of them without a checksum yet (written by an older "
+                    f"cardsim, or by a run stopped before recording it): `cardsim run "
+                    f"{store.path}` records them" if unrecorded else "")
+          + (f"; {aside} damaged batch(es) set aside earlier in {store.path / QUARANTINE}"
+             if aside else ""))
+    return 0
+
+
+def add_compare(sub) -> None:
+    p = sub.add_parser("compare", help="two runs of the same game side by side: spec "
+                       "differences, results and their differences with 95%% intervals")
+    p.add_argument("run_a", metavar="RUN_A", help="a results folder")
+    p.add_argument("run_b", metavar="RUN_B", help="another results folder of the same game")
+    p.set_defaults(handler=cmd_compare)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Two runs of the same game side by side."""
+    from reports.compare import compare_runs, format_comparison
+    with pd.option_context("display.width", 120, "display.max_columns", 20,
+                           "display.max_colwidth", 40):
+        print(format_comparison(compare_runs(args.run_a, args.run_b)))
+    return 0
+
+
+SUBCOMMANDS = {"run": add_run, "equity": add_equity, "train": add_train, "demo": add_demo,
+               "report": add_report, "verify": add_verify, "compare": add_compare}
+"""Subcommand -> the function that adds its parser and handler to ``cardsim``'s subparsers."""

@@ -536,11 +536,11 @@ def summary(rows: pd.DataFrame, evaluators) -> pd.DataFrame:
                 continue
             deal = part["deal"]
             scores = forecast_scores(part["predicted_win"], part["realized_win"], deal)
-            scores["predicted_win"] = scores.pop("predicted")
-            scores["realized_win"] = scores.pop("realized")
             bias = return_bias(part["predicted_return"], part["realized_return"], deal)
             out.append({"evaluator": name, "stage": "all" if s is None else STAGES[s],
-                        "positions": len(part), "deals": int(deal.nunique()), **scores,
+                        "positions": len(part), "deals": int(deal.nunique()),
+                        "predicted_win": scores.pop("predicted"),
+                        "realized_win": scores.pop("realized"), **scores,
                         "predicted_return": float(part["predicted_return"].mean()),
                         "realized_return": float(part["realized_return"].mean()),
                         "bias": bias[0], "bias_lo": bias[1], "bias_hi": bias[2],

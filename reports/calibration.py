@@ -48,51 +48,45 @@ def calibration_contents(folder) -> tuple[list[Section], dict]:
                "result moves the match state, the table gives the chance from there); the "
                "match's result is what came true (a drawn match counts 1/2)." if match else "")]
     table = summary(rows, spec.names)
-    section = Section("calibration", "Calibration", text=[t for t in text if t])
-    bins = {name: reliability(rows.loc[rows["evaluator"] == e, "predicted_win"],
-                              rows.loc[rows["evaluator"] == e, "realized_win"])
-            for e, name in enumerate(spec.names)}
-    section.plots.append(Plot("reliability", "Reliability diagrams: the share of positions won "
-                              "against the predicted chance, per bin of the forecast",
-                              plots.reliability(bins, f"{spec.game}: is the analysis "
-                                                      "calibrated?")))
-    section.tables.append(shown_table("summary", table, [
-        "evaluator", "stage", "positions", "deals", "predicted_win", "realized_win", "ece",
-        "ece_corrected", "brier", "reliability", "resolution", "uncertainty", "predicted_return",
-        "realized_return", "bias", "seconds"]))
-    for e, name in enumerate(spec.names):
-        section.tables.append(shown_table(f"bins_{e}", bins[name], [
-            "from", "to", "positions", "predicted", "realized"],
-            caption=f"{name}: {bins[name].attrs['note']}"))
+    sections = [_forecast_section(
+        rows, spec, Section("calibration", "Calibration", text=[t for t in text if t]),
+        "win", "", "Reliability diagrams: the share of positions won against the predicted "
+        "chance, per bin of the forecast", f"{spec.game}: is the analysis calibrated?",
+        shown_table("summary", table, [
+            "evaluator", "stage", "positions", "deals", "predicted_win", "realized_win", "ece",
+            "ece_corrected", "brier", "reliability", "resolution", "uncertainty",
+            "predicted_return", "realized_return", "bias", "seconds"]))]
     if match:
-        sections = [section, _match_section(rows, spec, table)]
-    else:
-        sections = [section]
+        sections.append(_forecast_section(
+            rows, spec, Section("match", "The chance of winning the match", text=[
+                "The same positions, the predicted chance of winning the match against the "
+                "match's result (the thirds are the match's)."]),
+            "match", "_match", "Reliability diagrams of the match: the share of positions "
+            "whose match was won against the predicted chance, per bin of the forecast",
+            f"{spec.game}: is the chance of winning the match calibrated?",
+            shown_table("summary_match", table, [
+                "evaluator", "stage", "positions", "deals", "match_predicted",
+                "match_realized", "match_ece", "match_ece_corrected", "match_ece_corrected_lo",
+                "match_ece_corrected_hi", "match_brier", "match_reliability",
+                "match_resolution", "match_uncertainty"])))
     name = Path(folder).resolve().name
     context = {"title": f"{spec.game.capitalize()} calibration {name}", "run_name": name,
                "game": spec.game, "games": f"{deals:,}"}
     return sections, context
 
 
-def _match_section(rows, spec, table) -> Section:
-    """A study of the match's section: its reliability diagrams, summary and bins."""
-    bins = {name: reliability(rows.loc[rows["evaluator"] == e, "predicted_match"],
-                              rows.loc[rows["evaluator"] == e, "realized_match"])
+def _forecast_section(rows, spec, section: Section, outcome: str, suffix: str, caption: str,
+                      title: str, summary_table) -> Section:
+    """``section`` with one forecast's reliability diagrams (the rows' ``predicted_<outcome>``
+    against ``realized_<outcome>``, per evaluator), its summary table and each evaluator's
+    bins; ``suffix`` ends the plot's and the bins' names."""
+    bins = {name: reliability(rows.loc[rows["evaluator"] == e, f"predicted_{outcome}"],
+                              rows.loc[rows["evaluator"] == e, f"realized_{outcome}"])
             for e, name in enumerate(spec.names)}
-    section = Section("match", "The chance of winning the match", text=[
-        "The same positions, the predicted chance of winning the match against the match's "
-        "result (the thirds are the match's)."])
-    section.plots.append(Plot("reliability_match", "Reliability diagrams of the match: the "
-                              "share of positions whose match was won against the predicted "
-                              "chance, per bin of the forecast",
-                              plots.reliability(bins, f"{spec.game}: is the chance of winning "
-                                                      "the match calibrated?")))
-    section.tables.append(shown_table("summary_match", table, [
-        "evaluator", "stage", "positions", "deals", "match_predicted", "match_realized",
-        "match_ece", "match_ece_corrected", "match_ece_corrected_lo", "match_ece_corrected_hi",
-        "match_brier", "match_reliability", "match_resolution", "match_uncertainty"]))
+    section.plots.append(Plot(f"reliability{suffix}", caption, plots.reliability(bins, title)))
+    section.tables.append(summary_table)
     for e, name in enumerate(spec.names):
-        section.tables.append(shown_table(f"bins_match_{e}", bins[name], [
+        section.tables.append(shown_table(f"bins{suffix}_{e}", bins[name], [
             "from", "to", "positions", "predicted", "realized"],
             caption=f"{name}: {bins[name].attrs['note']}"))
     return section

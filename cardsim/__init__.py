@@ -4,13 +4,13 @@
 >>> "scopa" in cardsim.list_games()
 True
 """
-from . import _cache
+from .compiled import cache as _cache
 
 _cache.configure()     # numba's cache locator, before any compiled function is defined
 
 from .errors import CardError, CardsimError, IllegalActionError, OptionError, PositionError, UnknownGameError  # noqa: E402
 from .game import Game, State, load_game  # noqa: E402
-from .registry import list_games  # noqa: E402
+from .protocol.registry import list_games  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -63,8 +63,8 @@ from typing import Any, Mapping
 import numpy as np
 
 from .cards import Deck
+from .compiled.rng import rng_from_seed
 from .errors import CardError, CardsimError
-from .rng import rng_from_seed
 
 __all__ = ["Construction", "DealError", "METHODS", "Where", "acceptance", "construction",
            "deal_where", "named_sets", "parse_where", "sub_seed"]
@@ -93,7 +93,7 @@ class DealError(CardsimError):
 
 def named_sets(game) -> dict:
     """The named card sets of ``count`` in ``game``: a mask, or a function of the turned card
-    (its :class:`~cardsim.spec.DealConditions`)."""
+    (its :class:`~cardsim.protocol.spec.DealConditions`)."""
     return game.definition.deal_conditions.sets
 
 

@@ -3,7 +3,7 @@
 A :class:`Game` is an immutable factory of states for one game under one set of rules; a
 :class:`State` is the only mutable object and wraps the flat ``uint64`` state vector that the
 kernels work on. Both are generic: everything game-specific comes from the game's record
-(:class:`~cardsim.spec.GameDefinition`, found by :mod:`cardsim.registry`): its rules class,
+(:class:`~cardsim.protocol.spec.GameDefinition`, found by :mod:`cardsim.protocol.registry`): its rules class,
 its kernels and its notation codec.
 
 >>> import cardsim
@@ -24,11 +24,11 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from .compiled.rng import rng_from_seed
 from .errors import CardsimError, IllegalActionError
-from .options import rules_from_options
-from .registry import definition, list_games
-from .rng import rng_from_seed
-from .spec import GameDefinition, GameSpec
+from .protocol.options import rules_from_options
+from .protocol.registry import definition, list_games
+from .protocol.spec import GameDefinition, GameSpec
 
 __all__ = ["Game", "GameDefinition", "State", "definition", "list_games", "load_game"]
 
@@ -107,8 +107,8 @@ class State:
     """A position of a game; the only mutable object of the API.
 
     A state made by ``new_deal``, ``new_match`` or ``from_dict`` remembers where it started
-    and the actions applied to it since (:meth:`apply_action`, ``solvers.agents.play``), so
-    that :meth:`record` gives the game's record (:mod:`cardsim.record`)."""
+    and the actions applied to it since (:meth:`apply_action`, ``cardsim.solvers.agents.play``), so
+    that :meth:`record` gives the game's record (:mod:`cardsim.records.record`)."""
 
     __slots__ = ("game", "vec", "start", "seed", "where", "actions")
 
@@ -131,11 +131,11 @@ class State:
         return self
 
     def record(self, seats=None):
-        """The :class:`cardsim.record.GameRecord` of the moves played on this state since its
+        """The :class:`cardsim.records.record.GameRecord` of the moves played on this state since its
         start (``seats``: who played each seat, ``"person"`` by default). Refused in one line
         when the state does not know its start, or its vector was changed otherwise than by
         its moves."""
-        from .record import RecordError, record_of
+        from .records.record import RecordError, record_of
         if self.start is None:
             raise RecordError("this state was not made by new_deal, new_match or from_dict: "
                               "it has no record of its moves")

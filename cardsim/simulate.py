@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
+from .compiled.rng import rng_from_seed
 from .errors import CardsimError, OptionError
 from .game import Game, GameDefinition, load_game
-from .rng import rng_from_seed
 from .stats import Sums
 
 CHUNK = 20_000

@@ -37,7 +37,7 @@ def pytest_configure(config):
     if not (whole or config.getoption("warm_up")):
         return
     import cardsim
-    from solvers.warmup import compile_games
+    from cardsim.solvers.warmup import compile_games
     jobs = max(1, int(getattr(config.option, "numprocesses", None) or 1))
     start = time.perf_counter()
     done = []

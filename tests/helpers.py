@@ -8,15 +8,28 @@ game's spec each time. A game's test module binds it to its game once::
 
     game = game_loader("scopa")      # game(num_players=4) is load_game("scopa", num_players=4)
 
+:func:`shipped_specs` lists the studies the repository ships.
+
 Tests of ``cardsim.load_game`` itself (its errors, options given as strings or a mapping) call
 ``cardsim.load_game`` directly: an error is never cached, but a test of loading should load.
 """
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 from typing import Any, Callable
 
 import cardsim
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The repository's folder."""
+DEMO_SPEC = ROOT / "cardsim" / "experiments" / "demo.toml"
+"""``cardsim demo``'s study, shipped in the package."""
+
+
+def shipped_specs() -> list[Path]:
+    """Every study the repository ships: ``experiments/specs/*.toml`` and the demo's."""
+    return sorted([*(ROOT / "experiments" / "specs").glob("*.toml"), DEMO_SPEC])
 
 
 @functools.lru_cache(maxsize=None)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.rng import rng_from_seed
+from cardsim.compiled.rng import rng_from_seed
 
 
 def heuristic_choice(state, seed: int = 0) -> str:

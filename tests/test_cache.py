@@ -19,8 +19,8 @@ import cardsim
 
 COMPILED = """
 import json, sys
-from cardsim.compiling import watch
-from cardsim._cache import group_of
+from cardsim.compiled.compiling import watch
+from cardsim.compiled.cache import group_of
 from numba.core import event
 seen = []
 class L(event.Listener):
@@ -32,7 +32,7 @@ class L(event.Listener):
 event.register("numba:compile", L())
 import cardsim
 import cardsim.simulate
-from solvers.agents import play
+from cardsim.solvers.agents import play
 game = cardsim.load_game("scopa")
 cardsim.simulate.play_random_deals("scopa", 5, 1)
 by_simulate = len(seen)
@@ -61,7 +61,7 @@ def test_demo_agents_compile_only_scopa_and_their_kinds_then_load(tmp_path):
     assert groups <= {"core", "solvers", "scopa", "scopa-solvers", None}, groups
     assert not any(m.startswith("cardsim.games.") and not m.startswith("cardsim.games.scopa")
                    for m in modules), modules
-    assert not modules & {"solvers.pimc", "solvers.exact", "cardsim.games.scopa.exact"}
+    assert not modules & {"cardsim.solvers.pimc", "cardsim.solvers.exact", "cardsim.games.scopa.exact"}
     names = {q for _, q, _ in seen}
     assert "play_out__scopa__ismcts" in names and "play_out__scopa__base" in names
     assert not any("exact" in q.rsplit("__", 1)[-1] for q in names if "__scopa__" in q)
@@ -82,7 +82,7 @@ def test_a_second_process_compiles_nothing(name):
     env = dict(os.environ, NUMBA_DEBUG_CACHE="1")
 
     def warm_up():
-        run = subprocess.run([sys.executable, "-m", "solvers.warmup", name], env=env,
+        run = subprocess.run([sys.executable, "-m", "cardsim.solvers.warmup", name], env=env,
                              capture_output=True, text=True, check=True)
         assert "cannot cache" not in run.stdout + run.stderr
         return json.loads(run.stdout.strip().splitlines()[-1]), run.stdout + run.stderr
@@ -96,11 +96,14 @@ def test_a_second_process_compiles_nothing(name):
 
 
 def _tree(root):
-    files = {"cardsim/bits.py": "@helper\ndef f(x):\n    return x\n",
+    files = {"cardsim/compiled/bits.py": "@helper\ndef f(x):\n    return x\n",
+             "cardsim/compiled/turns.py": "def closure(layout):\n    return layout\n",
+             "cardsim/errors.py": "class E(Exception):\n    pass\n",
              "cardsim/notation_like.py": "import numba\nx = 1\n",
-             "solvers/ismcts.py": "@generic\ndef g(x):\n    return x\n"}
+             "cardsim/solvers/ismcts.py": "@generic\ndef g(x):\n    return x\n"}
     for game in ("scopa", "bura"):
         files[f"cardsim/games/{game}/kernels.py"] = ("from . import layout as L\n"
+                                                     "from ...errors import E\n"
                                                      "@kernel\ndef k(x):\n    return x\n")
         files[f"cardsim/games/{game}/layout.py"] = "X = 1\n"
         files[f"cardsim/games/{game}/notation.py"] = "from . import kernels\ny = 2\n"
@@ -110,16 +113,16 @@ def _tree(root):
 
 
 def _hashes(root):
-    from cardsim._cache import group_hash
+    from cardsim.compiled.cache import group_hash
     group_hash.cache_clear()
     groups = ["core", "solvers", "scopa", "bura", "scopa-solvers", "bura-solvers"]
-    return {g: group_hash(g, root) for g in groups}
+    return {g: group_hash(g, root / "cardsim") for g in groups}
 
 
 def test_cache_folders_follow_their_sources(tmp_path):
     """Numba checks a cached function against its own file only, so each group's folder is
     named after a hash of the compiling sources its code can hold and of the modules they
-    import (a layout's constants are compiled in), not of other modules (cardsim/_cache.py)."""
+    import (a layout's constants are compiled in), not of other modules (cardsim/compiled/cache.py)."""
     _tree(tmp_path)
     before = _hashes(tmp_path)
     assert len(set(before.values())) == len(before)
@@ -133,21 +136,106 @@ def test_cache_folders_follow_their_sources(tmp_path):
     (tmp_path / "cardsim/games/bura/layout.py").write_text("X = 2\n")   # no longer imported
     after = _hashes(tmp_path)
     assert after == later
-    (tmp_path / "solvers/ismcts.py").write_text("@generic\ndef g(x):\n    return 2\n")
+    (tmp_path / "cardsim/solvers/ismcts.py").write_text("@generic\ndef g(x):\n    return 2\n")
     again = _hashes(tmp_path)
     assert {g for g in after if after[g] != again[g]} == {"solvers", "scopa-solvers",
                                                           "bura-solvers"}
-    for path in ("cardsim/notation_like.py", "cardsim/games/scopa/notation.py"):
+    for path in ("cardsim/notation_like.py", "cardsim/games/scopa/notation.py",
+                 "cardsim/errors.py"):
         (tmp_path / path).write_text("z = 3\n")                 # no compiled code
     assert _hashes(tmp_path) == again
-    (tmp_path / "cardsim/bits.py").write_text("@helper\ndef f(x):\n    return 3\n")
+    (tmp_path / "cardsim/compiled/bits.py").write_text("@helper\ndef f(x):\n    return 3\n")
     assert all(v != again[g] for g, v in _hashes(tmp_path).items())
-    from cardsim._cache import group_hash
+    later = _hashes(tmp_path)
+    (tmp_path / "cardsim/compiled/turns.py").write_text("def closure(layout):\n    return 0\n")
+    assert all(v != later[g] for g, v in _hashes(tmp_path).items())   # the core: every module
+    from cardsim.compiled.cache import group_hash
     group_hash.cache_clear()
 
 
+def _compiling_modules():
+    """Every module of the package that defines compiled code, with its group."""
+    from cardsim.compiled.cache import _COMPILED, ROOT, group_parts, part_folder
+    parts = {"core", "solvers", *cardsim.list_games()}
+    folders = {p: part_folder(ROOT, p) for p in parts}
+    out = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        if _COMPILED.search(path.read_bytes()):
+            out[path] = next((p for p, f in folders.items() if f in path.parents), None)
+    return out, folders, group_parts
+
+
+def test_an_edit_outside_the_compiled_folders_compiles_nothing_again():
+    """Compiled code lives only in ``cardsim/compiled/``, ``cardsim/games/<game>/`` and
+    ``cardsim/solvers/``, and no group's hash covers a module outside those folders: editing
+    an error message (``cardsim/errors.py``), the public ``Game``, a notation, a report or the
+    command line recompiles nothing."""
+    from cardsim.compiled.cache import ROOT, _hashed
+    found, _, _ = _compiling_modules()
+    assert len(found) > 30
+    outside = [p.relative_to(ROOT).as_posix() for p, part in found.items() if part is None]
+    assert outside == []
+    groups = ["core", "solvers", *cardsim.list_games(), *(f"{g}-solvers" for g in cardsim.list_games())]
+    hashed = {f.relative_to(ROOT).as_posix() for g in groups for f in _hashed(ROOT, g)}
+    assert {"compiled/jit.py", "compiled/turns.py", "games/scopa/kernels.py",
+            "games/bura/layout.py", "solvers/ismcts.py"} <= hashed
+    assert not {f for f in hashed if not f.startswith(("compiled/", "games/", "solvers/"))}
+    assert not {"errors.py", "game.py", "games/scopa/notation.py", "app/cli.py"} & hashed
+
+
+COMPILING = {"kernel", "helper", "leaf", "generic", "njit", "intrinsic"}
+
+
+def _names_read_by_compiled_code(tree) -> set[str]:
+    """The global names read inside the module's compiled functions (by decorator)."""
+    import ast
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and any(
+                (d.func if isinstance(d, ast.Call) else d).__dict__.get("id") in COMPILING
+                for d in node.decorator_list):
+            out |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+                    and isinstance(n.ctx, ast.Load)}
+    return out
+
+
+def test_compiled_code_reads_no_constant_from_outside_its_group():
+    """A constant that compiled code reads is baked into its machine code, so it must come
+    from a module its group's hash covers: no compiled function reads a name that its module
+    imported from a module outside its group's folders, unless it is a function, a class or
+    a module (a number, a string, a tuple or an array would be baked in unhashed)."""
+    import ast
+
+    from cardsim.compiled.cache import ROOT
+    found, folders, group_parts = _compiling_modules()
+    bad = []
+    for path, part in found.items():
+        allowed = [folders[p] for p in group_parts(part if part in ("core", "solvers")
+                                                  else f"{part}-solvers")]
+        tree = ast.parse(path.read_bytes())
+        module = ".".join(("cardsim", *path.relative_to(ROOT).with_suffix("").parts))
+        package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        read = _names_read_by_compiled_code(tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, *([node.module] if node.module else [])])
+            if not base.startswith("cardsim"):
+                continue
+            source = ROOT.joinpath(*base.split(".")[1:])
+            if any(a == source or a in source.parents for a in allowed):
+                continue
+            for alias in node.names:
+                if (alias.asname or alias.name) in read:
+                    bad.append(f"{path.relative_to(ROOT)}: {alias.name} from {base}")
+    assert not bad, "\n".join(bad)
+
+
 def test_the_cache_lives_in_numba_cache_dir_or_the_user_cache(tmp_path):
-    code = ("import cardsim, json; from cardsim._cache import group_folder; "
+    code = ("import cardsim, json; from cardsim.compiled.cache import group_folder; "
             "print(json.dumps([str(group_folder(g)) for g in ('core', 'scopa-solvers')]))")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -161,7 +249,7 @@ def test_the_cache_lives_in_numba_cache_dir_or_the_user_cache(tmp_path):
 
 
 def test_prune_removes_only_other_versions(tmp_path, monkeypatch):
-    from cardsim import _cache
+    from cardsim.compiled import cache as _cache
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     current = _cache.group_folder("scopa")
     current.mkdir(parents=True)
@@ -169,5 +257,5 @@ def test_prune_removes_only_other_versions(tmp_path, monkeypatch):
     old.mkdir()
     other = tmp_path / "notes"
     other.mkdir()
-    assert _cache.prune() == [old]
+    assert _cache.prune(cardsim.list_games()) == [old]
     assert current.is_dir() and other.is_dir() and not old.exists()

@@ -212,7 +212,7 @@ def test_bench_starts_exact_ismcts_cold_and_warm(tmp_path):
     compiled copy of the game loop) where the game has the exact solver: every game's default
     rules now (Mushka's is paranoid)."""
     import cardsim.app.bench as bench
-    from experiments.spec import load_spec
+    from cardsim.experiments.spec import load_spec
     assert "run-exact" in bench.STARTUP_COMMANDS
     argv = bench.startup_argv("scopa", "run-exact", str(tmp_path), "cold")
     spec = load_spec(argv[argv.index("run") + 1])
@@ -227,7 +227,7 @@ def test_bench_starts_reviews_and_an_inferring_search_cold_and_warm(tmp_path, ca
     --infer`` and a run with an inferring ISMCTS (``infer``: the game loop's record and the
     weighing at the root, compiled only there); their command lines run."""
     import cardsim.app.bench as bench
-    from experiments.spec import load_spec
+    from cardsim.experiments.spec import load_spec
     for command in ("review", "review-infer", "run-infer"):
         assert command in bench.STARTUP_COMMANDS
     argv = bench.startup_argv("bura", "review-infer", str(tmp_path), "cold")
@@ -272,7 +272,7 @@ def test_bench_starts_a_match_for_the_match_cold_and_warm(tmp_path):
     """``cardsim bench --startup`` runs a whole match against ``ismcts:value=match`` (its own
     compiled copy of the agent loop) with a table it made first, where the game has one."""
     import cardsim.app.bench as bench
-    from experiments.spec import load_spec
+    from cardsim.experiments.spec import load_spec
     assert "run-match" in bench.STARTUP_COMMANDS
     for game, rules in (("scopa", {}), ("bura", {"match_format": "wins_to_n"})):
         (tmp_path / game).mkdir()
@@ -292,7 +292,7 @@ def test_bench_solves_minchiate_endgames_only(tmp_path):
 
     import cardsim
     import cardsim.app.bench as bench
-    from solvers import exact
+    from cardsim.solvers import exact
     limit = cardsim.load_game("minchiate").spec.exact.max_cards
     f = bench.solver_figures("minchiate", positions=2)
     assert f["cards_left"] == limit and f["pimc_decisions"] == 0 and f["nodes_per_s"] > 0
@@ -315,7 +315,7 @@ def test_bench_runner_figures(capsys, monkeypatch):
 
 
 def test_demo_runs_the_built_in_study(capsys, tmp_path, monkeypatch):
-    """``cardsim demo``: the built-in Scopa study (experiments/specs/demo.toml) into a folder,
+    """``cardsim demo``: the built-in Scopa study (cardsim/experiments/demo.toml) into a folder,
     then its tables and its report; run again, it resumes (nothing left to do) and prints the
     same."""
     out = tmp_path / "demo"

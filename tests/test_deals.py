@@ -11,9 +11,9 @@ import cardsim
 from cardsim.app.cli import main
 from cardsim.deals import DealError, deal_where, parse_where
 from cardsim.errors import CardsimError
-from experiments.rows import seeded
-from experiments.runner import RunConfig, run
-from experiments.spec import SpecError, parse_spec
+from cardsim.experiments.rows import seeded
+from cardsim.experiments.runner import RunConfig, run
+from cardsim.experiments.spec import SpecError, parse_spec
 
 N = 2000
 
@@ -120,7 +120,7 @@ def test_same_seed_same_deal():
     assert record["seed"] == 11 and record["where"] == {"hold": {"0": ["Aco", "7co"]}}
     again = game.new_deal(record["seed"], where=record["where"])
     assert again.to_dict() == record["start"] == state.record().start
-    from cardsim.replay import from_dict as read_record
+    from cardsim.records.replay import from_dict as read_record
     assert read_record(record).where == record["where"]
     with pytest.raises(CardsimError, match="where.hold.0: unknown scopa card 'Xco'"):
         read_record({**record, "where": {"hold": {"0": ["Xco"]}}})
@@ -171,8 +171,8 @@ def test_spec_deal_table_and_workers(tmp_path):
     for i in range(3):
         seq = np.random.SeedSequence([2, 0, i]).spawn(3)[0]
         assert "7co" in game.new_deal(seq, where=spec.deal).to_dict()["hands"][0]
-    from experiments.runner import deal_seed
-    from solvers.duplicate import play_duplicate
+    from cardsim.experiments.runner import deal_seed
+    from cardsim.solvers.duplicate import play_duplicate
     direct = play_duplicate(game, ["random", "random"], range(10), seed=deal_seed(rare, 0),
                             where=rare.deal)          # what the runner plays: the condition's
     assert seeded(one).drop(columns=["matchup", "batch"]).reset_index(drop=True).equals(

@@ -4,8 +4,8 @@ import importlib
 
 import pytest
 
-MODULES = ["cardsim", "cardsim.cards", "cardsim.game", "cardsim.registry", "cardsim.jit",
-           "cardsim.compiling", "cardsim.clock", "solvers.agent_spec", "solvers.strength"]
+MODULES = ["cardsim", "cardsim.cards", "cardsim.game", "cardsim.protocol.registry", "cardsim.compiled.jit",
+           "cardsim.compiled.compiling", "cardsim.compiled.clock", "cardsim.solvers.agent_spec", "cardsim.solvers.strength"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,4 +1,4 @@
-"""cardsim.jit and the registry: code written once, compiled per game, with only the branches a
+"""cardsim.compiled.jit and the registry: code written once, compiled per game, with only the branches a
 copy runs; one record per game; clear errors for unknown games and missing capabilities."""
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ import pytest
 from numba.core.errors import TypingError
 
 import cardsim
+from cardsim.compiled.jit import EXACT_HOOKS, G, Generic, generic
 from cardsim.errors import AgentError, UnknownGameError, UnsupportedError
-from cardsim.jit import EXACT_HOOKS, G, Generic, generic
-from cardsim.registry import GAMES, definition, list_games
-from cardsim.spec import ExactHooks, GameDefinition, Kernels
-from solvers import exact
-from solvers.agents import parse_agent, play, switches
+from cardsim.protocol.registry import GAMES, definition, list_games
+from cardsim.protocol.spec import ExactHooks, GameDefinition, Kernels
+from cardsim.solvers import exact
+from cardsim.solvers.agents import parse_agent, play, switches
 
 
 @generic
@@ -125,7 +125,7 @@ def test_exact_endgames_and_pimc_have_separate_switches():
     game loop's PIMC and oracle branch (``WITH_PIMC``): an exact-endgame ISMCTS loop does not
     compile PIMC, and a PIMC loop does not compile the search's endgames. PIMC over the
     network has its own (``WITH_LOOKAHEAD``): it compiles neither whole-deal PIMC nor ISMCTS."""
-    from solvers import agents, ismcts, lookahead, pimc
+    from cardsim.solvers import agents, ismcts, lookahead, pimc
     assert agents.choose_action.all_switches() == ("WITH_EXACT", "WITH_INFER", "WITH_ISMCTS",
                                                    "WITH_LOOKAHEAD", "WITH_MATCH", "WITH_NET",
                                                    "WITH_PIMC", "WITH_POINTS")
@@ -145,7 +145,7 @@ def test_generic_functions_are_not_called_directly():
 
 def test_helpers_refuse_calls_from_python():
     """A helper has no Python wrapper: a call from Python is refused, not a jump into no code."""
-    from cardsim.bits import popcount
+    from cardsim.compiled.bits import popcount
     with pytest.raises(TypeError, match="compiled helper"):
         popcount(np.uint64(7))
 

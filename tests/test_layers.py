@@ -1,14 +1,13 @@
 """The layers of DESIGN.md run one way, and no module imports itself round a cycle.
 
-The import graph of the four packages (cardsim, solvers, experiments, reports) is read from
-the sources with :mod:`ast`: every ``import`` and ``from ... import`` anywhere in a module
+The import graph of the ``cardsim`` package is read from the sources with :mod:`ast`: every ``import`` and ``from ... import`` anywhere in a module
 (inside functions too), relative imports resolved; ``from pkg import name`` is an edge to
 ``pkg.name`` when that is a module, else to ``pkg``; importing ``a.b.c`` is an edge to ``a.b.c``
 only (no implicit edges to the parent packages that Python also runs).
 
-Layers, lowest first: the engines (``cardsim`` but its application), ``solvers``,
-``experiments``, ``reports``, and the application (``cardsim.app``, ``cardsim.__main__``),
-which alone may import from every layer. A module may import from its own layer or below.
+Layers, lowest first: the engines (``cardsim`` but the packages named next), ``cardsim.solvers``,
+``cardsim.experiments``, ``cardsim.reports``, and the application (``cardsim.app``,
+``cardsim.__main__``), which alone may import from every layer. A module may import from its own layer or below.
 """
 from __future__ import annotations
 
@@ -20,8 +19,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("cardsim", "solvers", "experiments", "reports")
-LAYERS = ("cardsim", "solvers", "experiments", "reports", "cardsim.app")
+PACKAGES = ("cardsim",)
+LAYERS = ("cardsim", "cardsim.solvers", "cardsim.experiments", "cardsim.reports", "cardsim.app")
 """The layers, lowest first (by name: :func:`layer`)."""
 
 
@@ -119,9 +118,10 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def layer(module: str) -> int:
     """A module's layer: its index in :data:`LAYERS` (the application is ``cardsim.app`` and
     ``cardsim.__main__``)."""
-    if module in ("cardsim.__main__", "cardsim.app") or module.startswith("cardsim.app."):
+    if module == "cardsim.__main__":
         return LAYERS.index("cardsim.app")
-    return LAYERS.index(module.split(".")[0])
+    return max(i for i, name in enumerate(LAYERS)
+               if module == name or module.startswith(name + ".") or name == "cardsim")
 
 
 def upward(graph: dict[str, set[str]]) -> list[str]:
@@ -137,12 +137,12 @@ GRAPH = import_graph()
 
 def test_the_graph_sees_the_packages():
     """The graph holds the known modules and edges (a reader that found nothing would pass)."""
-    assert {"cardsim", "cardsim.app.cli", "solvers.agents", "experiments.tables",
-            "reports.content"} <= set(GRAPH)
-    assert "solvers.agent_spec" in GRAPH["solvers.agents"]              # from .agent_spec import
-    assert "solvers.warmup" in GRAPH["cardsim.app.engine"]              # inside a function
+    assert {"cardsim", "cardsim.app.cli", "cardsim.solvers.agents", "cardsim.experiments.tables",
+            "cardsim.reports.content"} <= set(GRAPH)
+    assert "cardsim.solvers.agent_spec" in GRAPH["cardsim.solvers.agents"]              # from .agent_spec import
+    assert "cardsim.solvers.warmup" in GRAPH["cardsim.app.engine"]              # inside a function
     assert "cardsim.app.cli" in GRAPH["cardsim.__main__"]               # from .app.cli import
-    assert "cardsim" in GRAPH["experiments.store"]                      # from cardsim import name
+    assert "cardsim" in GRAPH["cardsim.experiments.store"]                      # from cardsim import name
 
 
 def test_no_import_cycle():
@@ -155,6 +155,19 @@ def test_layers_import_downward_only():
     bad = upward(GRAPH)
     assert not bad, ("imports of a higher layer (the order is " + " < ".join(LAYERS)
                      + "):\n  " + "\n  ".join(bad))
+
+
+def test_the_compiled_toolkit_is_the_bottom_layer():
+    """``cardsim.compiled`` (the core compile group, hashed into every compiled function's cache
+    folder) imports nothing of cardsim but itself and the error classes: a compiled module that
+    reached into the game protocol or the records could bake their contents into machine code
+    cached against other sources."""
+    bad = {m: sorted(t for t in GRAPH[m] if not t.startswith("cardsim.compiled")
+                     and t != "cardsim.errors")
+           for m in GRAPH if m.startswith("cardsim.compiled")}
+    assert {m for m in GRAPH if m.startswith("cardsim.compiled.")} >= {
+        "cardsim.compiled.jit", "cardsim.compiled.cache", "cardsim.compiled.rng"}
+    assert not {m: t for m, t in bad.items() if t}, bad
 
 
 # --- the checker itself ------------------------------------------------------------------------
@@ -171,12 +184,12 @@ def test_cycle_finder_on_a_hand_made_graph():
 
 
 def test_layer_order():
-    assert [layer(m) for m in ("cardsim.game", "cardsim.games.scopa.kernels", "solvers.agents",
-                               "experiments.store", "reports.run", "cardsim.app.cli",
+    assert [layer(m) for m in ("cardsim.game", "cardsim.games.scopa.kernels", "cardsim.solvers.agents",
+                               "cardsim.experiments.store", "cardsim.reports.run", "cardsim.app.cli",
                                "cardsim.__main__", "cardsim.app")] == [0, 0, 1, 2, 3, 4, 4, 4]
-    assert upward({"cardsim.game": {"solvers.agents"}, "solvers.agents": {"cardsim.game"},
-                   "cardsim.app.cli": {"reports"}}) == [
-        "cardsim.game (cardsim) -> solvers.agents (solvers)"]
+    assert upward({"cardsim.game": {"cardsim.solvers.agents"}, "cardsim.solvers.agents": {"cardsim.game"},
+                   "cardsim.app.cli": {"cardsim.reports"}}) == [
+        "cardsim.game (cardsim) -> cardsim.solvers.agents (cardsim.solvers)"]
 
 
 def test_graph_of_a_small_tree(tmp_path):
@@ -204,37 +217,37 @@ def test_graph_of_a_small_tree(tmp_path):
 # --- agent specs without compiled code ---------------------------------------------------------
 
 def test_reading_a_store_and_its_agents_imports_no_compiled_solver():
-    """A store's reader (experiments.store, the spec, the report's run) parses its agent specs
-    with solvers.agent_spec alone: no solver module with compiled code is imported. (numba
+    """A store's reader (cardsim.experiments.store, the spec, the report's run) parses its agent specs
+    with cardsim.solvers.agent_spec alone: no solver module with compiled code is imported. (numba
     itself is: ``import cardsim`` sets up its cache locator, and a spec's rules are checked by
     loading the game.)"""
     code = """
 import sys
-import experiments.store
-from experiments.spec import spec_from_dict
-from reports.run import load_run
-from solvers.agent_spec import parse_agent, search_budget
+import cardsim.experiments.store
+from cardsim.experiments.spec import spec_from_dict
+from cardsim.reports.run import load_run
+from cardsim.solvers.agent_spec import parse_agent, search_budget
 
-store = experiments.store.Store("tests/data/scopa_budget")
+store = cardsim.experiments.store.Store("tests/data/scopa_budget")
 spec = spec_from_dict(store.manifest()["spec"])
 budgets = [search_budget(parse_agent(a)) for a in spec.agents]
 assert budgets[2][:2] == ("iterations", 10.0), budgets
 run = load_run("tests/data/scopa_budget")
 assert len(run.rows) > 0 and run.spec == spec
-print(" ".join(sorted(m for m in sys.modules if m.split(".")[0] == "solvers")))
+print(" ".join(sorted(m for m in sys.modules if m.startswith("cardsim.solvers"))))
 """
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.split() == ["solvers", "solvers.agent_spec"]
+    assert out.stdout.split() == ["cardsim.solvers", "cardsim.solvers.agent_spec"]
 
 
 def test_agent_spec_module_imports_no_numba():
-    """solvers.agent_spec itself imports nothing compiled: its own imports are plain (the
-    registry, inside :func:`solvers.agent_spec.level`, only when a level is asked for a game
+    """cardsim.solvers.agent_spec itself imports nothing compiled: its own imports are plain (the
+    registry, inside :func:`cardsim.solvers.agent_spec.level`, only when a level is asked for a game
     by name: its package declares its levels)."""
-    assert GRAPH["solvers.agent_spec"] <= {"cardsim.errors", "cardsim.registry"}
-    source = (ROOT / "solvers" / "agent_spec.py").read_text(encoding="utf-8")
+    assert GRAPH["cardsim.solvers.agent_spec"] <= {"cardsim.errors", "cardsim.protocol.registry"}
+    source = (ROOT / "cardsim" / "solvers" / "agent_spec.py").read_text(encoding="utf-8")
     tree = ast.parse(source)
     names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
@@ -246,8 +259,8 @@ def test_agent_spec_module_imports_no_numba():
                                     "cardsim.app.studies", "cardsim.app.bench",
                                     "cardsim.app.interactive"])
 def test_the_application_defines_no_compiled_code(module):
-    """cardsim/_cache.py hashes the compiling files of ``cardsim/*.py`` only (not
-    ``cardsim/app/``): a compiled function there would be cached against the wrong sources."""
+    """cardsim/compiled/cache.py keeps compiled code of its groups' folders only (not
+    ``cardsim/app/``): a compiled function there would be cached by numba's own rules."""
     source = (ROOT / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8")
     decorators = {d.id if isinstance(d, ast.Name) else getattr(d, "attr", "")
                   for n in ast.walk(ast.parse(source))
@@ -262,15 +275,15 @@ def test_no_game_is_named_outside_its_package():
     literal one or keys a table by it (the registry's one line per game aside)."""
     import re
 
-    from cardsim.registry import list_games
+    from cardsim.protocol.registry import list_games
     names = "|".join(list_games())
     literal = rf"[\"']({names})[\"']"
     pattern = re.compile(rf"(==|!=|\bin\b)\s*[\(\[\{{]?\s*{literal}|{literal}\s*(==|!=|:)")
     found = []
-    for package in ("cardsim", "solvers", "experiments", "reports"):
+    for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             relative = path.relative_to(ROOT).as_posix()
-            if relative.startswith("cardsim/games/") or relative == "cardsim/registry.py":
+            if relative.startswith("cardsim/games/") or relative == "cardsim/protocol/registry.py":
                 continue
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 if pattern.search(line):

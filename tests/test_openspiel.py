@@ -1,4 +1,4 @@
-"""cardsim's games inside OpenSpiel (:mod:`cardsim.openspiel`): OpenSpiel's own
+"""cardsim's games inside OpenSpiel (:mod:`cardsim.interop.openspiel`): OpenSpiel's own
 checks on every game, information states against ``resample_from_infostate``, OpenSpiel's
 Python ISMCTS and MCTS bots playing whole deals, serialization, the tensors' layout."""
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-import cardsim.openspiel as cos
+import cardsim.interop.openspiel as cos
 from cardsim.app.bench import openspiel_figures
-from cardsim.options import describe
-from cardsim.registry import definition, list_games
+from cardsim.protocol.options import describe
+from cardsim.protocol.registry import definition, list_games
 
 GAMES = {"scopa": {}, "bura": {"num_players": 3}, "mushka": {}, "minchiate": {}}
 """Each game with the parameters its tests load it with (Bura at 3 players: a non-default
@@ -163,7 +163,7 @@ def ismcts_duel(name: str, deals: int, iterations: int, seed: int = 0) -> np.nda
     iterations a move, on the same deals with the seats swapped (duplicate): cardsim's return
     per deal and seating."""
     from cardsim.game import State
-    from solvers.agents import choose, parse_agent
+    from cardsim.solvers.agents import choose, parse_agent
     game = load(name)
     ours = parse_agent(f"ismcts:iterations={iterations}")
     rng = np.random.RandomState(seed)

@@ -6,7 +6,7 @@ import pytest
 import cardsim
 from cardsim.errors import OptionError
 from cardsim.games.scopa.rules import PRESETS, ScopaRules
-from cardsim.options import describe, non_default, parse_option_pairs
+from cardsim.protocol.options import describe, non_default, parse_option_pairs
 
 
 def test_defaults_are_the_rules_file_defaults():

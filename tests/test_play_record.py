@@ -17,9 +17,9 @@ import pytest
 import cardsim
 from cardsim.app.cli import main
 from cardsim.app.interactive import play_interactive
-from cardsim.replay import read_record
-from solvers.analyze import AnalysisConfig, analyze
-from solvers.review import ReviewConfig, decision_seed, review
+from cardsim.records.replay import read_record
+from cardsim.solvers.analyze import AnalysisConfig, analyze
+from cardsim.solvers.review import ReviewConfig, decision_seed, review
 
 TUTOR_SEED = 2
 BEST = "7co>3co+4cu"

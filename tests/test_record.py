@@ -1,4 +1,4 @@
-"""Game records (:mod:`cardsim.record`, read back by :mod:`cardsim.replay`): the
+"""Game records (:mod:`cardsim.records.record`, read back by :mod:`cardsim.records.replay`): the
 format round-trips for every game, a state gives its record, a plain list of moves imports,
 and a bad record is refused in one line naming the first wrong field or move."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ import json
 import pytest
 
 import cardsim
-from cardsim.record import FORMAT, VERSION, RecordError
-from cardsim.replay import from_dict, from_moves, read_record
-from solvers.agents import play
+from cardsim.records.record import FORMAT, VERSION, RecordError
+from cardsim.records.replay import from_dict, from_moves, read_record
+from cardsim.solvers.agents import play
 
 GAMES = ["scopa", "bura", "mushka", "minchiate"]
 

@@ -1,4 +1,4 @@
-"""The xoshiro256** generator of ``cardsim.rng``: compiled kernels vs. the Python twin, the
+"""The xoshiro256** generator of ``cardsim.compiled.rng``: compiled kernels vs. the Python twin, the
 published reference stream, uniformity (chi-square) and seed handling.
 
 All chi-square tests use fixed seeds, so they are deterministic; the threshold ``ALPHA`` = 1e-4
@@ -13,8 +13,8 @@ import pytest
 from numba import njit
 from scipy.stats import chisquare
 
+from cardsim.compiled.rng import PyRng, rng_below, rng_from_seed, rng_next, rng_shuffle
 from cardsim.errors import CardsimError
-from cardsim.rng import PyRng, rng_below, rng_from_seed, rng_next, rng_shuffle
 
 ALPHA = 1e-4
 SEEDS = list(range(40)) + [2**31 - 1, 2**32, 2**63 + 5, 10**30]

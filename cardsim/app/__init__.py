@@ -5,7 +5,8 @@ with their workflow in :mod:`.engine` (games, simulate, compile, bench), :mod:`.
 equity, train, demo, report, verify, compare) and :mod:`.positions` (analyze, review, solve,
 play), sharing the argument types of :mod:`.arguments`; :mod:`.bench` (``cardsim bench``'s
 measurements) and :mod:`.interactive` (a person playing at the terminal). Below it, in one
-direction: the engines (the rest of :mod:`cardsim`), :mod:`solvers`, :mod:`experiments`,
-:mod:`reports` (``tests/test_layers.py`` checks it). Nothing here defines compiled code
-(``cardsim/_cache.py`` hashes ``cardsim/*.py`` only).
+direction: the engines (the rest of :mod:`cardsim`), :mod:`cardsim.solvers`,
+:mod:`cardsim.experiments`, :mod:`cardsim.reports` (``tests/test_layers.py`` checks it).
+Nothing here defines compiled code (compiled code lives in the folders of
+:mod:`cardsim.compiled.cache`'s groups only).
 """

@@ -129,7 +129,7 @@ def position_command(sub, name: str, help: str, position_help: str,
 
 def infer_option(p: argparse.ArgumentParser, moves: str) -> None:
     """``--infer [EPSILON]`` or ``--uniform``: worlds weighted by the other players' moves
-    (solvers/inference), or not; neither: the game's default (:func:`infer_choice`)."""
+    (cardsim/solvers/inference), or not; neither: the game's default (:func:`infer_choice`)."""
     which = p.add_mutually_exclusive_group()
     which.add_argument("--infer", nargs="?", type=epsilon, const=0.3, default=None,
                        metavar="EPSILON", help="draw the worlds by inference from the other "
@@ -144,8 +144,8 @@ def infer_option(p: argparse.ArgumentParser, moves: str) -> None:
 
 def infer_choice(args: argparse.Namespace):
     """``AnalysisConfig.infer`` from ``--infer [EPSILON]`` (the epsilon), ``--uniform`` (None)
-    or neither (the game's default, ``solvers.analyze.GAME_DEFAULT``)."""
-    from solvers.analyze import GAME_DEFAULT
+    or neither (the game's default, ``cardsim.solvers.analyze.GAME_DEFAULT``)."""
+    from cardsim.solvers.analyze import GAME_DEFAULT
     return GAME_DEFAULT if args.infer is None else None if args.infer is False else args.infer
 
 

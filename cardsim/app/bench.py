@@ -5,7 +5,7 @@ and of the plain-Python reference engine on the same machine in the same run, an
 the cold compile time (a fresh process with an empty numba cache) and the warm start time of
 ``cardsim simulate`` (a fresh process with the cache filled); ISMCTS iterations per second
 from the opening position of a deal (2 players, random rollouts); the time of a deal drawn
-under a rare condition (the game's :attr:`~cardsim.spec.GameDefinition.bench_where`,
+under a rare condition (the game's :attr:`~cardsim.protocol.spec.GameDefinition.bench_where`,
 constructed) against a plain deal; and the exact
 solver's time
 per deal over a fixed set of seeded deals (median, 99th percentile, nodes per second) with
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cardsim.compiled.rng import rng_from_seed
 from cardsim.game import load_game
-from cardsim.rng import rng_from_seed
 from cardsim.simulate import random_policy
 
 
@@ -84,8 +84,8 @@ def ismcts_iterations_per_second(game_name: str, seconds: float,
     """(best, median) ISMCTS iterations per second (one core; random rollouts, or the search
     ``options`` ask for, such as ``rollout=heuristic`` or ``leaf=net``) from the opening
     position of a seeded deal, in runs of about 0.1 s each."""
-    from solvers import ismcts
-    from solvers.agents import parse_agent, switches, workspace
+    from cardsim.solvers import ismcts
+    from cardsim.solvers.agents import parse_agent, switches, workspace
     spec = load_game(game_name).spec
     root = load_game(game_name).new_deal(seed=2024).vec
     rng = rng_from_seed(7)
@@ -122,7 +122,7 @@ def endgame(game, seed: int, limit: int):
     import random
     if not limit:
         return game.new_deal(seed=seed)
-    from solvers import exact
+    from cardsim.solvers import exact
     while True:
         state = game.new_deal(seed=seed)
         rnd = random.Random(seed)
@@ -141,8 +141,8 @@ def solver_figures(game_name: str, positions: int = SOLVER_POSITIONS, pimc_deals
     second over all; and PIMC with ``pimc_worlds`` worlds: its mean seconds per decision over
     ``pimc_deals`` whole deals (every decision of seat 0 with a choice, against the
     heuristic; not for an endgame solver). Empty when the solver does not cover the game."""
-    from solvers import exact, pimc
-    from solvers.agents import choose, parse_agent, workspace
+    from cardsim.solvers import exact, pimc
+    from cardsim.solvers.agents import choose, parse_agent, workspace
     game = load_game(game_name)
     spec = game.spec
     if spec.exact is None:
@@ -161,7 +161,7 @@ def solver_figures(game_name: str, positions: int = SOLVER_POSITIONS, pimc_deals
     out = {"median": float(np.median(times)), "p99": float(np.quantile(times, 0.99)),
            "nodes_per_s": nodes / sum(times), "positions": positions,
            "pimc_worlds": pimc_worlds, "cards_left": limit or None}
-    if limit:                        # an endgame solver: no PIMC (solvers.agents.endgames_only)
+    if limit:                        # an endgame solver: no PIMC (cardsim.solvers.agents.endgames_only)
         out.update(pimc_decision=float("nan"), pimc_decisions=0)
         return out
     agent = parse_agent(f"pimc:worlds={pimc_worlds}")
@@ -194,8 +194,8 @@ def runner_figures(deals: int = 20_000) -> dict:
     batches' own compute time (scheduling, Parquet writes), relative to that compute."""
     import shutil
 
-    from experiments.runner import RunConfig, run, run_batch
-    from experiments.spec import parse_spec
+    from cardsim.experiments.runner import RunConfig, run, run_batch
+    from cardsim.experiments.spec import parse_spec
     study = {"game": "scopa", "agents": ["random", "random"], "seed": 1,
              "size": {"deals": deals}}
     spec = parse_spec(study)
@@ -238,7 +238,7 @@ def reference_deals_per_second(game_name: str, seconds: float) -> float:
 
 
 def rare_deal_figures(game_name: str, deals: int = 200) -> dict:
-    """A deal drawn under the game's :attr:`~cardsim.spec.GameDefinition.bench_where`
+    """A deal drawn under the game's :attr:`~cardsim.protocol.spec.GameDefinition.bench_where`
     (constructed) against a plain
     ``new_deal``, in seconds a deal (after the condition's one-time trial), with the chance of
     the constructed event and the share of constructed tries kept."""
@@ -260,14 +260,14 @@ def rare_deal_figures(game_name: str, deals: int = 200) -> dict:
 
 
 def openspiel_figures(game_name: str, seconds: float) -> dict:
-    """Random play through OpenSpiel over cardsim's game (:mod:`cardsim.openspiel`, the
+    """Random play through OpenSpiel over cardsim's game (:mod:`cardsim.interop.openspiel`, the
     ``openspiel`` extra): deals per second (best and median of runs of about 0.1 s, one
     core) and OpenSpiel moves per second of the best run. Each deal draws its chance outcome
     (the deal seed) and then uniformly random legal actions, in a Python loop of
     ``state.legal_actions()`` and ``state.apply_action()``, as an OpenSpiel user writes it."""
     import pyspiel
 
-    import cardsim.openspiel  # noqa: F401  (registers the games)
+    import cardsim.interop.openspiel  # noqa: F401  (registers the games)
     game = pyspiel.load_game(f"cardsim_{game_name}")
     chooser = random.Random(1)
     seeds = game.max_chance_outcomes()
@@ -305,7 +305,7 @@ def openspiel_ismcts_per_second(game_name: str, seconds: float) -> float:
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    import cardsim.openspiel  # noqa: F401  (registers the games)
+    import cardsim.interop.openspiel  # noqa: F401  (registers the games)
     game = pyspiel.load_game(f"cardsim_{game_name}")
     state = game.new_initial_state()
     state.apply_action(2024 % game.max_chance_outcomes())
@@ -346,7 +346,7 @@ STARTUP_COMMANDS = ("simulate", "simulate-where", "run", "run-exact", "run-match
 ISMCTS agent that plays exact endgames, ``exact=6``; it and ``solve`` where the game has an
 exact solver; ``run-match``: a whole match against an ISMCTS agent that values a deal's end
 by a match-equity table, ``value=match``, and ``equity``, a table from 20 heuristic deals,
-where the game has a match model; under its :attr:`~cardsim.spec.GameDefinition.match_rules`; ``review``: a heuristic deal's
+where the game has a match model; under its :attr:`~cardsim.protocol.spec.GameDefinition.match_rules`; ``review``: a heuristic deal's
 record reviewed for seat 0, 200 worlds a decision (the game's default worlds: inference's in
 Bura and Mushka), and ``review-infer`` the same on inference's worlds in every game
 (``--infer``: the weighing of worlds and the game's ``world_start``);
@@ -356,7 +356,7 @@ Bura and Mushka), and ``review-infer`` the same on inference's worlds in every g
 worlds a move; ``run-infer``: ``run`` with an ISMCTS agent whose worlds inference weighs,
 ``infer=0.3`` (the game loop's record of the deal and the weighing at the root); ``train``: ``cardsim train`` on 20 deals, one round, a check of 2 deals;
 ``simulate-where``: 200 deals drawn under the game's
-:attr:`~cardsim.spec.GameDefinition.bench_where`, which rejection cannot draw
+:attr:`~cardsim.protocol.spec.GameDefinition.bench_where`, which rejection cannot draw
 in reasonable time, so that they are constructed and dealt by ``deal_cards``)."""
 def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[str] | None:
     """The command line of one start-up measurement of ``command`` for the game (files it
@@ -388,7 +388,7 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
         if command == "run-match":      # a whole match; its table made here, not timed
             table = os.path.join(folder, "match-equity")
             if not os.path.exists(table):
-                from experiments.equity import EquityConfig, run_equity
+                from cardsim.experiments.equity import EquityConfig, run_equity
                 run_equity(EquityConfig(game=game_name, rules=rules, deals=20, boot=10),
                            table, progress=False)
             extra = f'unit = "match"\nequity = "{table}"\n' + "".join(
@@ -408,7 +408,7 @@ def startup_argv(game_name: str, command: str, folder: str, tag: str) -> list[st
     if command in ("review", "review-infer"):
         record = os.path.join(folder, "record.json")
         if not os.path.exists(record):
-            from solvers.agents import play
+            from cardsim.solvers.agents import play
             deal = game.new_deal(seed=1)
             play(deal, ["heuristic"] * game.num_players, seed=1)
             deal.record(["heuristic"] * game.num_players).write(record)

@@ -22,7 +22,7 @@ from typing import Sequence
 from cardsim import __version__
 from cardsim.errors import CardsimError
 from cardsim.game import definition
-from cardsim.options import check_option_names, parse_option_pairs
+from cardsim.protocol.options import check_option_names, parse_option_pairs
 
 from . import engine, positions, studies
 
@@ -84,7 +84,7 @@ def _one_line(text: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    from cardsim.compiling import watch
+    from cardsim.compiled.compiling import watch
     try:
         args = make_parser().parse_args(argv)
         if getattr(args, "option", None):     # before any work, and before load_game: an option

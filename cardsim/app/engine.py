@@ -17,7 +17,7 @@ import pandas as pd
 from cardsim import __version__
 from cardsim.errors import CardsimError
 from cardsim.game import definition, list_games
-from cardsim.options import describe, parse_option_pairs
+from cardsim.protocol.options import describe, parse_option_pairs
 
 from .arguments import int_at_least, print_table, rules_option, seconds, where_of
 
@@ -98,7 +98,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def print_simulation(config, result) -> None:
     """What was played (the random player's parameters, the seed, the rules changed from their
     defaults), then the game's tables."""
-    from cardsim.options import non_default
+    from cardsim.protocol.options import non_default
     changed = non_default(result.rules)
     d = definition(config.game)
     player = ", ".join(f"{name}={config.player.get(name, default)}"
@@ -120,7 +120,7 @@ def _simulate_where(args: argparse.Namespace, options: dict) -> int:
 
     from cardsim.deals import parse_where
     from cardsim.game import load_game
-    from solvers.duplicate import play_duplicate
+    from cardsim.solvers.duplicate import play_duplicate
     if args.player:
         raise CardsimError("--player sets the compiled random loop's player; with --where the "
                            "deals are played by the uniform random agent: drop --player")
@@ -168,16 +168,16 @@ def add_compile(sub) -> None:
 
 def cmd_compile(args: argparse.Namespace) -> int:
     """Compile (or load) the games' compiled code ahead of time, one process per game."""
-    from cardsim._cache import base_folder, prune
+    from cardsim.compiled.cache import base_folder, prune
     for name in args.games:               # before pruning anything
         definition(name)
     if args.prune:
-        removed = prune()
+        removed = prune(list_games())
         print(f"removed {len(removed)} cache folder(s) of other versions from {base_folder()}")
         if not args.games:
             return 0
     games = args.games or list_games()
-    from solvers.warmup import compile_games
+    from cardsim.solvers.warmup import compile_games
     for result in compile_games(games, jobs=args.jobs, parts=tuple(args.part or ())):
         what = (f"compiled in {result['compile_seconds']:.1f} s" if result["compiled"]
                 else "already compiled (loaded from the cache)")

@@ -1,13 +1,13 @@
 """A person plays a deal or a match against agents at the terminal.
 
 :func:`play_interactive` runs the game loop: the agents' seats are played by
-:func:`solvers.agents.choose`, the person's seat by lines read from ``read`` (``input`` by
+:func:`cardsim.solvers.agents.choose`, the person's seat by lines read from ``read`` (``input`` by
 default). The person's screen is built from ``state.observation(human_seat)`` only, so it
 shows exactly what that seat may see; the agents' moves are announced as they happen, with any
 card the person cannot see (e.g. a card thrown face down in Bura) written ``??``.
 
 Everything here is generic: the screen is a rendering of the observation dict
-(:mod:`cardsim.render`, which a review's report shares), so a new game with an observation
+(:mod:`cardsim.records.render`, which a review's report shares), so a new game with an observation
 dict works unchanged.
 
 A person types the move as listed (``7co>3co+4cu``, ``lead As+Ks``, ``claim``; case and extra
@@ -15,14 +15,14 @@ spaces do not matter), or its number in the list, ``help`` (or ``?``) to see the
 ``quit`` (``q``) to stop; end of input stops too. Stopping returns ``None``.
 
 Besides, each on request: the game's record written to a file when the game ends, is
-quit or its input ends (``record``: :mod:`cardsim.record`; a stopped game's record has the
+quit or its input ends (``record``: :mod:`cardsim.records.record`; a stopped game's record has the
 moves so far and no result); ``hint`` at the prompt (``hint=True``): the analysis of the
 position from the person's view, every move's expected return with its interval, best
 first; a tutor (``tutor``): before the person's move is played, its loss against the best
 move is valued as a review values a decision, and a loss that reaches the threshold with an
 interval above 0 asks for confirmation; at the end, the review offered (``interactive``). The
 hint and the tutor value a decision exactly as ``cardsim review``'s defaults do (the same
-evaluator, worlds and seed: :mod:`solvers.review`), so their numbers are the review's.
+evaluator, worlds and seed: :mod:`cardsim.solvers.review`), so their numbers are the review's.
 """
 from __future__ import annotations
 
@@ -34,12 +34,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from cardsim.compiled.rng import child_seed as move_seed  # the agent's seed at a move (0-based)
 from cardsim.errors import AgentError, CardsimError
-from cardsim.record import PERSON
-from cardsim.render import MATCH_SCORE_KEYS, View
-from cardsim.render import render_observation as render_observation  # re-exported: it lived here
-from cardsim.rng import child_seed as move_seed  # the agent's seed at a move (0-based)
-from solvers.agents import Agent, choose, parse_agent, workspace
+from cardsim.records.record import PERSON
+from cardsim.records.render import MATCH_SCORE_KEYS, View
+from cardsim.records.render import render_observation as render_observation  # re-exported: it lived here
+from cardsim.solvers.agents import Agent, choose, parse_agent, workspace
 
 HELP_WORDS = ("?", "help", "h")
 QUIT_WORDS = ("quit", "q", "exit")
@@ -80,7 +80,7 @@ def play_interactive(game, opponents: Sequence[str] | str, human_seat: int = 0, 
     ``human_seat`` against ``opponents`` (agent spec strings, one per other seat in seat order,
     or one for all). Returns ``state.returns()``, or ``None`` when the person quits or the
     input ends. ``equity``: the match-equity table of opponents with ``value=match``
-    (:func:`solvers.agents.workspace`).
+    (:func:`cardsim.solvers.agents.workspace`).
 
     ``record``: a file the game's record is written to when it ends, is quit or its input
     ends (seats ``"person"`` and the agents' specs). ``hint``: the person may type ``hint``.
@@ -119,7 +119,7 @@ def check_record_path(path) -> None:
 def tutor_threshold(game, tutor) -> float | None:
     """The tutor's threshold: None (no tutor), the review's mistake threshold for ``True``, or
     a positive number (in the game's return units); :class:`CardsimError` otherwise."""
-    from solvers.review import default_thresholds
+    from cardsim.solvers.review import default_thresholds
     if tutor is None or tutor is False:
         return None
     if tutor is True:
@@ -258,9 +258,9 @@ class _Session:
 
     def config(self):
         """The analysis of the current decision as the review's defaults value it: the same
-        evaluator, worlds and seed (:mod:`solvers.review`), from the person's view."""
-        from solvers.analyze import AnalysisConfig
-        from solvers.review import ReviewConfig, decision_seed
+        evaluator, worlds and seed (:mod:`cardsim.solvers.review`), from the person's view."""
+        from cardsim.solvers.analyze import AnalysisConfig
+        from cardsim.solvers.review import ReviewConfig, decision_seed
         defaults = ReviewConfig()
         return AnalysisConfig(player=self.human, agent=defaults.agent, worlds=defaults.worlds,
                               seed=decision_seed(defaults.seed, self.move))
@@ -268,8 +268,8 @@ class _Session:
     def action_values(self):
         """Every legal action of the current decision valued in the same worlds (kept for the
         decision: a move asked again is not valued again)."""
-        from solvers.analyze import evaluate_actions
-        from solvers.review import deal_alone
+        from cardsim.solvers.analyze import evaluate_actions
+        from cardsim.solvers.review import deal_alone
         if self.move not in self.values:
             self.values = {self.move: evaluate_actions(deal_alone(self.state), self.config())}
         return self.values[self.move]
@@ -277,8 +277,8 @@ class _Session:
     def show_hint(self, strings: list[str]) -> None:
         """The analysis of the position from the person's view, best first, each move with its
         number in the list."""
-        from solvers.analyze import analyze
-        from solvers.review import deal_alone
+        from cardsim.solvers.analyze import analyze
+        from cardsim.solvers.review import deal_alone
         config = self.config()
         table = analyze(deal_alone(self.state), config)
         what = (f"expected return ({self.game.definition.return_unit}"
@@ -298,7 +298,7 @@ class _Session:
         None when the input ends. Without a tutor, or with one legal move, True."""
         if self.tutor is None or len(self.state.legal_actions()) < 2:
             return True
-        from solvers.review import move_loss
+        from cardsim.solvers.review import move_loss
         values = self.action_values()
         best, _, loss, low, high = move_loss(values, action)
         if not (loss >= self.tutor and low > 0):
@@ -346,7 +346,7 @@ class _Session:
             return
         if str(answer).strip().casefold() not in YES_WORDS:
             return
-        from solvers.review import ReviewConfig, review, text
+        from cardsim.solvers.review import ReviewConfig, review, text
         self.write("reviewing your moves...")
         rv = review(self.state.record(self.seats()), ReviewConfig(players=(self.human,)))
         for line in text(rv):

@@ -19,7 +19,7 @@ import pandas as pd
 
 from cardsim.errors import CardsimError
 from cardsim.game import definition
-from cardsim.options import parse_option_pairs, rules_from_options
+from cardsim.protocol.options import parse_option_pairs, rules_from_options
 
 from .arguments import (
     folder,
@@ -39,8 +39,8 @@ def _load_position(game_name: str, path: str, options: list[str], at: int | None
     """(game, state) from a position JSON file; the file's ``rules`` are the game's options
     unless ``--option`` gives others. A game record (``cardsim play --record``) gives the
     position after its first ``at`` moves (all by default), with the moves that led there."""
-    from cardsim.documents import read_document
     from cardsim.game import load_game
+    from cardsim.records.documents import read_document
     definition(game_name)
     position = read_document(path, "JSON")
     if not isinstance(position, dict):
@@ -68,7 +68,7 @@ def _load_position(game_name: str, path: str, options: list[str], at: int | None
 
 def _record_position(game_name: str, path: str, options: list[str], at: int | None):
     """(game, state): the position of a full game record after its first ``at`` moves."""
-    from cardsim.replay import action_from_string, read_record
+    from cardsim.records.replay import action_from_string, read_record
     record = read_record(path)
     if record.game.name != game_name:
         raise CardsimError(f"{path}: a record of {record.game.name}, not {game_name}")
@@ -103,7 +103,7 @@ def _conditioned_opening(args: argparse.Namespace):
 
 def _equity(game, match: str | None):
     """The match-equity table of ``--match [EQUITY_DIR]``, or None without it."""
-    from experiments.equity import analysis_equity
+    from cardsim.experiments.equity import analysis_equity
     return analysis_equity(game, match, "cardsim analyze --match") if match is not None else None
 
 
@@ -146,7 +146,7 @@ def add_analyze(sub) -> None:
 def cmd_analyze(args: argparse.Namespace) -> int:
     """Every legal action of a position, as the player to move sees it, with its expected
     return and win probability."""
-    from solvers.analyze import AnalysisConfig, analyze
+    from cardsim.solvers.analyze import AnalysisConfig, analyze
     if args.where is not None:
         game, state = _conditioned_opening(args)
     elif args.position is None:
@@ -226,10 +226,10 @@ def _thresholds(text: str) -> tuple[float, float, float]:
 
 def cmd_review(args: argparse.Namespace) -> int:
     """Review a played deal: every decision of the player (or of every seat) valued from his
-    view, the loss of the move played, marks, totals and luck (solvers/review.py)."""
+    view, the loss of the move played, marks, totals and luck (cardsim/solvers/review.py)."""
     from cardsim.game import load_game
-    from cardsim.replay import from_moves, read_record
-    from solvers.review import ReviewConfig, review, text
+    from cardsim.records.replay import from_moves, read_record
+    from cardsim.solvers.review import ReviewConfig, review, text
     if args.game is not None:             # a plain list of moves, one a line
         game = load_game(args.game, **parse_option_pairs(args.option))
         if args.deal_seed is None:
@@ -252,7 +252,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     equity = _equity(game, args.match)
     rv = review(record, config, equity, progress=None if args.json else _decision_counter())
     if args.report:
-        from reports.review import write_review_report
+        from cardsim.reports.review import write_review_report
         write_review_report(rv, args.report)
     if args.json:
         print(json.dumps(rv.to_dict(), indent=1))
@@ -293,8 +293,8 @@ def add_solve(sub) -> None:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Every legal action of a fully known position with its exact value, and the line of best
-    play (solvers/exact.py)."""
-    from solvers import exact
+    play (cardsim/solvers/exact.py)."""
+    from cardsim.solvers import exact
     game, state = _load_position(args.game, args.position, args.option)
     if state.is_terminal():
         raise CardsimError(f"{args.position}: the deal is over; nothing to solve")
@@ -315,7 +315,7 @@ def print_solution(game, state, ws, actions, values, seconds: float | None) -> N
     """solve's output: every action's exact value for the mover's side (with the value's parts
     where the game has them), the position's value, the principal line, and given the search's
     ``seconds``, its statistics (read from the workspace ``ws`` before the line is searched)."""
-    from solvers import exact
+    from cardsim.solvers import exact
     nodes, hits, cuts = (int(ws.stats[k]) for k in (exact.NODES, exact.HITS, exact.CUTS))
     side = exact.side_to_move(state)
     sign = 1 if side == 0 else -1
@@ -374,7 +374,7 @@ def add_play(sub) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a deal (or a match) at the terminal against agents (:mod:`.interactive`)."""
     from cardsim.game import load_game
-    from solvers.agent_spec import parse_agent
+    from cardsim.solvers.agent_spec import parse_agent
 
     from .interactive import play_interactive
     game = load_game(args.game, **parse_option_pairs(args.option))
@@ -384,7 +384,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     opponents = args.vs or ["strong"]
     equity = None
     if any(parse_agent(a, game).for_the_match for a in opponents):
-        from experiments.equity import equity_values
+        from cardsim.experiments.equity import equity_values
         equity = equity_values(game, "", "cardsim play")
     try:
         interactive = sys.stdin.isatty()

@@ -18,7 +18,7 @@ import pandas as pd
 
 from cardsim.errors import CardsimError
 from cardsim.game import definition
-from cardsim.options import parse_option_pairs, rules_from_options
+from cardsim.protocol.options import parse_option_pairs, rules_from_options
 
 from .arguments import (
     dask_address,
@@ -35,7 +35,7 @@ from .arguments import (
 
 def add_run(sub) -> None:
     p = sub.add_parser("run", help="run or resume an experiment spec (TOML) into a folder")
-    p.add_argument("spec", help="an experiment spec file (see experiments/spec.py), or a "
+    p.add_argument("spec", help="an experiment spec file (see cardsim/experiments/spec.py), or a "
                    "results folder: resume it (setting damaged batches aside and computing "
                    "them again) with the spec it holds")
     p.add_argument("--out", type=folder,
@@ -52,15 +52,15 @@ def add_run(sub) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     """Run (or resume) an experiment spec into a results folder and print its tables; given a
     results folder instead of a spec, resume (and repair) it with the spec it holds."""
-    from experiments.calibration import (
+    from cardsim.experiments.calibration import (
         CalibrationSpec,
         calibration_from_dict,
         is_calibration,
         load_study,
     )
-    from experiments.spec import spec_from_dict
-    from experiments.store import Store
-    from solvers.agent_spec import parse_agent
+    from cardsim.experiments.spec import spec_from_dict
+    from cardsim.experiments.store import Store
+    from cardsim.solvers.agent_spec import parse_agent
     if Path(args.spec).is_dir():
         if args.out and Path(args.out).resolve() != Path(args.spec).resolve():
             raise CardsimError(f"`cardsim run {args.spec}` resumes that folder itself: drop "
@@ -73,7 +73,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _calibrate(study, out, args)
     spec = study
     if not spec.equity and any(parse_agent(a, spec.game).for_the_match for a in spec.agents):
-        from experiments.equity import load_table  # the default table, computed if missing
+        from cardsim.experiments.equity import load_table  # the default table, computed if missing
         load_table(spec.load(), "", "cardsim run")
     return _run_and_print(spec, out, args.jobs, not args.quiet, args.dask)
 
@@ -81,7 +81,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _run_and_print(spec, out: str, jobs: int, progress: bool, dask: str | None) -> int:
     """Run an experiment spec into ``out`` (warming its compiled code up first), then print
     its tables."""
-    from experiments.runner import RunConfig, run, used_rows, warm_up
+    from cardsim.experiments.runner import RunConfig, run, used_rows, warm_up
     warm_up(spec)                    # compile (or load) here once, before the workers start
     store = run(spec, RunConfig(out=out, jobs=jobs, progress=progress, dask=dask))
     print_run(spec, out, used_rows(spec, store.rows()))
@@ -92,7 +92,7 @@ def print_run(spec, out: str, rows: pd.DataFrame) -> None:
     """A run's games, then its tables (matchups, categories, ...) with their main columns."""
     print(f"{spec.game}: {len(rows):,} games in {out}" + (f" — {spec.question}"
                                                            if spec.question else ""))
-    from experiments.tables import format_table, report_tables
+    from cardsim.experiments.tables import format_table, report_tables
     shown = {"matchups": ["label", "name", "games", "win_rate", "draw_rate", "loss_rate",
                           "mean_return", "margin", "ms_per_move"],
              "categories": ["label", "name", "category", "mean"]}
@@ -105,9 +105,9 @@ def print_run(spec, out: str, rows: pd.DataFrame) -> None:
 
 
 def _calibrate(spec, out: str, args: argparse.Namespace) -> int:
-    """``cardsim run`` of a calibration study (:mod:`experiments.calibration`): its missing
+    """``cardsim run`` of a calibration study (:mod:`cardsim.experiments.calibration`): its missing
     batches, then its summary."""
-    from experiments.calibration import run_calibration
+    from cardsim.experiments.calibration import run_calibration
     if args.dask:
         raise CardsimError("a calibration study runs on local processes: drop --dask")
 
@@ -120,8 +120,8 @@ def _calibrate(spec, out: str, args: argparse.Namespace) -> int:
 
 def print_calibration(spec, out: str, rows: pd.DataFrame) -> None:
     """A calibration study's positions, then its summary per evaluator (and stage)."""
-    from experiments.calibration import summary
-    from experiments.tables import format_table
+    from cardsim.experiments.calibration import summary
+    from cardsim.experiments.tables import format_table
     print(f"{spec.game}: {rows['deal'].nunique():,} {spec.units}, {len(rows):,} positions and "
           f"evaluations in {out}" + (f" — {spec.question}" if spec.question else ""))
     table = format_table(summary(rows, spec.names))
@@ -169,14 +169,14 @@ def add_equity(sub) -> None:
 
 def cmd_equity(args: argparse.Namespace) -> int:
     """Compute (or resume) a match-equity table into a folder and print it as grids."""
-    from cardsim.game import load_game
-    from experiments.equity import (
+    from cardsim.experiments.equity import (
         EquityConfig,
         default_folder,
         match_model,
         run_equity,
         split_agents,
     )
+    from cardsim.game import load_game
     options = parse_option_pairs(args.option)
     game = load_game(args.game, **options)
     given = getattr(args, "_given", set())
@@ -201,9 +201,9 @@ def cmd_equity(args: argparse.Namespace) -> int:
 
 def _records_equity(args: argparse.Namespace, options: dict, game, given: set) -> int:
     """``cardsim equity`` of a game decided by seat records (Mushka): the chances of winning
-    whole games, by the players' records (:mod:`experiments.records_equity`)."""
-    from experiments import records_equity as me
-    from experiments.equity import default_folder, split_agents
+    whole games, by the players' records (:mod:`cardsim.experiments.records_equity`)."""
+    from cardsim.experiments import records_equity as me
+    from cardsim.experiments.equity import default_folder, split_agents
     if "deals" in given:
         raise CardsimError(f"equity {game.name}: --deals is for a table of match states; "
                            f"{game.name}'s equity counts whole games (--games N)")
@@ -222,7 +222,7 @@ def _records_equity(args: argparse.Namespace, options: dict, game, given: set) -
 
 def print_equity(table: pd.DataFrame, model) -> None:
     """The table's grids (side a's chance in percent) and its widest interval."""
-    from experiments.equity import grids
+    from cardsim.experiments.equity import grids
     for name, (values, half) in grids(table, model.columns).items():
         shown = (100 * values).map(lambda v: "" if pd.isna(v) else f"{v:.0f}")
         print_table(f"{name}: p_win in percent ({model.columns[0]} down, "
@@ -232,8 +232,8 @@ def print_equity(table: pd.DataFrame, model) -> None:
 
 
 def print_checks(table: pd.DataFrame, model, symmetric: bool) -> None:
-    """The table's checks (:func:`experiments.equity.table_checks`)."""
-    from experiments.equity import table_checks
+    """The table's checks (:func:`cardsim.experiments.equity.table_checks`)."""
+    from cardsim.experiments.equity import table_checks
     checks = table_checks(table, model, symmetric=symmetric)
     print("\nchecks:")
     print(checks.to_string(index=False))
@@ -284,9 +284,9 @@ def add_train(sub) -> None:
 
 def cmd_train(args: argparse.Namespace) -> int:
     """Train (or go on training) a game's learned evaluation by self-play into a folder, then
-    write its report (:mod:`solvers.training`, :mod:`reports.training`)."""
-    from reports.training import write_training_report
-    from solvers.training import Plan, train
+    write its report (:mod:`cardsim.solvers.training`, :mod:`cardsim.reports.training`)."""
+    from cardsim.reports.training import write_training_report
+    from cardsim.solvers.training import Plan, train
     rules_from_options(definition(args.game).rules_type, parse_option_pairs(args.option),
                        args.game)
     given = {f.name: getattr(args, f.name) for f in fields(Plan)
@@ -314,10 +314,10 @@ def add_demo(sub) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """The built-in study (experiments/specs/demo.toml) on 2 local processes."""
-    import experiments
-    from experiments.spec import load_spec
-    spec = load_spec(Path(experiments.__file__).resolve().parent / "specs" / "demo.toml")
+    """The built-in study (cardsim/experiments/demo.toml) on 2 local processes."""
+    import cardsim.experiments
+    from cardsim.experiments.spec import load_spec
+    spec = load_spec(Path(cardsim.experiments.__file__).resolve().parent / "demo.toml")
     print(f"cardsim demo: {spec.question}")
     print(f"  {len(spec.matchups)} matchups x {spec.deals} duplicate deals, seed {spec.seed}, "
           f"into {args.out}")
@@ -342,7 +342,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _write_report(run: str, out: str | None, fmt: str) -> int:
-    from reports import build_report
+    from cardsim.reports import build_report
     files = build_report(run, out=out, fmt=fmt)
     shown = [str(p) for p in (files.html, files.markdown) if p is not None]
     print(f"\nreport: {' and '.join(shown)} ({len(files.plots) or 'embedded'} plots, "
@@ -362,7 +362,7 @@ def add_verify(sub) -> None:
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check a run's store without running anything: every batch read back and checked against
     its record (size, rows, sha256)."""
-    from experiments.store import QUARANTINE, Store
+    from cardsim.experiments.store import QUARANTINE, Store
     store = Store.open(args.run)
     batches = store.check()
     damaged = [b for b in batches if b.problem]
@@ -392,7 +392,7 @@ def add_compare(sub) -> None:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Two runs of the same game side by side."""
-    from reports.compare import compare_runs, format_comparison
+    from cardsim.reports.compare import compare_runs, format_comparison
     with pd.option_context("display.width", 120, "display.max_columns", 20,
                            "display.max_colwidth", 40):
         print(format_comparison(compare_runs(args.run_a, args.run_b)))

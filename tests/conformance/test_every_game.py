@@ -4,10 +4,10 @@ These tests run for each name in ``cardsim.list_games()`` and use only the gener
 methods of ``Game`` and ``State``, the position dict, the deck of the game's record).
 The per-game knowledge sits in each game's small adapter module, named by its record's
 ``conformance`` field (``cardsim/games/<game>/conformance.py``) and read through
-:func:`cardsim.conformance.adapter`: the option sets to try, bounds on the returns, where the
+:func:`cardsim.protocol.conformance.adapter`: the option sets to try, bounds on the returns, where the
 cards of a position dict are (``cards``), which cards are hidden from a player and where they
 lie (``hidden``), which worlds are possible at all (``world_ok``) and how a random player
-chooses (``choose``). ``cardsim/conformance.py`` documents the protocol: every attribute, its
+chooses (``choose``). ``cardsim/protocol/conformance.py`` documents the protocol: every attribute, its
 default, and the places of hidden cards (``"hand q"``, ``"stock i"``, ...).
 
 Random playouts choose actions with ``random.Random(seed)``; every seed is fixed, so the
@@ -26,15 +26,15 @@ import pytest
 from scipy.stats import chisquare
 
 import cardsim
-from cardsim.conformance import Adapter, adapter
 from cardsim.errors import CardsimError, IllegalActionError
-from cardsim.registry import definition
+from cardsim.protocol.conformance import Adapter, adapter
+from cardsim.protocol.registry import definition
 from tests.helpers import load_game
 
 ALPHA = 1e-4
 
 
-# --- the adapters (cardsim/conformance.py, cardsim/games/<game>/conformance.py) ---------------
+# --- the adapters (cardsim/protocol/conformance.py, cardsim/games/<game>/conformance.py) ---------------
 
 def _entry(name: str) -> Adapter:
     return adapter(name)

@@ -21,8 +21,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from experiments.runner import RunConfig, run  # noqa: E402
-from experiments.spec import parse_spec  # noqa: E402
+from cardsim.experiments.runner import RunConfig, run  # noqa: E402
+from cardsim.experiments.spec import parse_spec  # noqa: E402
 
 SPECS = {
     "scopa_budget": {

@@ -1,4 +1,4 @@
-"""Calibration studies (experiments/calibration.py): the measures on synthetic forecasts with a
+"""Calibration studies (cardsim/experiments/calibration.py): the measures on synthetic forecasts with a
 known answer, the spec, and a small study end to end."""
 import json
 
@@ -8,11 +8,11 @@ import pytest
 
 import cardsim
 from cardsim.app.cli import main
-from experiments import calibration as C
-from experiments.rows import seeded
-from experiments.store import Store, levels_of
-from solvers.agent_spec import level
-from solvers.agents import parse_agent, play
+from cardsim.experiments import calibration as C
+from cardsim.experiments.rows import seeded
+from cardsim.experiments.store import Store, levels_of
+from cardsim.solvers.agent_spec import level
+from cardsim.solvers.agents import parse_agent, play
 
 
 def forecasts(n: int, seed: int, shift: float = 0.0):
@@ -201,7 +201,7 @@ def test_a_study_of_the_match_end_to_end(tmp_path, capsys):
     the match's own result; the deal's realized return is that of the position's deal within
     the match, checked here against the match's scores (SC-MATCH-1); the same rows on a second
     run; the report has the match's reliability diagram and summary."""
-    from experiments.equity import EquityConfig, run_equity
+    from cardsim.experiments.equity import EquityConfig, run_equity
     run_equity(EquityConfig(game="scopa", deals=200, boot=10), tmp_path / "eq", progress=False)
     spec = C.calibration_from_dict({**SPEC, "evaluators": ["heuristic"], "positions": 4,
                                     "match": str(tmp_path / "eq"), "size": {"matches": 3}})

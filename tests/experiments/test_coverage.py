@@ -1,4 +1,4 @@
-"""The coverage study (experiments/coverage.py) and the intervals it checks, on synthetic data
+"""The coverage study (cardsim/experiments/coverage.py) and the intervals it checks, on synthetic data
 with a known answer."""
 import math
 from pathlib import Path
@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from cardsim.experiments import coverage
 from cardsim.stats import Z95, clustered_wilson, mean_interval, t95, wilson_interval
-from experiments import coverage
 
 
 def test_t95_is_students_t_and_tends_to_the_normal():

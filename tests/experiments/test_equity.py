@@ -10,9 +10,7 @@ import pytest
 
 import cardsim
 from cardsim.app.cli import main
-from cardsim.games.scopa.match import decide
-from cardsim.match import A_WINS, B_WINS, DRAW
-from experiments.equity import (
+from cardsim.experiments.equity import (
     EquityConfig,
     EquityError,
     equity_table,
@@ -21,9 +19,11 @@ from experiments.equity import (
     split_agents,
     table_checks,
 )
-from experiments.equity_folder import read_equity
-from solvers.agents import play
-from solvers.duplicate import play_duplicate
+from cardsim.experiments.equity_folder import read_equity
+from cardsim.games.scopa.match import decide
+from cardsim.protocol.match import A_WINS, B_WINS, DRAW
+from cardsim.solvers.agents import play
+from cardsim.solvers.duplicate import play_duplicate
 
 
 def synthetic_rows(outcomes, column: str, n_seats: int = 2) -> pd.DataFrame:
@@ -296,7 +296,7 @@ def test_playing_for_the_match_changes_the_move_at_7_10(scopa_table):
     scores set to 7-10 for the player to move, the other side one point from the target). The
     safe card loses fewer points; the match needs the gamble, and the difference's interval
     over the same worlds excludes 0."""
-    from solvers.analyze import AnalysisConfig, analyze
+    from cardsim.solvers.analyze import AnalysisConfig, analyze
     game, table = scopa_table
     state = game.from_dict(__import__("json").loads((DATA / "scopa_match_7_10.json").read_text()))
     result = analyze(state, AnalysisConfig(player=1, worlds=300, seed=1), equity_dict(table))
@@ -312,7 +312,7 @@ def test_match_chances_follow_the_deal_points_far_from_the_target(scopa_table):
     """At 0-0 of a match to 11 the match chance of each action lies in [0, 1] and ranks the
     actions almost as the points do: the best for the points is within the interval of the
     best for the match, and the line says so."""
-    from solvers.analyze import AnalysisConfig, analyze
+    from cardsim.solvers.analyze import AnalysisConfig, analyze
     game, table = scopa_table
     state = game.new_match(seed=5)
     result = analyze(state, AnalysisConfig(player=state.current_player(), worlds=200, seed=2),
@@ -342,7 +342,7 @@ def test_mi_resto_4_analyze_match_reads_a_minchiate_positions_match_state(tmp_pa
     leaves (the deal's own net, not the match's running total): in the last deal of a match
     where the player's team leads by far more than a deal can change, every action wins the
     match; trailing by as much, none does."""
-    from solvers.analyze import AnalysisConfig, analyze
+    from cardsim.solvers.analyze import AnalysisConfig, analyze
     game = cardsim.load_game("minchiate", deals=2)
     run_equity(EquityConfig(game="minchiate", rules={"deals": 2}, deals=40, boot=10),
                tmp_path / "eq", progress=False)
@@ -369,8 +369,8 @@ def test_match_interval_adds_the_tables_own_error():
     ±1.96·0.02; half the worlds at each of two such states, the larger of the correlated
     (0.02) and independent (0.014) errors; two actions reaching the same states as often, a
     loss without table error; the match's end (None) has no error."""
+    from cardsim.solvers.analyze import match_interval
     from cardsim.stats import Z95
-    from solvers.analyze import match_interval
     flat = np.full(100, 0.5)
     se = {(1, 2): 0.02, (3, 4): 0.02}
     mean, lo, hi = match_interval(flat, [(1, 2)] * 100, se)
@@ -389,7 +389,7 @@ def test_analyze_match_intervals_widen_when_the_table_is_less_sure(scopa_table):
     position and worlds give equal chances whatever the table's errors, and intervals that
     widen as they grow (a table without errors: the worlds' intervals alone), except an
     action's whose every world ends the match (no table cell read)."""
-    from solvers.analyze import AnalysisConfig, Equity, analyze
+    from cardsim.solvers.analyze import AnalysisConfig, Equity, analyze
     game, table = scopa_table
     state = game.from_dict(__import__("json").loads((DATA / "scopa_match_7_10.json").read_text()))
     chances = equity_dict(table)

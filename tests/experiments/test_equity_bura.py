@@ -14,9 +14,7 @@ import pytest
 import cardsim
 from cardsim.app.cli import main
 from cardsim.errors import CardsimError
-from cardsim.games.bura.match import DEALER_LEADS, decide_penalty, decide_wins
-from cardsim.match import A_WINS, B_WINS
-from experiments.equity import (
+from cardsim.experiments.equity import (
     EquityConfig,
     deal_outcomes,
     equity_table,
@@ -24,10 +22,12 @@ from experiments.equity import (
     run_equity,
     table_checks,
 )
-from experiments.equity_folder import read_equity
-from experiments.spec import SpecError, parse_spec, spec_from_dict
-from solvers.agents import play
-from solvers.duplicate import play_duplicate
+from cardsim.experiments.equity_folder import read_equity
+from cardsim.experiments.spec import SpecError, parse_spec, spec_from_dict
+from cardsim.games.bura.match import DEALER_LEADS, decide_penalty, decide_wins
+from cardsim.protocol.match import A_WINS, B_WINS
+from cardsim.solvers.agents import play
+from cardsim.solvers.duplicate import play_duplicate
 
 WINS = {"match_format": "wins_to_n"}
 PENALTY = {"match_format": "penalty_points"}
@@ -359,7 +359,7 @@ def test_bu_match_3_analyze_match_reads_a_bura_positions_match_state():
     the match (the loser's 2 reach 12) and any other end leaves an undecided state, here
     worth 0.3 from every state: each action's match chance is exactly
     win_rate + 0.3 (1 - win_rate) over the same worlds."""
-    from solvers.analyze import AnalysisConfig, analyze
+    from cardsim.solvers.analyze import AnalysisConfig, analyze
     game = bura(**PENALTY)
     model = match_model(game)
     d = game.new_match(seed=4).to_dict()

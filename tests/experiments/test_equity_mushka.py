@@ -1,4 +1,4 @@
-"""Mushka's game equity from whole games (:mod:`experiments.records_equity`): the rules
+"""Mushka's game equity from whole games (:mod:`cardsim.experiments.records_equity`): the rules
 the games follow, the chances' sums and symmetry, the deal-by-deal snapshots, the folder and the
 command line."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 from cardsim.app.cli import main
-from experiments.equity import EquityError
-from experiments.records_equity import (
+from cardsim.experiments.equity import EquityError
+from cardsim.experiments.records_equity import (
     GameEquityConfig,
     check,
     parse_records,
@@ -76,7 +76,7 @@ def test_mu_match_2_max_deals_ends_games_with_the_lowest_record_winning():
 def test_the_chances_of_every_seat_add_up_to_1(players):
     """The positions' chances add up to 1 (MU-MATCH-1/2: every game has a winner; a tie's win
     is shared), for 3 and 7 players, with random and heuristic players mixed."""
-    from experiments.records_equity import chances
+    from cardsim.experiments.records_equity import chances
     records = [5 * p + 3 for p in range(players)]
     config = query(records, games=60, rules={"max_deals": 20, "num_players": players},
                    agents=("random", "heuristic"))
@@ -139,7 +139,7 @@ def test_the_table_agrees_with_a_records_query_in_a_cell_visited_in_every_game(t
 
 
 def test_records_above_start_plus_10_share_one_row_and_column():
-    from experiments.records_equity import mover_table
+    from cardsim.experiments.records_equity import mover_table
     config = GameEquityConfig(game="mushka", rules=RULES, games=40, seed=2, boot=10)
     rows = play_games(config.to_dict(), 0, config.games)
     table = mover_table(rows, config, 25)

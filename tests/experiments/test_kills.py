@@ -12,10 +12,10 @@ import time
 import numpy as np
 import pytest
 
-from experiments.rows import seeded
-from experiments.runner import RunConfig, run
-from experiments.spec import load_spec, parse_spec
-from experiments.store import Store
+from cardsim.experiments.rows import seeded
+from cardsim.experiments.runner import RunConfig, run
+from cardsim.experiments.spec import load_spec, parse_spec
+from cardsim.experiments.store import Store
 from tests.experiments.processes import die_at_call, fork, kill_after, wait
 
 SPEC = {"game": "scopa", "agents": ["heuristic", "random"], "seed": 7, "batch_size": 1,

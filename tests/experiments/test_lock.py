@@ -11,9 +11,9 @@ import time
 import pytest
 
 from cardsim.app.cli import main
-from experiments.runner import RunConfig, run
-from experiments.spec import parse_spec
-from experiments.store import Store, StoreError, folder_lock
+from cardsim.experiments.runner import RunConfig, run
+from cardsim.experiments.spec import parse_spec
+from cardsim.experiments.store import Store, StoreError, folder_lock
 from tests.experiments.processes import fork, wait
 
 SPEC = {"game": "scopa", "agents": ["heuristic", "random"], "seed": 2, "batch_size": 5,
@@ -103,7 +103,7 @@ def test_a_foreign_folder_gets_no_lock_file(tmp_path):
 
 
 def test_a_report_being_written_is_not_written_twice_at_once(tmp_path):
-    from reports import build_report
+    from cardsim.reports import build_report
     from tests.reports.test_report import BURA
     with folder_lock(tmp_path, ".report.lock"):
         with pytest.raises(StoreError, match=f"in use by process {os.getpid()} .*cardsim report"):

@@ -1,4 +1,4 @@
-"""The rating list (experiments/ratings.py): Bradley–Terry Elo from duplicate round robins."""
+"""The rating list (cardsim/experiments/ratings.py): Bradley–Terry Elo from duplicate round robins."""
 from __future__ import annotations
 
 import math
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.ratings import fit_strengths, rating_table
+from cardsim.experiments.ratings import fit_strengths, rating_table
 
 
 def pair_rows(matchup: int, a: int, b: int, wins: int, losses: int, draws: int = 0):
@@ -117,8 +117,8 @@ def test_the_elo_interval_is_the_bootstrap_widened_for_few_deals(monkeypatch):
     """The percentile interval of the bootstrap, widened about the rating by the factor that
     makes a mean's bootstrap interval a Student's t one at the fewest deals a pair played (12
     here: 1.16); the anchor keeps [0, 0]."""
+    from cardsim.experiments import ratings
     from cardsim.stats import bootstrap_widening
-    from experiments import ratings
     rows = pd.DataFrame(pair_rows(0, 0, 1, wins=8, losses=4)
                         + pair_rows(1, 1, 2, wins=9, losses=6, draws=1))
     agents = ["a", "heuristic", "c"]

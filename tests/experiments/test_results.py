@@ -10,9 +10,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from experiments.calibration import is_calibration, load_calibration
-from experiments.spec import load_spec
-from experiments.store import levels_of
+from cardsim.experiments.calibration import is_calibration, load_calibration
+from cardsim.experiments.spec import load_spec
+from cardsim.experiments.store import levels_of
 
 ROOT = Path(__file__).resolve().parents[2] / "experiments"
 PUBLISHED = sorted(p for p in (ROOT / "results").iterdir()
@@ -69,8 +69,8 @@ def test_a_published_report_refers_only_to_files_it_has(folder):
 
 def test_the_published_inference_table_is_its_csv():
     """``experiments/results/inference``: the Markdown table is the CSV's, row for row (both
-    written by ``python -m experiments.inference``; neither edited by hand)."""
-    from experiments.inference import markdown
+    written by ``python -m cardsim.experiments.inference``; neither edited by hand)."""
+    from cardsim.experiments.inference import markdown
     folder = ROOT / "results" / "inference"
     table = pd.read_csv(folder / "inference.csv")
     assert len(table) >= 32                        # 4 games x 2 kinds of players x 4 stages

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from experiments.rows import seeded
-from experiments.runner import RunConfig, run, used_rows
-from experiments.spec import SpecError, load_spec, parse_spec
-from experiments.store import SCHEMA_VERSION, Store, StoreError
+from cardsim.experiments.rows import seeded
+from cardsim.experiments.runner import RunConfig, run, used_rows
+from cardsim.experiments.spec import SpecError, load_spec, parse_spec
+from cardsim.experiments.store import SCHEMA_VERSION, Store, StoreError
 
 BASE = {"game": "scopa", "agents": ["heuristic", "random"], "seed": 3, "batch_size": 10,
         "size": {"deals": 30}}
@@ -203,7 +203,7 @@ def test_sequential_stop_is_the_same_on_any_number_of_workers(tmp_path):
     a, b = used_rows(s, one.rows()), used_rows(s, two.rows())
     assert seeded(a).equals(seeded(b))
     assert 0 < a["deal"].nunique() < 200
-    from experiments.tables import half_width
+    from cardsim.experiments.tables import half_width
     assert half_width(a, list(s.agents), 0) <= 1.5
     fewer = a[a["batch"] < a["batch"].max()]
     assert half_width(fewer, list(s.agents), 0) > 1.5       # it stopped at the first batch

@@ -1,16 +1,16 @@
 """Every study shipped in ``experiments/specs`` is a valid spec (its game, rules, agents and
 matchups load; a calibration study's agents and evaluators), so ``cardsim run
 experiments/specs/<name>.toml`` starts."""
-from pathlib import Path
 
 import pytest
 
-from cardsim.documents import read_document
-from experiments.calibration import is_calibration, load_calibration
-from experiments.spec import load_spec
-from solvers.inference import DEFAULT_EPSILON
+from cardsim.experiments.calibration import is_calibration, load_calibration
+from cardsim.experiments.spec import load_spec
+from cardsim.records.documents import read_document
+from cardsim.solvers.inference import DEFAULT_EPSILON
+from tests.helpers import shipped_specs
 
-SPECS = sorted((Path(__file__).resolve().parents[2] / "experiments" / "specs").glob("*.toml"))
+SPECS = shipped_specs()
 
 
 def test_specs_are_found():

@@ -1,6 +1,6 @@
-"""experiments.sprt: the GSPRT formulas by hand, on rows, and its error rates on simulated data.
+"""cardsim.experiments.sprt: the GSPRT formulas by hand, on rows, and its error rates on simulated data.
 
-Formulas (module docstring of experiments.sprt): with deal values x_1..x_N, mean x̄ and
+Formulas (module docstring of cardsim.experiments.sprt): with deal values x_1..x_N, mean x̄ and
 empirical variance σ̂² (divisor N), hypotheses θ0 < θ1 on the mean (scores L(elo0), L(elo1)
 for kind "elo", margins for kind "margin"):  LLR = N (θ1 - θ0)(2 x̄ - θ0 - θ1) / (2 σ̂²).
 """
@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from cardsim.errors import CardsimError
-from experiments.sprt import (
+from cardsim.experiments.sprt import (
     MIN_DEALS,
     SprtError,
     SprtResult,

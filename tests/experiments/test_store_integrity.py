@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from cardsim.app.cli import main
-from experiments.rows import seeded
-from experiments.runner import RunConfig, run
-from experiments.spec import parse_spec
-from experiments.store import QUARANTINE, Store, StoreError
-from reports import load_run
+from cardsim.experiments.rows import seeded
+from cardsim.experiments.runner import RunConfig, run
+from cardsim.experiments.spec import parse_spec
+from cardsim.experiments.store import QUARANTINE, Store, StoreError
+from cardsim.reports import load_run
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SPEC = {"game": "scopa", "agents": ["heuristic", "random"], "seed": 11, "batch_size": 5,
@@ -265,7 +265,7 @@ def test_a_run_records_what_its_levels_stood_for_and_refuses_to_resume_with_othe
     what each level among the agents stood for (``levels``), the report shows it, and a run
     resumed by a cardsim whose level means another agent is refused in one line instead of
     mixing two agents' rows under one name."""
-    from solvers import agent_spec
+    from cardsim.solvers import agent_spec
     spec = {"game": "bura", "agents": ["best", "heuristic"], "seed": 3, "batch_size": 1,
             "size": {"deals": 2}}
     folder = tmp_path / "run"
@@ -274,11 +274,11 @@ def test_a_run_records_what_its_levels_stood_for_and_refuses_to_resume_with_othe
     assert manifest["levels"] == {"best": agent_spec.level("best", "bura")}
     assert main(["run", str(folder), "--quiet"]) == 0               # the same levels: resumes
     capsys.readouterr()
-    from reports.content import sections
+    from cardsim.reports.content import sections
     study = {s.key: s for s in sections(load_run(folder))}["study"]
     assert dict(study.tables[0].data.values)["levels"] == \
         "best = " + agent_spec.level("best", "bura")
-    from cardsim.registry import definition  # another version's Bura levels
+    from cardsim.protocol.registry import definition  # another version's Bura levels
     monkeypatch.setitem(definition("bura").levels, "best", "ismcts:iterations=7")
     assert main(["run", str(folder), "--quiet"]) == 2
     err = capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""experiments.tables: hand-worked small tables, and the intervals checked against exact truth.
+"""cardsim.experiments.tables: hand-worked small tables, and the intervals checked against exact truth.
 
 Hand-made rows follow the store's row format (2 players, duplicate: in rotation r seat s is
 played by matchup[(s + r) % 2]). The truth checks play real deals and verify that the 95%
@@ -13,9 +13,7 @@ import pandas as pd
 import pytest
 from scipy.stats import binom
 
-from cardsim.simulate import play_random_deals
-from cardsim.stats import mean_interval, t95, wilson_interval
-from experiments.tables import (
+from cardsim.experiments.tables import (
     TableError,
     agent_results,
     category_table,
@@ -29,6 +27,8 @@ from experiments.tables import (
     seat_table,
     thinking_table,
 )
+from cardsim.simulate import play_random_deals
+from cardsim.stats import mean_interval, t95, wilson_interval
 
 AGENTS = ["A", "B"]
 

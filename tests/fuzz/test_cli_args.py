@@ -38,13 +38,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import cardsim
-import cardsim._cache
 import cardsim.app.bench
-import solvers.warmup
+import cardsim.compiled.cache
+import cardsim.solvers.warmup
 from cardsim.app import cli, studies
 from cardsim.errors import CardsimError
 from cardsim.game import definition
-from cardsim.options import Integers, describe
+from cardsim.protocol.options import Integers, describe
 from tests.fuzz.outcome import counted, run_cli, works_or_one_line
 
 GAMES = cardsim.list_games()
@@ -130,8 +130,8 @@ def ws(tmp_path_factory):
         assert code == 0, err
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(studies, "cmd_demo", _refuse)
-        mp.setattr(solvers.warmup, "compile_games", _refuse)
-        mp.setattr(cardsim._cache, "prune", _refuse)
+        mp.setattr(cardsim.solvers.warmup, "compile_games", _refuse)
+        mp.setattr(cardsim.compiled.cache, "prune", _refuse)
         mp.setattr(cardsim.app.bench, "bench", _refuse)
         mp.setattr(cardsim.app.bench, "startup_rows", _refuse)
         yield Workspace(root, to_move)

@@ -38,18 +38,19 @@ from hypothesis import strategies as st
 import cardsim
 from cardsim.app.cli import _one_line, main
 from cardsim.errors import CardsimError
+from cardsim.experiments.spec import ExperimentSpec, load_spec, parse_spec, spec_from_dict
 from cardsim.game import definition
-from cardsim.options import describe
+from cardsim.protocol.options import describe
 from cardsim.simulate import MAX_DEALS
-from experiments.spec import ExperimentSpec, load_spec, parse_spec, spec_from_dict
-from solvers import agent_spec
-from solvers.agent_spec import parse_agent
+from cardsim.solvers import agent_spec
+from cardsim.solvers.agent_spec import parse_agent
 from tests.fuzz.mutate import JUNK, mutate, mutations
 from tests.fuzz.outcome import counted
+from tests.helpers import DEMO_SPEC, shipped_specs
 
-SPEC_DIR = Path(__file__).resolve().parents[2] / "experiments" / "specs"
+SPEC_FILES = shipped_specs()
 SHIPPED = {p.stem: tomllib.loads(p.read_text(encoding="utf-8"))
-           for p in sorted(SPEC_DIR.glob("*.toml")) if not p.stem.startswith("calibration_")}
+           for p in SPEC_FILES if not p.stem.startswith("calibration_")}
 """The shipped experiment specs (calibration studies have their own spec, and their own tests:
 tests/experiments/test_calibration.py)."""
 GAMES = cardsim.list_games()
@@ -341,8 +342,8 @@ def check_agent(text: str) -> None:
 def check_spec_file(path: Path, out: Path, capsys) -> None:
     """``load_spec(path)`` loads a faithful spec, or refuses in one line, as ``cardsim run``
     (which reads a calibration study's spec, ``kind = "calibration"``, as
-    :func:`experiments.calibration.load_study` does: such a file is that loader's)."""
-    from experiments.calibration import CalibrationSpec, load_study
+    :func:`cardsim.experiments.calibration.load_study` does: such a file is that loader's)."""
+    from cardsim.experiments.calibration import CalibrationSpec, load_study
     try:
         if isinstance(load_study(path), CalibrationSpec):
             event("calibration spec loaded")
@@ -398,7 +399,8 @@ def test_mutated_specs_slow(data, edits, tmp_path_factory, capsys):
 @st.composite
 def manifest_dicts(draw) -> dict:
     """A shipped spec's ``to_dict()`` (what a store's manifest keeps), mutated."""
-    spec = load_spec(SPEC_DIR / f"{draw(st.sampled_from(sorted(SHIPPED)))}.toml")
+    name = draw(st.sampled_from(sorted(SHIPPED)))
+    spec = load_spec(next(p for p in SPEC_FILES if p.stem == name))
     return mutate(spec.to_dict(), draw(mutations))
 
 
@@ -471,13 +473,13 @@ def test_toml_text_writes_the_shipped_specs_as_they_are(tmp_path):
     for name, data in SHIPPED.items():
         path = tmp_path / f"{name}.toml"
         path.write_text(toml_text(data), encoding="utf-8")
-        assert load_spec(path) == load_spec(SPEC_DIR / f"{name}.toml")
+        assert load_spec(path) == load_spec(next(p for p in SPEC_FILES if p.stem == name))
 
 
 @pytest.mark.parametrize("key", ["seed", "batch_size"])
 def test_found_by_fuzzing_a_stored_spec_without_seed_is_refused(key):
     """A manifest's spec with ``null`` for a count that has a default was taken as None."""
-    d = load_spec(SPEC_DIR / "demo.toml").to_dict()
+    d = load_spec(DEMO_SPEC).to_dict()
     with pytest.raises(CardsimError, match=f"{key}=None") as info:
         spec_from_dict({**d, key: None})
     one_line(info.value)

@@ -14,7 +14,7 @@ kind, its JSON mutated (``tests/fuzz/mutate.py``); two batches swapped with thei
   run's (the measured ``seconds`` aside), ``verify`` then passes, and nothing is lost: every
   file it took out of ``batches/`` or ``records/`` is in ``quarantine/``, byte for byte.
 
-One exception is documented in :mod:`experiments.store`: a manifest without ``spec_sha256``
+One exception is documented in :mod:`cardsim.experiments.store`: a manifest without ``spec_sha256``
 is an older cardsim's, whose spec and record-less batches are trusted, so a folder whose
 manifest lost its checksum is only required to work or fail in one line. (Found by this fuzz,
 slow run of seed 18: before that rule a batch file without its record was trusted in every
@@ -35,10 +35,10 @@ from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from cardsim.errors import CardsimError
-from experiments.rows import seeded
-from experiments.runner import RunConfig, run
-from experiments.spec import parse_spec
-from experiments.store import QUARANTINE, Store
+from cardsim.experiments.rows import seeded
+from cardsim.experiments.runner import RunConfig, run
+from cardsim.experiments.spec import parse_spec
+from cardsim.experiments.store import QUARANTINE, Store
 from tests.fuzz.mutate import mutate, mutations
 from tests.fuzz.outcome import counted, run_cli, works_or_one_line
 

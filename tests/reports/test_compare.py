@@ -1,8 +1,8 @@
-"""reports.compare: two stored runs side by side, checked against each run's own tables.
+"""cardsim.reports.compare: two stored runs side by side, checked against each run's own tables.
 
 No games are played: the tests read the example stores in tests/data (made by
 tests/data/make_stores.py) and recompute every expected figure from
-:func:`experiments.tables.report_tables` of each run independently.
+:func:`cardsim.experiments.tables.report_tables` of each run independently.
 """
 import math
 import shutil
@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from cardsim.experiments.store import StoreError
+from cardsim.experiments.tables import format_table, report_tables
+from cardsim.reports.compare import TITLES, compare_runs, format_comparison
+from cardsim.reports.run import ReportError, load_run
 from cardsim.stats import Z95, welch_t95
-from experiments.store import StoreError
-from experiments.tables import format_table, report_tables
-from reports.compare import TITLES, compare_runs, format_comparison
-from reports.run import ReportError, load_run
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 COMMON = ["random vs heuristic", "ismcts:iterations=10 vs heuristic"]

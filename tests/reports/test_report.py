@@ -15,11 +15,11 @@ import pytest
 from matplotlib.container import BarContainer, ErrorbarContainer
 
 from cardsim.app.cli import main
+from cardsim.experiments.store import StoreError
+from cardsim.experiments.tables import report_tables
+from cardsim.reports import ReportError, build_report, load_run
+from cardsim.reports.content import agents_base, sections
 from cardsim.stats import fmt_interval, mean_interval
-from experiments.store import StoreError
-from experiments.tables import report_tables
-from reports import ReportError, build_report, load_run
-from reports.content import agents_base, sections
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SCOPA, BURA = DATA / "scopa_budget", DATA / "bura_ends"
@@ -62,7 +62,7 @@ def test_sections_are_chosen_by_what_the_run_holds(parts, store, expected):
 
 @pytest.mark.parametrize("store", [SCOPA, BURA])
 def test_csv_tables_are_the_experiment_tables(built, store):
-    """matchups, seats, dealer, categories (and sprt) are exactly experiments.tables' tables of
+    """matchups, seats, dealer, categories (and sprt) are exactly cardsim.experiments.tables' tables of
     the rows the run used."""
     run, files = built[store.name]
     expected = report_tables(run.rows, run.agents, run.spec.sprt)
@@ -122,7 +122,7 @@ def test_summary_of_a_game_that_is_not_zero_sum_compares_returns_at_one_table(mo
     here, its definition marked not zero-sum."""
     import dataclasses
 
-    import reports.content as content
+    import cardsim.reports.content as content
     from cardsim.game import definition
     scopa = dataclasses.replace(definition("scopa"), zero_sum=False)
     monkeypatch.setattr(content, "definition", lambda name: scopa)
@@ -212,7 +212,7 @@ def test_budget_table_reads_a_level_as_the_manifest_recorded_it():
     (``levels``), not today's: recorded as 1,000 iterations, ``best`` joins the 2,000-iteration
     agent's series, even in a game whose ``best`` is today 1 s a move (Scopa), where without
     the record it would not."""
-    from reports.content import budget_table
+    from cardsim.reports.content import budget_table
     agents = ["heuristic", "best", "ismcts:iterations=2000,rollout=heuristic,c=2"]
     order = {0: (1, 0), 1: (2, 0)}
     cols = {"games": 10, "mean_return": 0.1, "mean_return_lo": 0.0, "mean_return_hi": 0.2,
@@ -233,7 +233,7 @@ def test_budget_gain_is_over_the_field_when_the_game_is_not_zero_sum():
     gain column, and a searcher against another opponent gets NaN."""
     from scipy.special import stdtrit
 
-    from reports.content import budget_table
+    from cardsim.reports.content import budget_table
     agents = ["heuristic", "ismcts:iterations=10", "ismcts:iterations=40", "random"]
     order = {0: (0, 0, 0, 0), 1: (1, 0, 0, 0), 2: (2, 0, 0, 0), 3: (1, 3, 3, 3),
              4: (2, 3, 3, 3)}
@@ -265,8 +265,8 @@ def test_budget_gain_is_paired_by_deal_when_the_matchups_played_the_same_deals()
     """With ``same_deals`` the gain over the field is the mean of the per-deal differences and
     its interval theirs: a searcher exactly 0.5 above the field in every deal gets 0.5 with a
     zero-width interval, where the unpaired interval of the same rows is wide."""
-    from experiments.tables import matchup_table
-    from reports.content import budget_table
+    from cardsim.experiments.tables import matchup_table
+    from cardsim.reports.content import budget_table
     agents = ["heuristic", "ismcts:iterations=10", "ismcts:iterations=40"]
     order = {0: (0, 0, 0, 0), 1: (1, 0, 0, 0), 2: (2, 0, 0, 0)}
     rows = []
@@ -296,8 +296,8 @@ def test_budget_table_gives_each_searchers_own_time_per_decision():
     """Given the run's thinking table, a budget row carries the searcher's own milliseconds
     per decision (the budget as spent), not the matchup's time per move, which mixes in the
     opponent's fast moves: a searcher thinking 4 ms a decision against a heuristic is 4."""
-    from experiments.tables import matchup_table, thinking_table
-    from reports.content import budget_table
+    from cardsim.experiments.tables import matchup_table, thinking_table
+    from cardsim.reports.content import budget_table
     agents = ["heuristic", "ismcts:iterations=10", "ismcts:iterations=40"]
     order = {0: (1, 0), 1: (2, 0)}
     rows = []
@@ -568,7 +568,7 @@ def test_agents_given_different_budgets_think_for_different_times_by_design():
     """In a study of strength against budget, 1 s against 0.1 s a move is a time ratio of 0.1
     by design: the sentence names it apart and does not call the run unequal; the same ratio
     between two agents of one budget (or against an agent without a budget) is unequal time."""
-    from reports.content import equal_time
+    from cardsim.reports.content import equal_time
     budgets = {"a": ("seconds", 1.0), "b": ("seconds", 0.1), "c": ("seconds", 1.0),
                "h": None}
     thinking = pd.DataFrame([
@@ -590,8 +590,8 @@ def test_agents_given_different_budgets_think_for_different_times_by_design():
 def test_the_rating_list_puts_every_agent_of_the_budget_run_on_one_scale(parts):
     """The Scopa example run (heuristic against random and two ISMCTS budgets) rates its four
     agents, anchored at the heuristic, the larger budget above the smaller; the table is the
-    one experiments.ratings computes from the rows."""
-    from experiments.ratings import rating_table
+    one cardsim.experiments.ratings computes from the rows."""
+    from cardsim.experiments.ratings import rating_table
     section = parts[SCOPA.name]["ratings"]
     data = section.tables[0].data
     assert set(data["name"]) == {"heuristic", "random", "ismcts:iterations=10",
@@ -607,7 +607,7 @@ def test_the_rating_list_says_when_two_levels_are_one_agent():
     """Bura's ``strong`` and ``best`` are one search: the rating list says their ratings differ
     only by chance, read from the levels the manifest recorded; distinct agents get no such
     sentence."""
-    from reports.content import _same_agents
+    from cardsim.reports.content import _same_agents
     same = "ismcts:iterations=1000,rollout=heuristic,c=2"
     levels = {"strong": same, "best": same, "medium": "heuristic"}
     (line,) = _same_agents(["best", "strong", "medium", "random"], levels)

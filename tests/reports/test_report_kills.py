@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import reports.build
-from reports import build_report, load_run
-from reports.content import sections
+import cardsim.reports.build
+from cardsim.reports import build_report, load_run
+from cardsim.reports.content import sections
 from tests.experiments.processes import die_at_call, fork, kill_after, wait
 
 BURA = Path(__file__).resolve().parents[1] / "data" / "bura_ends"
@@ -41,8 +41,8 @@ def parts():
 def quick(monkeypatch, tmp_path, parts):
     """Ready-made sections and PNG bytes (the builds then take milliseconds), the run copied
     into ``tmp_path``, and each format's report, built once: (run folder, {format: files})."""
-    monkeypatch.setattr(reports.build, "sections", lambda run: parts)
-    monkeypatch.setattr(reports.build.plots, "png", lambda fig: b"\x89PNG\r\n\x1a\n" + b"0" * 4096)
+    monkeypatch.setattr(cardsim.reports.build, "sections", lambda run: parts)
+    monkeypatch.setattr(cardsim.reports.build.plots, "png", lambda fig: b"\x89PNG\r\n\x1a\n" + b"0" * 4096)
     run = tmp_path / "run"
     shutil.copytree(BURA, run)
     expected = {}
@@ -69,7 +69,7 @@ def _leftovers(out: Path) -> list[str]:
 
 def _build_dying(run, out, fmt, after: bool) -> None:
     """In a child: build, dying just before (or just after) the swap."""
-    die_at_call(reports.build, "_swap_in", 1, after)
+    die_at_call(cardsim.reports.build, "_swap_in", 1, after)
     build_report(run, out=out, fmt=fmt)
 
 
@@ -162,10 +162,10 @@ def test_the_swap_exchanges_two_folders_at_one_step(tmp_path, quick, monkeypatch
     a.mkdir()
     b.mkdir()
     (a / "x").write_text("a")
-    assert reports.build._exchange(a, b) and (b / "x").read_text() == "a"
+    assert cardsim.reports.build._exchange(a, b) and (b / "x").read_text() == "a"
     assert not (a / "x").exists()
     run, expected = quick
-    monkeypatch.setattr(reports.build, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(cardsim.reports.build, "_exchange", lambda a, b: False)
     for fmt in ("html", "md"):
         build_report(run, fmt=fmt)
         assert _state(run / "report", expected) == fmt and not _leftovers(run / "report")

@@ -1,4 +1,4 @@
-"""The report of a review (:mod:`reports.review`): for every game, a deal played by
+"""The report of a review (:mod:`cardsim.reports.review`): for every game, a deal played by
 the heuristic and reviewed with small worlds gives one self-contained HTML file and a Markdown
 report with the decisions table, the biggest mistake first, the totals with result − expected
 = luck − loss, the expected result through the deal as a figure, and every decision's position
@@ -14,12 +14,12 @@ from html.parser import HTMLParser
 import pytest
 
 import cardsim
-from cardsim.record import GameRecord
-from cardsim.render import render_observation
-from reports import ReportError
-from reports.review import review_contents, write_review_report
-from solvers.agents import play
-from solvers.review import MARKS, ReviewConfig, review
+from cardsim.records.record import GameRecord
+from cardsim.records.render import render_observation
+from cardsim.reports import ReportError
+from cardsim.reports.review import review_contents, write_review_report
+from cardsim.solvers.agents import play
+from cardsim.solvers.review import MARKS, ReviewConfig, review
 
 GAMES = ["scopa", "bura", "mushka", "minchiate"]
 PNG = b"\x89PNG\r\n\x1a\n"

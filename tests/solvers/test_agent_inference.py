@@ -1,7 +1,7 @@
-"""An inferring search (``ismcts:infer=ε``, solvers/ismcts.py): the game loop's record of the
+"""An inferring search (``ismcts:infer=ε``, cardsim/solvers/ismcts.py): the game loop's record of the
 deal, the root's pool of weighted worlds, and what the search may read.
 
-The record the game loop keeps (solvers/agents.py, ``note_deal``) is the deal's start and moves
+The record the game loop keeps (cardsim/solvers/agents.py, ``note_deal``) is the deal's start and moves
 that ``State``'s own record gives (also across a match's deals); without the deal's moves the
 search is the same as without inference, move for move; two true deals the searcher cannot
 tell apart give the same search; and the pool's weights give the true hidden cards more
@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 import cardsim
+from cardsim.compiled.rng import rng_from_seed
 from cardsim.errors import AgentError
 from cardsim.game import State
-from cardsim.rng import rng_from_seed
-from solvers import ismcts
-from solvers.agents import choose, parse_agent, play_out, prime_record, switches, workspace
-from solvers.inference import Worlds, known_record, log_prob_of_truth, world_replay
+from cardsim.solvers import ismcts
+from cardsim.solvers.agents import choose, parse_agent, play_out, prime_record, switches, workspace
+from cardsim.solvers.inference import Worlds, known_record, log_prob_of_truth, world_replay
 from tests.solvers.test_inference import positions
 
 GAMES = ["scopa", "bura", "mushka", "minchiate"]

@@ -1,4 +1,4 @@
-"""Agents (solvers/agents.py), ISMCTS (solvers/ismcts.py), duplicate play and analysis.
+"""Agents (cardsim/solvers/agents.py), ISMCTS (cardsim/solvers/ismcts.py), duplicate play and analysis.
 
 ISMCTS must not leak hidden cards: its choice and whole tree are the same for two true states
 that the searching player cannot tell apart (the conformance suite's permuted truths), and in
@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 import cardsim
+from cardsim.compiled.rng import rng_from_seed
 from cardsim.errors import AgentError, CardsimError
-from cardsim.rng import rng_from_seed
-from experiments.rows import seeded
-from solvers import ismcts
-from solvers.agents import choose, parse_agent, play, play_out, switches, workspace
-from solvers.analyze import AnalysisConfig, analyze
-from solvers.duplicate import margin, play_duplicate
+from cardsim.experiments.rows import seeded
+from cardsim.solvers import ismcts
+from cardsim.solvers.agents import choose, parse_agent, play, play_out, switches, workspace
+from cardsim.solvers.analyze import AnalysisConfig, analyze
+from cardsim.solvers.duplicate import margin, play_duplicate
 from tests.conformance.test_every_game import _permuted_truth
 
 GAMES = ("scopa", "bura")
@@ -44,7 +44,7 @@ def test_named_levels_are_agents(level):
     """Each named level parses to its documented agent (LEVELS), keeps its name
     (what stores and reports show), and ``strong`` and ``best`` think for 0.1 s and 1 s,
     ``fast`` for 4 ms."""
-    from solvers.agent_spec import LEVELS
+    from cardsim.solvers.agent_spec import LEVELS
     agent, means = parse_agent(level), parse_agent(LEVELS[level])
     assert agent.name == level and agent.kind == means.kind and agent.nodes == means.nodes
     assert agent.params.tolist() == means.params.tolist()
@@ -59,7 +59,7 @@ def test_named_levels_are_each_games_own(name, level):
     """A level stands for the game's own agent where its package declares one
     (``GameDefinition.levels``), else for the default; a game object or its name give the
     same."""
-    from solvers.agent_spec import LEVELS
+    from cardsim.solvers.agent_spec import LEVELS
     game = cardsim.load_game(name)
     means = game.definition.levels.get(level, LEVELS[level])
     for g in (name, game):
@@ -463,7 +463,7 @@ def test_one_action_valued_alone_sees_the_full_analysis_first_world(name):
     """``evaluate_actions(..., actions=[a])`` values ``a`` alone (what a calibration study
     asks): in the first world exactly as the full analysis does (same world, same stream);
     an action that is not legal is refused in one line."""
-    from solvers.analyze import evaluate_actions
+    from cardsim.solvers.analyze import evaluate_actions
     state = cardsim.load_game(name).new_deal(seed=5)
     while len(state.legal_actions()) < 2:
         state.apply_action(state.legal_actions()[0])
@@ -523,7 +523,7 @@ def test_the_least_budget_runs_the_same_compiled_loop(spec):
     """A run's warm-up plays each agent with the least budget: the same switches (the same
     compiled loop: an exact-endgame or network agent warms its own), a budget that ends at
     once."""
-    from solvers.agent_spec import ITERATIONS, SECONDS, WORLDS, least_budget
+    from cardsim.solvers.agent_spec import ITERATIONS, SECONDS, WORLDS, least_budget
     agent = parse_agent(spec, "scopa")
     quick = least_budget(agent)
     assert switches([quick]) == switches([agent])
@@ -540,9 +540,9 @@ def test_a_runs_warm_up_plays_every_loop_its_batches_play(monkeypatch):
     the loop with exact endgames, not a plain one."""
     from pathlib import Path
 
-    import solvers.agents as agents_module
-    from experiments.runner import warm_up
-    from experiments.spec import load_spec
+    import cardsim.solvers.agents as agents_module
+    from cardsim.experiments.runner import warm_up
+    from cardsim.experiments.spec import load_spec
     spec = load_spec(Path(__file__).resolve().parents[2] / "experiments" / "specs" /
                      "mushka_paranoid_endgames.toml")
     played = []

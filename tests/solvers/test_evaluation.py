@@ -1,5 +1,5 @@
-"""The learned evaluation (solvers/evaluation.py), ISMCTS with ``leaf=net`` and ``cardsim
-train`` (solvers/training.py): the network's compiled values against numpy's, agents legal,
+"""The learned evaluation (cardsim/solvers/evaluation.py), ISMCTS with ``leaf=net`` and ``cardsim
+train`` (cardsim/solvers/training.py): the network's compiled values against numpy's, agents legal,
 deterministic and blind to hidden cards in every game, weights refused in one line, training
 reproducible and resumable, shipped weights playing as recorded."""
 from __future__ import annotations
@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 import cardsim
+from cardsim.compiled.rng import rng_from_seed
 from cardsim.errors import AgentError
-from cardsim.rng import rng_from_seed
-from solvers import ismcts
-from solvers.agent_spec import ITERATIONS, SECONDS
-from solvers.agents import choose, parse_agent, play, workspace
-from solvers.evaluation import (
+from cardsim.solvers import ismcts
+from cardsim.solvers.agent_spec import ITERATIONS, SECONDS
+from cardsim.solvers.agents import choose, parse_agent, play, workspace
+from cardsim.solvers.evaluation import (
     N_WDL,
     Weights,
     net_for,
@@ -23,7 +23,7 @@ from solvers.evaluation import (
     weights_folder,
     world_value,
 )
-from solvers.training import (
+from cardsim.solvers.training import (
     Data,
     Plan,
     TrainError,
@@ -363,7 +363,7 @@ def seen(spec, state, seat, info):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_information_view_shows_a_seat_only_what_it_knows(name):
-    """``view="info"`` (solvers/training.py ``VIEWS``): two true states the player to move
+    """``view="info"`` (cardsim/solvers/training.py ``VIEWS``): two true states the player to move
     cannot tell apart give him the same inputs and the same play-out targets (``--playouts``)
     from the same random stream. The world view, shown the truth, tells some of the same pairs
     apart (so the test can fail). Targets are every seat's: partners get one, and in a game of
@@ -415,13 +415,13 @@ SHIPPED = sorted(p for g in GAMES for p in weights_folder(g).glob("*.npz"))
 def test_every_game_ships_weights_for_its_default_rules():
     for name in GAMES:
         spec = cardsim.load_game(name).spec
-        from solvers.evaluation import shipped_weights
+        from cardsim.solvers.evaluation import shipped_weights
         assert shipped_weights(spec) is not None, name
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
 def test_shipped_weights_play_the_moves_recorded_when_they_were_made(path):
-    from solvers.training import fingerprint
+    from cardsim.solvers.training import fingerprint
     w = read_weights(path)
     game = cardsim.load_game(w.game, w.rules)
     recorded = w.made["choices"]
@@ -435,7 +435,7 @@ def test_the_fast_level_is_a_4_ms_search_that_plays_a_deal(name):
     network where the level uses it; it plays a whole deal against the heuristic, its thinking
     timed. Its speed on an idle core is a benchmark's figure (README, "Agents"), not this
     test's: a shared test machine is too noisy for a timed assertion."""
-    from solvers.duplicate import play_duplicate
+    from cardsim.solvers.duplicate import play_duplicate
     game = cardsim.load_game(name)
     fast = parse_agent("fast", game)
     assert fast.params[SECONDS] == 0.004 and fast.params[ITERATIONS] == 0
@@ -450,9 +450,9 @@ def test_a_runs_warm_up_compiles_the_network_search_its_batches_play():
     budget: for ``leaf=net`` agents that is the network's loop, not a play-out one."""
     from pathlib import Path
 
-    from experiments.runner import warm_up
-    from experiments.spec import load_spec
-    from solvers.agents import play_out
+    from cardsim.experiments.runner import warm_up
+    from cardsim.experiments.spec import load_spec
+    from cardsim.solvers.agents import play_out
     spec = load_spec(Path(__file__).resolve().parents[2] / "experiments" / "specs" /
                      "bura_net_tuning.toml")
     warm_up(spec)

@@ -1,4 +1,4 @@
-"""The exact (double-dummy) solver, :mod:`solvers.exact`, against an independent oracle.
+"""The exact (double-dummy) solver, :mod:`cardsim.solvers.exact`, against an independent oracle.
 
 The oracle (``tests/solvers/exact_oracle.py``) is a plain brute-force minimax over the
 plain-Python REFERENCE engines (``cardsim/games/<game>/reference.py``), no pruning and no
@@ -40,7 +40,7 @@ from cardsim.errors import CardsimError, UnsupportedError
 from cardsim.games.bura.layout import HAND as BURA_HAND
 from cardsim.games.bura.layout import STOCK as BURA_STOCK
 from cardsim.games.mushka import layout as MUSHKA_LAYOUT
-from solvers import exact
+from cardsim.solvers import exact
 from tests.solvers.exact_oracle import (
     OUTCOME,
     Oracle,
@@ -422,7 +422,7 @@ BOUNDS_GAMES = [     # (game, options, deals, random moves before the first posi
                          ids=["scopa", "scopa-variant", "scopa-2x2", "scopa-2x2-variant",
                               "bura", "bura-variant", "bura-stops", "mushka", "mushka-5"])
 def test_bounds_contain_the_exact_value(name, options, deals, skip):
-    """``bounds`` of the game's exact hooks (through ``solvers.exact.bounds``) holds
+    """``bounds`` of the game's exact hooks (through ``cardsim.solvers.exact.bounds``) holds
     the exact value of every live position met along random deals, and of each position one
     move further (the values of ``solve_actions``); Bura's claim bound (BU-CLAIM-1: a leader
     with 31 at his check point gets at least a won claim) included."""
@@ -767,7 +767,7 @@ def test_minchiate_agents_that_solve_whole_deals_are_refused():
     ISMCTS exact endgame above the limit; ``ismcts:exact=8`` plays a whole deal, the same
     moves for the same seed."""
     from cardsim.errors import AgentError
-    from solvers.agents import play
+    from cardsim.solvers.agents import play
     game = load("minchiate")
     limit = game.spec.exact.max_cards
     for agent, words in (("pimc:worlds=2", "not the whole deals PIMC and the oracle solve"),
@@ -931,7 +931,7 @@ def test_mushka_solver_is_an_endgame_solver():
     and the oracle are refused in one line, as is an ISMCTS exact endgame above the limit;
     ``ismcts:exact=8`` plays a whole deal, the same moves for the same seed."""
     from cardsim.errors import AgentError
-    from solvers.agents import play
+    from cardsim.solvers.agents import play
     game = load("mushka")
     limit = game.spec.exact.max_cards
     state = game.new_deal(seed=5)
@@ -1043,7 +1043,7 @@ def test_whole_deal_of_a_match_equals_the_lone_deal():
 
 _CACHE_PROBE = """
 import cardsim
-from solvers import exact
+from cardsim.solvers import exact
 state = cardsim.load_game("scopa").new_deal(seed=4)
 print("VALUE", exact.solve(state))
 """

@@ -1,4 +1,4 @@
-"""Inference (solvers/inference.py): worlds weighted by the other players' moves.
+"""Inference (cardsim/solvers/inference.py): worlds weighted by the other players' moves.
 
 A world's deal start (the game's ``world_start``) replays the deal's moves into that very
 world; the weights read only what the player saw (a second true deal the player cannot tell
@@ -13,8 +13,8 @@ import pytest
 import cardsim
 from cardsim.errors import CardsimError
 from cardsim.game import State
-from solvers.agents import choose, parse_agent, play
-from solvers.inference import infer_worlds, known_record, log_prob_of_truth, world_replay
+from cardsim.solvers.agents import choose, parse_agent, play
+from cardsim.solvers.inference import infer_worlds, known_record, log_prob_of_truth, world_replay
 
 GAMES = ["scopa", "bura", "mushka", "minchiate"]
 
@@ -187,7 +187,7 @@ def test_a_position_without_its_record_has_equal_weights():
 def test_tempering_keeps_the_effective_worlds_asked_for():
     """``tempered(k)`` scales the log weights down just enough for ``k`` effective worlds,
     and leaves worlds that have as many as they are."""
-    from solvers.inference import Worlds
+    from cardsim.solvers.inference import Worlds
     logw = np.linspace(0.0, -400.0, 100)
     worlds = Worlds(np.zeros((100, 1), dtype=np.uint64), logw)
     assert worlds.effective < 2
@@ -204,7 +204,7 @@ def test_analyze_reads_a_game_records_moves_with_infer(tmp_path, capsys):
     is analyzed on the uniform worlds; --at past the record's end, --at with a position file,
     and a bad epsilon are refused in one line."""
     from cardsim.app.cli import main
-    from solvers.agents import play
+    from cardsim.solvers.agents import play
     game = cardsim.load_game("scopa")
     state = game.new_deal(seed=3)
     play(state, ["heuristic", "heuristic"], seed=1)
@@ -235,8 +235,8 @@ def test_analyze_reads_a_game_records_moves_with_infer(tmp_path, capsys):
 def test_intervals_widen_for_worlds_drawn_from_fewer_effective_ones():
     """An analysis over worlds drawn by inference from 25 effective ones for 100 draws
     widens its intervals twofold (the drawn worlds repeat); uniform worlds keep theirs."""
+    from cardsim.solvers.analyze import ActionValues
     from cardsim.stats import mean_interval
-    from solvers.analyze import ActionValues
     out = np.random.default_rng(2).normal(size=(1, 100))
     values = ActionValues(None, np.zeros(1), out, None, None, None, None, effective=25.0)
     mean, lo, hi = mean_interval(out[0])
@@ -251,8 +251,8 @@ def test_analysis_infers_by_default_where_it_measured_better_calibrated():
     """``AnalysisConfig``'s and ``ReviewConfig``'s default is the game's: inference's worlds in
     Bura and Mushka (better calibrated there), uniform worlds in Scopa (as well calibrated,
     cheaper) and Minchiate (worse calibrated on inference's); explicit choices win."""
-    from solvers.analyze import AnalysisConfig, infer_epsilon
-    from solvers.review import ReviewConfig
+    from cardsim.solvers.analyze import AnalysisConfig, infer_epsilon
+    from cardsim.solvers.review import ReviewConfig
     for name, expected in (("scopa", None), ("bura", 0.3), ("mushka", 0.3),
                            ("minchiate", None)):
         game = cardsim.load_game(name)

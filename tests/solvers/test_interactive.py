@@ -16,7 +16,7 @@ import cardsim
 from cardsim.app.interactive import move_seed, play_interactive, render_observation, resolve_opponents
 from cardsim.cards import DECKS
 from cardsim.errors import AgentError, CardsimError
-from solvers.agents import choose, workspace
+from cardsim.solvers.agents import choose, workspace
 
 TOKEN = re.compile(r"[A-Za-z0-9]+")
 MOVE_LINE = re.compile(r"^(you|seat (\d+) \([^)]*\)): (.+)$")

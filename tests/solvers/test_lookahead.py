@@ -1,5 +1,5 @@
 """PIMC over the learned evaluation (``pimc:leaf=net``): the shallow search of a world
-(solvers/lookahead.py) against the exact solver, and the agent legal, deterministic and blind
+(cardsim/solvers/lookahead.py) against the exact solver, and the agent legal, deterministic and blind
 to hidden cards in every game."""
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import cardsim
+from cardsim.compiled.rng import rng_from_seed
 from cardsim.errors import AgentError
-from cardsim.rng import rng_from_seed
-from solvers import exact, lookahead
-from solvers.agents import choose, parse_agent, play, workspace
+from cardsim.solvers import exact, lookahead
+from cardsim.solvers.agents import choose, parse_agent, play, workspace
 from tests.solvers.test_evaluation import (
     GAMES,
     assert_legal_line,
@@ -85,7 +85,7 @@ def test_an_exact_endgame_replaces_the_network_below_its_threshold(name):
 
 def test_at_the_depth_limit_the_network_values_the_position(tmp_path):
     """Depth 0 is the network's value of the position itself, for the seat asked."""
-    from solvers.evaluation import world_value
+    from cardsim.solvers.evaluation import world_value
     game = cardsim.load_game("scopa")
     weights = random_weights(game, seed=2)
     state = game.new_deal(seed=3)

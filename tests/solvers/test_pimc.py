@@ -1,4 +1,4 @@
-"""PIMC (solvers/pimc.py), the oracle agent, and ``cardsim solve``.
+"""PIMC (cardsim/solvers/pimc.py), the oracle agent, and ``cardsim solve``.
 
 PIMC must not leak hidden cards: its totals over sampled worlds are the same for two true
 states the player cannot tell apart; and its totals are exactly the exact solver's values of
@@ -15,12 +15,12 @@ import pytest
 
 import cardsim
 from cardsim.app.cli import main
+from cardsim.compiled.rng import rng_from_seed
 from cardsim.errors import AgentError
 from cardsim.game import State
 from cardsim.games.bura.exact import split_value
-from cardsim.rng import rng_from_seed
-from solvers import exact, ismcts, pimc
-from solvers.agents import choose, parse_agent, play, workspace
+from cardsim.solvers import exact, ismcts, pimc
+from cardsim.solvers.agents import choose, parse_agent, play, workspace
 from tests.conformance.test_every_game import _permuted_truth
 from tests.solvers.test_agents import _positions, _scopa_settebello_scopa
 
@@ -254,7 +254,7 @@ def test_ismcts_exact_endgames_are_legal_and_deterministic(name):
         assert state.is_terminal()
         ends.append(list(state.returns()))
     assert ends[0] == ends[1]
-    from solvers.agent_spec import search_budget
+    from cardsim.solvers.agent_spec import search_budget
     assert search_budget(agent)[:2] == ("iterations", 100.0)
 
 

@@ -1,4 +1,4 @@
-"""The review of a played deal (:mod:`solvers.review`): known answers (a passed
+"""The review of a played deal (:mod:`cardsim.solvers.review`): known answers (a passed
 settebello is a blunder, the evaluator's own play loses nothing, an open position agrees with
 the exact solver), the review never reads a hidden card, luck and loss add up to the result,
 and ``cardsim review`` on the command line."""
@@ -11,11 +11,11 @@ import pytest
 
 import cardsim
 from cardsim.app.cli import main
-from cardsim.record import FORMAT, VERSION
-from cardsim.replay import from_dict, from_moves
-from solvers import exact
-from solvers.agents import choose, parse_agent, play
-from solvers.review import MARKS, ReviewConfig, default_thresholds, evaluator_choice, mark_of, review
+from cardsim.records.record import FORMAT, VERSION
+from cardsim.records.replay import from_dict, from_moves
+from cardsim.solvers import exact
+from cardsim.solvers.agents import choose, parse_agent, play
+from cardsim.solvers.review import MARKS, ReviewConfig, default_thresholds, evaluator_choice, mark_of, review
 
 GAMES = ["scopa", "bura", "mushka", "minchiate"]
 
@@ -205,7 +205,7 @@ def test_the_loss_in_match_winning_chance_reads_the_table():
     the first deal of a Scopa match to 21 (no deal decides it) with a table worth 0.5 from
     every state, every action keeps the chance at 0.5, so that loss is 0 everywhere while
     the loss in points is not."""
-    from experiments.equity import match_model
+    from cardsim.experiments.equity import match_model
     game = cardsim.load_game("scopa", target_score=21)
     state = game.new_match(seed=4)
     agent = parse_agent("heuristic", game)

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 import cardsim
+from cardsim.solvers.agent_spec import level
+from cardsim.solvers.strength import gain
 from cardsim.stats import fmt_interval, mean_interval
-from solvers.agent_spec import level
-from solvers.strength import gain
 
 DEALS = {"scopa": 200, "bura": 300, "mushka": 200, "minchiate": 40}
 
@@ -53,7 +53,7 @@ def test_compare_pairs_two_agents_against_one_opponent_on_the_same_deals(capsys)
     """``--compare C``: C plays the same deals against the same opponent, and the difference
     is paired by deal: an agent minus itself is exactly zero; another agent's difference is
     the deal-by-deal difference of the two gains."""
-    from solvers.strength import gains, main
+    from cardsim.solvers.strength import gains, main
     game = cardsim.load_game("scopa")
     main(["--game", "scopa", "--agent", "random", "--compare", "random", "--deals", "6"])
     assert "random minus random, each against heuristic on the same 6 deals: 0.000 [0.000, " \
@@ -72,7 +72,7 @@ def test_compare_pairs_two_agents_against_one_opponent_on_the_same_deals(capsys)
 def test_the_measure_says_how_long_each_agent_thought_a_decision(name):
     """Equal time is part of a fair comparison: each agent's mean time a decision, NaN for
     the heuristic (not timed), a searching agent's at least its budget."""
-    from solvers.strength import gains
+    from cardsim.solvers.strength import gains
     game = cardsim.load_game(name)
     think = []
     gains(game, "pimc:leaf=net,seconds=0.002", "heuristic", 2, seed=3, think=think)

@@ -13,13 +13,13 @@ import pandas as pd
 import pytest
 
 import cardsim
+from cardsim.compiled.rng import rng_from_seed
 from cardsim.errors import AgentError
+from cardsim.experiments.equity import match_model
 from cardsim.game import State
-from cardsim.match import dense_equity
-from cardsim.rng import rng_from_seed
-from experiments.equity import match_model
-from solvers import ismcts
-from solvers.agents import parse_agent, workspace
+from cardsim.protocol.match import dense_equity
+from cardsim.solvers import ismcts
+from cardsim.solvers.agents import parse_agent, workspace
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -209,9 +209,9 @@ def test_an_experiment_plays_value_match_agents_with_its_equity_table(tmp_path):
     """An experiment's ``equity`` names the table its ``value=match`` agents read; whole
     matches are played with it (each pair on the same cards), a table of other rules is
     refused in one line, and a game without a match model is refused in the spec."""
-    from experiments.equity import EquityConfig, EquityError, run_equity
-    from experiments.runner import RunConfig, run
-    from experiments.spec import SpecError, parse_spec
+    from cardsim.experiments.equity import EquityConfig, EquityError, run_equity
+    from cardsim.experiments.runner import RunConfig, run
+    from cardsim.experiments.spec import SpecError, parse_spec
     run_equity(EquityConfig(game="scopa", deals=200, boot=10), tmp_path / "eq", progress=False)
     spec = {"game": "scopa", "unit": "match", "equity": str(tmp_path / "eq"),
             "agents": ["ismcts:iterations=30,value=match", "ismcts:iterations=30,value=points"],

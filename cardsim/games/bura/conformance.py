@@ -1,4 +1,4 @@
-"""Bura's adapter for the conformance suite (protocol: :mod:`cardsim.conformance`).
+"""Bura's adapter for the conformance suite (protocol: :mod:`cardsim.protocol.conformance`).
 
 rules/bura.md; dict format in :mod:`.notation`. Besides hands and stock, the cards other
 players threw face down are hidden ("down q pile x trick j" and the like); the possible worlds

@@ -1,4 +1,4 @@
-"""What the exact (double-dummy) solver needs to know of Bura (:mod:`solvers.exact`), 2 players:
+"""What the exact (double-dummy) solver needs to know of Bura (:mod:`cardsim.solvers.exact`), 2 players:
 the value of a finished deal, what makes two positions equivalent, bounds and a move order.
 
 A value is one integer from seat 0's point of view that orders outcomes first by the deal's
@@ -9,9 +9,9 @@ or a face-down throw is a move like any other.
 """
 import numpy as np
 
-from ...actions import kind_of, value_of
-from ...bits import ZERO, popcount
-from ...jit import helper
+from ...compiled.actions import kind_of, value_of
+from ...compiled.bits import ZERO, popcount
+from ...compiled.jit import helper
 from . import layout as L
 from .rules import P_FALSE_CLAIM_MULT
 from .scoring import pile_points, points

@@ -40,10 +40,10 @@ least as many cards that beat one of the set's cards as the set has cards.
 """
 import numpy as np
 
-from ...actions import find_kind, kind_of, value_of
-from ...bits import ONE, ZERO, bit, lowest_index, popcount
-from ...jit import helper, kernel
-from ...rng import rng_below
+from ...compiled.actions import find_kind, kind_of, value_of
+from ...compiled.bits import ONE, ZERO, bit, lowest_index, popcount
+from ...compiled.jit import helper, kernel
+from ...compiled.rng import rng_below
 from . import layout as L
 from .rules import P_NUM_PLAYERS
 from .scoring import points

@@ -10,12 +10,12 @@ combinations, the claim, the count, the match) is in :mod:`.scoring`, hidden inf
 """
 import numpy as np
 
-from ... import order as deal_order
-from ...actions import action_id, kind_of, next_seat, value_of
-from ...bits import ONE, ZERO, bit, lowest_index, popcount
-from ...jit import helper, kernel
-from ...rng import rng_below, rng_next, seed_stream
-from ...turns import turn_kernels
+from ...compiled import order as deal_order
+from ...compiled.actions import action_id, kind_of, next_seat, value_of
+from ...compiled.bits import ONE, ZERO, bit, lowest_index, popcount
+from ...compiled.jit import helper, kernel
+from ...compiled.rng import rng_below, rng_next, seed_stream
+from ...compiled.turns import turn_kernels
 from . import layout as L
 from .rules import (
     FACEDOWN_CHOICE,

@@ -9,7 +9,7 @@ order, and position 35 — the last card of the stock — is the turned trump ca
 ``NEXT`` is the position of the next card to draw.
 
 The deal's log (rules §5: the hands at past check points) keeps a byte per card, read and
-written with the deal-order helpers of :mod:`cardsim.order`: ``GOT`` is ``1 + seat + 4 * c``
+written with the deal-order helpers of :mod:`cardsim.compiled.order`: ``GOT`` is ``1 + seat + 4 * c``
 when the card reached that seat's hand at check point ``c`` (0 = dealt, ``j + 1`` = drawn after
 trick ``j``), 0 when no seat has received it (or the position was given without its history);
 ``LEFT`` is ``1 + j`` when it was played in trick ``j`` (tricks count from 0), 0 while unplayed;

@@ -1,4 +1,4 @@
-"""Bura's match as states and deal outcomes, for match-equity tables (:mod:`cardsim.match`).
+"""Bura's match as states and deal outcomes, for match-equity tables (:mod:`cardsim.protocol.match`).
 
 Two players only (side a and side b are one player each; with 3 or 4 players every player is
 for himself, which a table of two sides cannot hold). ``match_format=single_deal`` needs no
@@ -45,9 +45,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...compiled.jit import kernel
 from ...errors import CardsimError
-from ...jit import kernel
-from ...match import A_WINS, B_WINS, SIDES, MatchModel, dealer_side, first_seat, other_side, seat_values
+from ...protocol.match import (
+    A_WINS,
+    B_WINS,
+    SIDES,
+    MatchModel,
+    dealer_side,
+    first_seat,
+    other_side,
+    seat_values,
+)
 from . import layout as L
 from .rules import MATCH_WINS_TO_N, P_MATCH_FORMAT, P_PENALTY_LIMIT, P_WINS_TARGET, BuraRules
 

@@ -34,12 +34,12 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ... import order as deal_order
-from ... import planes
 from ...cards import BURA, mask_of
+from ...compiled import order as deal_order
 from ...errors import IllegalActionError
-from ...options import rules_dict
-from ...positions import check_each_card_once, check_header, require_legal, rng_words
+from ...protocol import planes
+from ...protocol.options import rules_dict
+from ...protocol.positions import check_each_card_once, check_header, require_legal, rng_words
 from . import layout as L
 from . import validation as V
 
@@ -389,7 +389,7 @@ def observation(vec: np.ndarray, rules: Any, player: int) -> dict:
 
 def deal_columns(vec: np.ndarray, rules: Any) -> dict:
     """What a finished deal's row in an experiment store records besides its returns and
-    categories (:func:`solvers.duplicate.play_duplicate`): the deal's first leader and the
+    categories (:func:`cardsim.solvers.duplicate.play_duplicate`): the deal's first leader and the
     last trick's taker (seats; -1 when the deal had no trick), which decide the next deal's
     first leader in a match (BU-LEAD-2)."""
     return {"first_leader": int(vec[L.FIRST_LEADER]),
@@ -409,7 +409,7 @@ OBSERVATION_PLANES = (
     ("thrown_down", planes.one(lambda o: o.get("thrown_down"))),
     ("pile_up", planes.per_seat("piles", "up")), ("pile_down", planes.per_seat("piles", "down")),
     ("played", _played))
-"""The card planes of the observation tensors (:attr:`cardsim.spec.GameDefinition.
+"""The card planes of the observation tensors (:attr:`cardsim.protocol.spec.GameDefinition.
 observation_planes`): hand, trump card, current trick, cards thrown face down (known to the
 player), then per seat: face-up pile, face-down pile (cards the player knows), cards played
 this deal."""

@@ -6,7 +6,7 @@ Python ``set`` objects of card indices, the stock is a ``list`` in drawing order
 is one small method whose docstring starts with its rule ID; the scoring methods (points,
 combinations, the claim, the count, the match, the returns) are in :mod:`.reference_scoring`.
 Only the deck (:data:`cardsim.cards.BURA`, with the mask helpers of :mod:`cardsim.cards`), the
-random-number generator (:class:`cardsim.rng.PyRng`, the plain-Python twin of the kernels'
+random-number generator (:class:`cardsim.compiled.rng.PyRng`, the plain-Python twin of the kernels'
 generator) and the options (:class:`.rules.BuraRules`) are shared, so that a seed deals the
 same cards in both engines.
 
@@ -32,8 +32,8 @@ from __future__ import annotations
 from itertools import combinations, permutations
 
 from ...cards import BURA, bits_of, mask_of
-from ...reference import ReferenceEngine
-from ...rng import PyRng
+from ...compiled.rng import PyRng
+from ...protocol.reference import ReferenceEngine
 from .reference_scoring import HAND_SIZE, ReferenceScoring, rank, suit
 from .rules import BuraRules
 

@@ -8,9 +8,9 @@ calls back into the play.
 """
 import numpy as np
 
-from ...actions import next_seat
-from ...bits import ONE, ZERO, bit, lowest_index, popcount
-from ...jit import helper, kernel
+from ...compiled.actions import next_seat
+from ...compiled.bits import ONE, ZERO, bit, lowest_index, popcount
+from ...compiled.jit import helper, kernel
 from . import layout as L
 from .rules import (
     MATCH_PENALTY_POINTS,

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...cards import BURA, bits_of
 from ...errors import PositionError
-from ...positions import card_indices, position_error
+from ...protocol.positions import card_indices, position_error
 from . import layout as L
 
 STOP_ROUNDS = ("small_moscow", "molodka")

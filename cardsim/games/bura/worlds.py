@@ -10,11 +10,11 @@ point already passed held a combination that would have ended the deal.
 """
 import numpy as np
 
-from ... import order as deal_order
-from ...actions import action_id, kind_of, value_of
-from ...bits import ONE, ZERO, bit, copy_words, indices_of, lowest_index, popcount
-from ...jit import helper, kernel
-from ...rng import rng_below, rng_next, rng_shuffle
+from ...compiled import order as deal_order
+from ...compiled.actions import action_id, kind_of, value_of
+from ...compiled.bits import ONE, ZERO, bit, copy_words, indices_of, lowest_index, popcount
+from ...compiled.jit import helper, kernel
+from ...compiled.rng import rng_below, rng_next, rng_shuffle
 from . import layout as L
 from .kernels import deal_cards, is_terminal
 from .rules import P_BURA_OWN_LEAD, P_INITIAL_REDEAL, P_MOSCOW, P_NUM_PLAYERS
@@ -297,7 +297,7 @@ def place_cards(out, cards, positions, n_positions):
 @kernel(nrt=True)
 def world_start(world, params, observer, start, actions, n_actions, out, rng):
     """Rules §5: the start of the deal a sampled ``world`` grew from, for inference
-    (:mod:`solvers.inference`). ``start`` is the deal's true start; of it only public words
+    (:mod:`cardsim.solvers.inference`). ``start`` is the deal's true start; of it only public words
     are read (dealer, leader, turned trump card, match), never its deal order.
 
     The world's log says when each card reached each hand (``GOT``): the initial deal gives

@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 
 from ...cards import MINCHIATE
-from ...spec import DealConditions, ExactHooks, GameDefinition
+from ...protocol.spec import DealConditions, ExactHooks, GameDefinition
 from . import exact, layout, match, scoring
 from .rules import PRESETS, MinchiateRules
 from .summary import summarize

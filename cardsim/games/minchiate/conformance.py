@@ -1,4 +1,4 @@
-"""Minchiate's adapter for the conformance suite (protocol: :mod:`cardsim.conformance`).
+"""Minchiate's adapter for the conformance suite (protocol: :mod:`cardsim.protocol.conformance`).
 
 rules/minchiate.md; dict format in :mod:`.notation`. No stock: the hidden places are the
 other hands, their discards and the Fola's own part while the Fola is closed ("hand q",

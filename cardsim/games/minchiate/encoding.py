@@ -1,4 +1,4 @@
-"""Minchiate's encoding for the learned evaluation (:mod:`solvers.evaluation`): a sampled world
+"""Minchiate's encoding for the learned evaluation (:mod:`cardsim.solvers.evaluation`): a sampled world
 as the sparse input of the value model, seen from one seat.
 
 The model values a *world* (every card placed: a determinized state) for the seat
@@ -53,8 +53,8 @@ The model's outputs (:data:`N_SEATS`) are the deal returns (net resti) of the se
 """
 import numpy as np
 
-from ...bits import ONE, ZERO, put_cards, put_input
-from ...jit import kernel
+from ...compiled.bits import ONE, ZERO, put_cards, put_input
+from ...compiled.jit import kernel
 from . import layout as L
 from .rules import P_DECLARE_AFTER_CARD, P_RESTO
 from .scoring import combos_points

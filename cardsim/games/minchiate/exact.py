@@ -1,4 +1,4 @@
-"""What the exact (double-dummy) solver needs to know of Minchiate (:mod:`solvers.exact`): the
+"""What the exact (double-dummy) solver needs to know of Minchiate (:mod:`cardsim.solvers.exact`): the
 value of a finished deal, what makes two positions equivalent, bounds and a move order — for
 **endgames**: positions with at most :data:`MAX_CARDS` cards left in the hands.
 
@@ -13,8 +13,8 @@ deal's net resti of team A (MI-RESTO-3/4), the quantity a deal's returns report.
 """
 import numpy as np
 
-from ...bits import popcount
-from ...jit import helper
+from ...compiled.bits import popcount
+from ...compiled.jit import helper
 from . import layout as L
 
 MAX_CARDS = 20

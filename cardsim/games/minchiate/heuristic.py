@@ -99,7 +99,7 @@ The rules, rule by rule:
 Ties go to the lower card index, so the choice does not use ``rng`` and is a function of the
 position.
 
-Strength (tests/games/minchiate/test_heuristic.py; ``solvers.duplicate.play_duplicate``,
+Strength (tests/games/minchiate/test_heuristic.py; ``cardsim.solvers.duplicate.play_duplicate``,
 agents heuristic/random/heuristic/random, each deal played in the four rotations of the
 seats, so the same cards go to both teams): the heuristic team wins +2.21 net resti per deal
 against random players, 95% interval [2.18, 2.24] on 2,000 deals (seed 7). How the
@@ -107,9 +107,9 @@ thresholds were set: the docstring of the test module.
 """
 import numpy as np
 
-from ...actions import kind_of, value_of
-from ...bits import ONE, ZERO, lowest_index, popcount
-from ...jit import helper, kernel
+from ...compiled.actions import kind_of, value_of
+from ...compiled.bits import ONE, ZERO, lowest_index, popcount
+from ...compiled.jit import helper, kernel
 from . import layout as L
 from .scoring import in_set, pop_lowest, set_of, set_size
 

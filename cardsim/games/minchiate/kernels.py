@@ -13,12 +13,12 @@ applies the resto conversion MI-RESTO-2 at once.
 """
 import numpy as np
 
-from ... import order as deal_order
-from ...actions import action_id, kind_of, value_of
-from ...bits import ONE, ZERO, lowest_index, popcount
-from ...jit import helper, kernel
-from ...rng import rng_below, rng_unit, seed_stream
-from ...turns import turn_kernels
+from ...compiled import order as deal_order
+from ...compiled.actions import action_id, kind_of, value_of
+from ...compiled.bits import ONE, ZERO, lowest_index, popcount
+from ...compiled.jit import helper, kernel
+from ...compiled.rng import rng_below, rng_unit, seed_stream
+from ...compiled.turns import turn_kernels
 from . import layout as L
 from .rules import (
     P_CUTTER_ROB,

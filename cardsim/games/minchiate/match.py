@@ -1,5 +1,5 @@
 """Minchiate's match of ``deals`` deals as states and deal outcomes, for match-equity tables
-(:mod:`cardsim.match`).
+(:mod:`cardsim.protocol.match`).
 
 A state is ``(net, deals_left, dealer)``: team A's net resti so far (team A is side ``a``,
 seats 0 and 2 in the first deal's seating), the deals still to play, and the team that deals
@@ -22,8 +22,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import kernel
-from ...match import A_WINS, B_WINS, DRAW, SIDES, MatchModel, dealer_side, first_seat, other_side, seat_values
+from ...compiled.jit import kernel
+from ...protocol.match import (
+    A_WINS,
+    B_WINS,
+    DRAW,
+    SIDES,
+    MatchModel,
+    dealer_side,
+    first_seat,
+    other_side,
+    seat_values,
+)
 from . import layout as L
 from .rules import P_DEALS, MinchiateRules
 

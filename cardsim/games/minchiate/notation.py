@@ -33,7 +33,7 @@ the checks; each failure a one-line :class:`~cardsim.errors.PositionError` namin
 a bad card name also a :class:`~cardsim.errors.CardError`), then it rebuilds the state
 vector: ``SHOWN`` from the robbed, exposed and declared cards and the
 claimed Matto, ``LED_SUIT`` from the trick, ``DECL_LAST`` from the declarer's last
-combination, ``TO_DISCARD``; the deal order ``ORDER`` holds :data:`cardsim.order.UNKNOWN`
+combination, ``TO_DISCARD``; the deal order ``ORDER`` holds :data:`cardsim.compiled.order.UNKNOWN`
 (no kernel reads it after the deal).
 
 Actions (the engine: ``kind << 8 | value``): ``{"play": "T29"}`` / ``"play T29"``,
@@ -49,12 +49,12 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ... import planes
 from ...cards import MINCHIATE, mask_of
+from ...compiled.order import UNKNOWN
 from ...errors import CardError, IllegalActionError
-from ...options import rules_dict
-from ...order import UNKNOWN
-from ...positions import Fields, check_header, is_int, require_legal, rng_words
+from ...protocol import planes
+from ...protocol.options import rules_dict
+from ...protocol.positions import Fields, check_header, is_int, require_legal, rng_words
 from . import layout as L
 from .reference import led_suit
 from .validation import COMBO_BITS, check, shown_of
@@ -597,6 +597,6 @@ OBSERVATION_PLANES = (
     ("played", planes.per_seat("played")), ("known_cards", planes.per_seat("known_cards")),
     ("discards", planes.per_seat("discards")),
     ("piles", lambda o, n: [planes.flat(o["piles"][0]), planes.flat(o["piles"][1])]))
-"""The card planes of the observation tensors (:attr:`cardsim.spec.GameDefinition.
+"""The card planes of the observation tensors (:attr:`cardsim.protocol.spec.GameDefinition.
 observation_planes`): hand, current trick, the Fola (as far as it is seen), exposed cards, then
 per seat: cards played, cards known in his hand, discards seen; then per team: pile."""

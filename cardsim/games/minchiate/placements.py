@@ -6,9 +6,9 @@ declarations.
 """
 import numpy as np
 
-from ...bits import ZERO
-from ...jit import helper
-from ...rng import rng_shuffle, rng_unit
+from ...compiled.bits import ZERO
+from ...compiled.jit import helper
+from ...compiled.rng import rng_shuffle, rng_unit
 from . import layout as L
 from .scoring import bit_of, word_of
 

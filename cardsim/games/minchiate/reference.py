@@ -7,7 +7,7 @@ compiled engine (:mod:`.kernels` and :mod:`.notation` are not imported): card se
 function or method whose docstring starts with its rule ID (the scoring in
 :mod:`.reference_scoring`; :mod:`.validation` checks positions with these functions). Only the deck
 (:data:`cardsim.cards.MINCHIATE`, for the card names), the random number generator
-(:class:`cardsim.rng.PyRng`, the plain-Python twin of the kernels' generator), the options
+(:class:`cardsim.compiled.rng.PyRng`, the plain-Python twin of the kernels' generator), the options
 (:class:`.rules.MinchiateRules`) and the engine's combination ids (the order of
 ``layout.COMBO_CARDS``, which is the action encoding) are shared, so that a seed deals the same
 cards in both engines. Card values, strengths, the combinations a set holds and their values are
@@ -35,8 +35,8 @@ from __future__ import annotations
 import dataclasses
 
 from ...cards import MINCHIATE
-from ...reference import ReferenceEngine
-from ...rng import PyRng
+from ...compiled.rng import PyRng
+from ...protocol.reference import ReferenceEngine
 from . import layout
 from .reference_scoring import COMBO_ID, KINGS, MATTO, T29, Scoring, value
 from .rules import MinchiateRules

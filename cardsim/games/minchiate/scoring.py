@@ -8,8 +8,8 @@ the row of a finished deal for ``cardsim simulate`` (:data:`RECORD_COLUMNS`). Pl
 """
 import numpy as np
 
-from ...bits import ONE, ZERO, lowest_index, popcount
-from ...jit import helper, kernel
+from ...compiled.bits import ONE, ZERO, lowest_index, popcount
+from ...compiled.jit import helper, kernel
 from . import layout as L
 from .rules import P_BONUS_ON_MATTO_COMBO, P_CAPOT, P_DEALS, P_DECINE_TWO, P_RESTO
 

@@ -61,7 +61,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...cards import MINCHIATE, bits_of, mask_of
-from ...positions import check_trick_counts
+from ...protocol.positions import check_trick_counts
 from . import layout as L
 from .reference import discard_classes, inferences, playable
 from .reference_scoring import (

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import MINCHIATE, bits_of
-from ...positions import position_error
+from ...protocol.positions import position_error
 from . import layout as L
 from . import reference_scoring
 from .reference_scoring import LAST_TRICK_POINTS, capot, combos_points, convert, final_rounding, payment_card

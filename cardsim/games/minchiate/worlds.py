@@ -63,11 +63,11 @@ the same world for the same ``rng``.
 """
 import numpy as np
 
-from ... import order as deal_order
-from ...actions import kind_of
-from ...bits import ONE, ZERO, copy_words, lowest_index, popcount
-from ...jit import helper, kernel
-from ...rng import rng_next, rng_shuffle
+from ...compiled import order as deal_order
+from ...compiled.actions import kind_of
+from ...compiled.bits import ONE, ZERO, copy_words, lowest_index, popcount
+from ...compiled.jit import helper, kernel
+from ...compiled.rng import rng_next, rng_shuffle
 from . import layout as L
 from .kernels import deal_cards
 from .placements import (
@@ -533,7 +533,7 @@ def _write(out, w0, w1, first, last):
 @kernel(nrt=True)
 def world_start(world, params, observer, start, actions, n_actions, out, rng):
     """Rules §6: the start of the deal a sampled ``world`` grew from, for inference
-    (:mod:`solvers.inference`). ``start`` is the deal's true start; of it only public words
+    (:mod:`cardsim.solvers.inference`). ``start`` is the deal's true start; of it only public words
     are read (dealer, robbed, exposed and seen cards, the match).
 
     No card is drawn after the deal, so each seat's dealt 21 are the world's hand, played

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from ...cards import MUSHKA
 from ...errors import CardsimError
-from ...spec import DealConditions, ExactHooks, GameDefinition, TurnedSuit
+from ...protocol.spec import DealConditions, ExactHooks, GameDefinition, TurnedSuit
 from . import exact, layout, match, scoring
 from .rules import PRESETS, MushkaRules
 from .summary import summarize

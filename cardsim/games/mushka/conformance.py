@@ -1,4 +1,4 @@
-"""Mushka's adapter for the conformance suite (protocol: :mod:`cardsim.conformance`).
+"""Mushka's adapter for the conformance suite (protocol: :mod:`cardsim.protocol.conformance`).
 
 rules/mushka.md; dict format in :mod:`.notation`. The rules choose the deck (32, 36 or 52
 cards); a deal's returns are record changes (not zero-sum); hidden places include the other

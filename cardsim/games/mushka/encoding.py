@@ -1,4 +1,4 @@
-"""Mushka's encoding for the learned evaluation (:mod:`solvers.evaluation`): a sampled world as
+"""Mushka's encoding for the learned evaluation (:mod:`cardsim.solvers.evaluation`): a sampled world as
 the sparse input of the value model, seen from one seat.
 
 The model values a *world* (every card placed: a determinized state) for the seat
@@ -50,8 +50,8 @@ seats ``player + r`` for ``r`` = 0 .. ``N_SEATS - 1`` (zero for seats that do no
 """
 import numpy as np
 
-from ...bits import ZERO, bit, put_cards, put_input
-from ...jit import kernel
+from ...compiled.bits import ZERO, bit, put_cards, put_input
+from ...compiled.jit import kernel
 from . import layout as L
 from .rules import P_NUM_PLAYERS
 

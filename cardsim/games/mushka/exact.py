@@ -1,4 +1,4 @@
-"""What the exact solver needs to know of Mushka (:mod:`solvers.exact`): a **paranoid** search
+"""What the exact solver needs to know of Mushka (:mod:`cardsim.solvers.exact`): a **paranoid** search
 of the deal's end, for **endgames** — positions with at most :data:`MAX_CARDS` cards left.
 
 Mushka has 3 to 7 players, each for himself, and its scores are not zero-sum, so no two-sided
@@ -17,8 +17,8 @@ world's last cards exactly for its own seat (``ismcts:exact=K``, K at most
 """
 import numpy as np
 
-from ...bits import lowest_index, popcount
-from ...jit import helper
+from ...compiled.bits import lowest_index, popcount
+from ...compiled.jit import helper
 from . import layout as L
 from .rules import P_ACE_BONUS, P_DECLARED_STOP, P_NUM_PLAYERS, P_REMISE
 

@@ -79,7 +79,7 @@ The rules, rule by rule:
 Ties go to the lower card index, so the choice does not use ``rng`` and is a function of the
 position.
 
-Strength (tests/games/mushka/test_heuristic.py; ``solvers.duplicate.play_duplicate``, one
+Strength (tests/games/mushka/test_heuristic.py; ``cardsim.solvers.duplicate.play_duplicate``, one
 heuristic against random players, every deal once per rotation of the seats, 2,000 deals):
 its mean record written off per deal is +3.83 with 3 players, +3.16 with 4, +1.93 with 5,
 +1.54 with 6 and +1.20 with 7, each ±0.09 or less (95%); a random player at the same tables
@@ -92,9 +92,9 @@ is kept; ``PLAIN_DECAY``, ``AS_KEEP`` and ``LEAD_TO_WIN`` changed little.
 """
 import numpy as np
 
-from ...actions import find_kind, kind_of, value_of
-from ...bits import ONE, ZERO, bit, lowest_index, popcount
-from ...jit import helper, kernel
+from ...compiled.actions import find_kind, kind_of, value_of
+from ...compiled.bits import ONE, ZERO, bit, lowest_index, popcount
+from ...compiled.jit import helper, kernel
 from . import layout as L
 from .kernels import above, ace_beats_lead, led_card
 from .rules import P_ACE_BONUS, P_ACE_DISCARDABLE, P_LOWEST_RANK, P_NUM_PLAYERS, P_REMISE

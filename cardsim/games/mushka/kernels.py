@@ -17,12 +17,12 @@ that brings a record to 0 stops the game at once (``stop_mode=automatic``) or of
 """
 import numpy as np
 
-from ... import order as deal_order
-from ...actions import action_id, kind_of, next_seat, value_of
-from ...bits import ONE, ZERO, bit, lowest_index, popcount
-from ...jit import helper, kernel
-from ...rng import rng_below, rng_shuffle, rng_unit, seed_stream
-from ...turns import turn_kernels
+from ...compiled import order as deal_order
+from ...compiled.actions import action_id, kind_of, next_seat, value_of
+from ...compiled.bits import ONE, ZERO, bit, lowest_index, popcount
+from ...compiled.jit import helper, kernel
+from ...compiled.rng import rng_below, rng_shuffle, rng_unit, seed_stream
+from ...compiled.turns import turn_kernels
 from . import layout as L
 from .rules import (
     P_ACE_DISCARDABLE,

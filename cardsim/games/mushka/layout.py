@@ -7,7 +7,7 @@ order; up to 7 seats, so every per-seat block has 7 words.
 
 The deal order ``ORDER`` packs the shuffled deck eight cards a word: before the shuffle it
 holds the deck's cards in ascending index order (a 32-card deck: its 32 indices), then a
-Fisher-Yates shuffle (:func:`cardsim.order.shuffle_order`) of the deck's size. Positions
+Fisher-Yates shuffle (:func:`cardsim.compiled.order.shuffle_order`) of the deck's size. Positions
 0..5n-1 are dealt one at a time from the dealer's left (MU-DEAL-2), position 5n is the turned
 trump card (MU-DEAL-3) and positions 5n+1.. are the stock, top first; ``NEXT`` is the stock's
 next position.

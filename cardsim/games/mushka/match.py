@@ -1,16 +1,16 @@
-"""Mushka's game as seat records (:class:`cardsim.match.RecordsModel`), for whole-game equity.
+"""Mushka's game as seat records (:class:`cardsim.protocol.match.RecordsModel`), for whole-game equity.
 
 Each seat writes its own record down from ``start_points`` (MU-SCORE-1); the first to reach
 exactly 0 wins (MU-STOP-1, MU-MATCH-1), and ``max_deals`` ends an unfinished game with the
 lowest record winning, a tie sharing the win (MU-MATCH-2). With 3 to 7 seats there is no small
-table of match states, so :mod:`experiments.records_equity` counts whole games, reading the
+table of match states, so :mod:`cardsim.experiments.records_equity` counts whole games, reading the
 state vector through this model between calls of the compiled game loop.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ...match import RecordsModel
+from ...protocol.match import RecordsModel
 from . import layout as L
 from .rules import P_ACE_BONUS, P_NUM_PLAYERS, MushkaRules
 

@@ -30,7 +30,7 @@ won, the ace bonus and the remises (MU-SCORE-*, MU-STOP-2/3: :mod:`.validation`)
 failure is a one-line :class:`~cardsim.errors.PositionError` (a bad card name also a
 :class:`~cardsim.errors.CardError`). It rebuilds the deal order: the stock fills the last
 positions (``NEXT`` = deck size - stock size, which is ``5n + 1`` before anyone drew), the
-positions before it hold :data:`cardsim.order.UNKNOWN` (no kernel reads a dealt position). The
+positions before it hold :data:`cardsim.compiled.order.UNKNOWN` (no kernel reads a dealt position). The
 dict does not say whether a finished deal's stopper stopped at an end-of-deal offer (after the
 remises) or earlier; the records tell, and ``STOP_AT`` is set to match.
 
@@ -47,12 +47,12 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ... import planes
 from ...cards import MUSHKA, mask_of
+from ...compiled.order import UNKNOWN
 from ...errors import CardError, IllegalActionError
-from ...options import rules_dict
-from ...order import UNKNOWN
-from ...positions import Fields, check_header, is_int, require_legal, rng_words
+from ...protocol import planes
+from ...protocol.options import rules_dict
+from ...protocol.positions import Fields, check_header, is_int, require_legal, rng_words
 from . import layout as L
 from .rules import MAX_DEALS
 from .validation import (
@@ -501,6 +501,6 @@ OBSERVATION_PLANES = (
     ("trump_card", planes.one(lambda o: o["trump_card"])),
     ("trick", planes.one(lambda o: o["trick"])), ("discards", planes.one(lambda o: o["discards"])),
     ("played", planes.per_seat("played")), ("known_cards", planes.per_seat("known_cards")))
-"""The card planes of the observation tensors (:attr:`cardsim.spec.GameDefinition.
+"""The card planes of the observation tensors (:attr:`cardsim.protocol.spec.GameDefinition.
 observation_planes`): hand, trump card, current trick, the player's discards, then per seat:
 cards played, cards known to be in his hand."""

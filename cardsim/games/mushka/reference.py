@@ -6,7 +6,7 @@ conventions (dealing procedure, phases, decisions, action ids, the position dict
 :mod:`.notation` are not imported; its scoring is in :mod:`.reference_scoring`): card sets are Python ``set`` objects of card indices, the stock is a ``list`` in
 drawing order, and each rule is one small method whose docstring starts with its rule ID. Only
 the deck (:data:`cardsim.cards.MUSHKA`, :func:`cardsim.cards.mushka_deck_mask`), the random
-number generator (:class:`cardsim.rng.PyRng`, the plain-Python twin of the kernels' generator)
+number generator (:class:`cardsim.compiled.rng.PyRng`, the plain-Python twin of the kernels' generator)
 and the options (:class:`.rules.MushkaRules`) are shared, so that a seed deals the same cards in
 both engines.
 
@@ -29,8 +29,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from ...cards import MUSHKA, bits_of, mask_of
-from ...reference import ReferenceEngine
-from ...rng import PyRng
+from ...compiled.rng import PyRng
+from ...protocol.reference import ReferenceEngine
 from .reference_scoring import ACE_OF_SPADES, ReferenceScoring
 from .rules import MushkaRules
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from ...cards import mushka_deck_mask
 from ...errors import OptionError
-from ...options import Integers, check_options, option
+from ...protocol.options import Integers, check_options, option
 
 # Indices into the int64 params vector that the kernels receive.
 P_NUM_PLAYERS = 0

@@ -10,8 +10,8 @@ deal adds to the records of ``play_random_deals`` (:data:`RECORD_COLUMNS`).
 """
 import numpy as np
 
-from ...bits import ONE, ZERO, bit, lowest_index, popcount
-from ...jit import helper
+from ...compiled.bits import ONE, ZERO, bit, lowest_index, popcount
+from ...compiled.jit import helper
 from . import layout as L
 from .rules import (
     P_ACE_BONUS,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import MUSHKA
-from ...positions import Fields, check_trick_counts
+from ...protocol.positions import Fields, check_trick_counts
 from . import layout as L
 from .reference import suit
 from .reference_scoring import ace_bonus_points, record_after_bonus, record_after_trick, remise_points

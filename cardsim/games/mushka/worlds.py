@@ -10,11 +10,11 @@ the ace once it is public (:func:`ace_public`).
 """
 import numpy as np
 
-from ... import order as deal_order
-from ...actions import action_id, kind_of, value_of
-from ...bits import ONE, ZERO, bit, copy_words, indices_of, lowest_index, popcount
-from ...jit import helper, kernel
-from ...rng import rng_below, rng_next, rng_shuffle, rng_unit
+from ...compiled import order as deal_order
+from ...compiled.actions import action_id, kind_of, value_of
+from ...compiled.bits import ONE, ZERO, bit, copy_words, indices_of, lowest_index, popcount
+from ...compiled.jit import helper, kernel
+from ...compiled.rng import rng_below, rng_next, rng_shuffle, rng_unit
 from . import layout as L
 from .kernels import deal_cards
 from .rules import (
@@ -396,7 +396,7 @@ def some_cards(cards, k, rng):
 @kernel(nrt=True)
 def world_start(world, params, observer, start, actions, n_actions, out, rng):
     """Rules §5: the start of the deal a sampled ``world`` grew from, for inference
-    (:mod:`solvers.inference`). ``start`` is the deal's true start and ``actions`` its
+    (:mod:`cardsim.solvers.inference`). ``start`` is the deal's true start and ``actions`` its
     ``n_actions`` moves; of ``start`` only public words are read (dealer, turned card,
     records), of an exchange only its kind and size.
 

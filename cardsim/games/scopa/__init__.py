@@ -13,7 +13,7 @@ Returns: for a deal, each seat's side's deal points minus the other side's; for 
 +1 for the winning side and -1 for the other.
 """
 from ...cards import SCOPA
-from ...spec import DealConditions, ExactHooks, GameDefinition
+from ...protocol.spec import DealConditions, ExactHooks, GameDefinition
 from . import exact, layout, match
 from .rules import PRESETS, ScopaRules
 from .summary import summarize

@@ -1,11 +1,11 @@
-"""Scopa's adapter for the conformance suite (protocol: :mod:`cardsim.conformance`).
+"""Scopa's adapter for the conformance suite (protocol: :mod:`cardsim.protocol.conformance`).
 
 Scopa's position dict uses the generic zones (``hands``, ``table``, ``stock``, ``piles``;
 rules/scopa.md, dict format in :mod:`.notation`): the other hands and the stock are hidden.
 """
 from __future__ import annotations
 
-from ...conformance import hands_and_stock_hidden, zone_cards
+from ...protocol.conformance import hands_and_stock_hidden, zone_cards
 
 OPTIONS = [
     {},

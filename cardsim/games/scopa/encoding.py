@@ -1,4 +1,4 @@
-"""Scopa's encoding for the learned evaluation (:mod:`solvers.evaluation`): a sampled world as
+"""Scopa's encoding for the learned evaluation (:mod:`cardsim.solvers.evaluation`): a sampled world as
 the sparse input of the value model, seen from one seat.
 
 The model values a *world* (every card placed: a determinized state) for the seat
@@ -25,8 +25,8 @@ The model's outputs (:data:`N_SEATS`) are the deal returns of the seats ``player
 """
 import numpy as np
 
-from ...bits import ZERO, popcount, put_cards, put_input
-from ...jit import kernel
+from ...compiled.bits import ZERO, popcount, put_cards, put_input
+from ...compiled.jit import kernel
 from . import layout as L
 from .rules import P_NUM_PLAYERS
 

@@ -1,4 +1,4 @@
-"""What the exact (double-dummy) solver needs to know of Scopa (:mod:`solvers.exact`): the value
+"""What the exact (double-dummy) solver needs to know of Scopa (:mod:`cardsim.solvers.exact`): the value
 of a finished deal, what makes two positions equivalent, cheap bounds on the value, and a move
 order.
 
@@ -7,8 +7,8 @@ minus side 1's (SC-SCORE-6), the quantity a deal's returns report.
 """
 import numpy as np
 
-from ...bits import ONE, lowest_index, popcount
-from ...jit import helper
+from ...compiled.bits import ONE, lowest_index, popcount
+from ...compiled.jit import helper
 from . import layout as L
 from .rules import P_NUM_PLAYERS, P_PRIMIERA_FORFEIT
 from .scoring import deal_points, primiera_total

@@ -34,10 +34,10 @@ The score of an action is (H1 + H2 + H3) − max(H4, H5).
 """
 import numpy as np
 
-from ...actions import next_seat
-from ...bits import ONE, ZERO, bit, lowest_index, popcount
-from ...jit import helper, kernel
-from ...rng import rng_below
+from ...compiled.actions import next_seat
+from ...compiled.bits import ONE, ZERO, bit, lowest_index, popcount
+from ...compiled.jit import helper, kernel
+from ...compiled.rng import rng_below
 from . import layout as L
 from .rules import P_HAND_SIZE, P_LAST_MOVE_SCOPA, P_NUM_PLAYERS, P_PRIMIERA_FORFEIT
 

@@ -9,16 +9,16 @@ its docstring; the rules are those of ``../shared/rules/scopa.md``.
 Kernels that allocate nothing are compiled with ``_nrt=False``: without numba's reference
 counting, the small helpers inlined into them cost no atomic increments per call (measured:
 those made legal-move generation about twice as slow). The helpers are LLVM-inlined
-(:func:`cardsim.jit.helper`).
+(:func:`cardsim.compiled.jit.helper`).
 """
 import numpy as np
 
-from ... import order as deal_order
-from ...actions import next_seat
-from ...bits import ONE, ZERO, bit, lowest_index, popcount
-from ...jit import helper, kernel
-from ...rng import rng_below, seed_stream
-from ...turns import turn_kernels
+from ...compiled import order as deal_order
+from ...compiled.actions import next_seat
+from ...compiled.bits import ONE, ZERO, bit, lowest_index, popcount
+from ...compiled.jit import helper, kernel
+from ...compiled.rng import rng_below, seed_stream
+from ...compiled.turns import turn_kernels
 from . import layout as L
 from .rules import P_EQUAL_PRIORITY, P_HAND_SIZE, P_LAST_MOVE_SCOPA, P_NUM_PLAYERS, P_REDEAL_KINGS
 from .scoring import deal_points, match_is_won, score_deal, score_into_match

@@ -1,4 +1,4 @@
-"""Scopa's match as states and deal outcomes, for match-equity tables (:mod:`cardsim.match`).
+"""Scopa's match as states and deal outcomes, for match-equity tables (:mod:`cardsim.protocol.match`).
 
 A state is ``(score_a, score_b, dealer)``: the sides' match scores before a deal and the side
 that deals it (``a`` or ``b``; it alternates, SC-DEAL-6 — in 2x2 the deal passes round the
@@ -20,8 +20,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import kernel
-from ...match import A_WINS, B_WINS, SIDES, MatchModel, dealer_side, first_seat, other_side, seat_values
+from ...compiled.jit import kernel
+from ...protocol.match import (
+    A_WINS,
+    B_WINS,
+    SIDES,
+    MatchModel,
+    dealer_side,
+    first_seat,
+    other_side,
+    seat_values,
+)
 from . import layout as L
 from .rules import P_TARGET_SCORE, ScopaRules
 

@@ -22,11 +22,11 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ... import planes
 from ...cards import SCOPA, mask_of
 from ...errors import IllegalActionError, PositionError
-from ...options import rules_dict
-from ...positions import (
+from ...protocol import planes
+from ...protocol.options import rules_dict
+from ...protocol.positions import (
     card_indices,
     check_each_card_once,
     check_header,
@@ -245,5 +245,5 @@ def observation(vec: np.ndarray, rules: Any, player: int) -> dict:
 OBSERVATION_PLANES = (
     ("hand", planes.one(lambda o: o["hand"])), ("table", planes.one(lambda o: o["table"])),
     ("piles", lambda o, n: [planes.flat(o["piles"][0]), planes.flat(o["piles"][1])]))
-"""The card planes of the observation tensors (:attr:`cardsim.spec.GameDefinition.
+"""The card planes of the observation tensors (:attr:`cardsim.protocol.spec.GameDefinition.
 observation_planes`): hand, table, pile of side 0, pile of side 1."""

@@ -4,7 +4,7 @@ It implements ``../shared/rules/scopa.md`` again from the text, independently of
 :mod:`.kernels` and :mod:`.layout`: card sets are Python ``set`` objects of card indices, the
 stock is a ``list`` in dealing order, and each rule is one small method whose docstring starts
 with its rule ID. Only the deck (:data:`cardsim.cards.SCOPA`, with its mask helpers
-``mask_of`` and ``bits_of``), the random-number generator (:class:`cardsim.rng.PyRng`, the
+``mask_of`` and ``bits_of``), the random-number generator (:class:`cardsim.compiled.rng.PyRng`, the
 plain-Python twin of the kernels' generator) and the options (:class:`.rules.ScopaRules`) are
 shared, so that a seed deals the same cards in both engines.
 
@@ -21,8 +21,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from ...cards import SCOPA, bits_of, mask_of
-from ...reference import ReferenceEngine
-from ...rng import PyRng
+from ...compiled.rng import PyRng
+from ...protocol.reference import ReferenceEngine
 from .rules import ScopaRules
 
 N_CARDS = 40

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...options import check_options, option
+from ...protocol.options import check_options, option
 
 # Indices into the int64 params vector that the kernels receive.
 P_NUM_PLAYERS = 0

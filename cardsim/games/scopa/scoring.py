@@ -6,8 +6,8 @@ of :mod:`.layout`. :func:`.kernels.end_deal` calls them when the pack is played 
 """
 import numpy as np
 
-from ...bits import ONE, ZERO, lowest_index, popcount
-from ...jit import helper, kernel
+from ...compiled.bits import ONE, ZERO, lowest_index, popcount
+from ...compiled.jit import helper, kernel
 from . import layout as L
 from .rules import P_LEFTOVER_TO_CAPTURER, P_PRIMIERA_FORFEIT, P_TARGET_SCORE
 

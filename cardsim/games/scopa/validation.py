@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import PositionError
-from ...positions import position_error
+from ...protocol.positions import position_error
 from . import layout as L
 from .reference import ReferenceScopa
 

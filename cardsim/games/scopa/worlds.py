@@ -7,10 +7,10 @@ the stock, keeping their public sizes.
 """
 import numpy as np
 
-from ... import order as deal_order
-from ...bits import ONE, ZERO, bit, copy_words, lowest_index, popcount
-from ...jit import helper, kernel
-from ...rng import rng_next, rng_shuffle
+from ...compiled import order as deal_order
+from ...compiled.bits import ONE, ZERO, bit, copy_words, lowest_index, popcount
+from ...compiled.jit import helper, kernel
+from ...compiled.rng import rng_next, rng_shuffle
 from . import layout as L
 from .kernels import deal_cards, set_order_card
 from .rules import P_HAND_SIZE, P_NUM_PLAYERS
@@ -68,7 +68,7 @@ def determinize(state, params, observer, rng, out):
 @kernel
 def world_start(world, params, observer, start, actions, n_actions, out, rng):
     """Rules §5: the start of the deal that a sampled ``world`` grew from, for inference
-    (:mod:`solvers.inference`): ``start`` is the deal's true start and ``actions`` its
+    (:mod:`cardsim.solvers.inference`): ``start`` is the deal's true start and ``actions`` its
     ``n_actions`` moves so far; of ``start`` only public words are read (the opening table,
     the dealer, the match), never its deal order.
 

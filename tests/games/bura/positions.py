@@ -18,9 +18,9 @@ What a seed deals comes from the reference engine (:func:`oracle_start`,
 """
 from __future__ import annotations
 
+from cardsim.compiled.rng import PyRng
 from cardsim.games.bura.reference import ReferenceBura
 from cardsim.games.bura.rules import BuraRules
-from cardsim.rng import PyRng
 
 RANKS = ["6", "7", "8", "9", "J", "Q", "K", "T", "A"]
 SUITS = ["s", "c", "d", "h"]

@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cardsim.compiled.rng import PyRng, rng_from_seed
 from cardsim.games.bura.heuristic import choose
-from cardsim.rng import PyRng, rng_from_seed
 from cardsim.stats import mean_interval, wilson_interval
 from tests.games.bura.positions import action_id, play, position
 from tests.helpers import game_loader

@@ -1236,8 +1236,8 @@ def test_bu_match_3_penalty_points(n, scores, claimant, pile_cards, after, retur
 def test_bu_resp_6_sampled_world_forgets_the_true_deal_order():
     """BU-RESP-6, rules §5: a sampled world keeps no trace of the true hands: the dealt part of
     the deal order is overwritten with an unknown marker (no kernel reads it)."""
+    from cardsim.compiled.order import UNKNOWN, order_card
     from cardsim.games.bura import layout
-    from cardsim.order import UNKNOWN, order_card
     state = game(num_players=3).new_deal(seed=5)
     world = state.sample_world(1, seed=8)
     dealt = int(world.vec[layout.NEXT])

@@ -12,7 +12,7 @@ determinism, information, strength, and its rules H1..H7 one by one.
   a state whose hidden cards were moved: cards swapped between two other hands (never a
   shown card, never into a hand known to lack it), a card swapped between another hand and
   a face-down Fola, and the deal order and chance stream words overwritten.
-* Beats random clearly: on duplicate deals (:func:`solvers.duplicate.play_duplicate`, agents
+* Beats random clearly: on duplicate deals (:func:`cardsim.solvers.duplicate.play_duplicate`, agents
   heuristic/random/heuristic/random, each deal in the four rotations of the seats, so each
   team plays both sides of the same cards), the heuristic team's mean net resti per deal has
   a 95% interval above 0.
@@ -24,7 +24,7 @@ to head: ``KEEP_POINTS`` 7 with ``LATER_POINTS`` 0 gained +0.07 against random p
 Kings (H3) lost 0.09; never drawing trumps (H4) lost 0.01; ``CASH_KING`` 0.6, ``DIE_SHARE``
 0.2, ``MATTO_KEEP`` 6 and ``KEEP_POINTS`` 2 changed less than 0.02.
 
-Playouts call the heuristic directly on the state vector (as ``cardsim.dispatch`` does); the
+Playouts call the heuristic directly on the state vector (as the agents' compiled play-outs do); the
 positions of the rule tests are built with ``positions.play_position`` and friends (the
 cards that matter; the rest is spread so that the position is legal). Seats: A = {0, 2},
 B = {1, 3}; the dealer is seat 0 unless told, so seat 1 leads the first trick.
@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cardsim.compiled.rng import PyRng, rng_from_seed
 from cardsim.games.minchiate.heuristic import choose
 from cardsim.games.minchiate.layout import (
     D_BIAS,
@@ -53,8 +54,7 @@ from cardsim.games.minchiate.layout import (
     SEEN_BOTTOM,
     SHOWN,
 )
-from cardsim.rng import PyRng, rng_from_seed
-from solvers.duplicate import margin, play_duplicate
+from cardsim.solvers.duplicate import margin, play_duplicate
 from tests.games.minchiate.positions import declare_position, discard_position, game, play_position
 
 OPTION_SETS = [

@@ -36,11 +36,11 @@ from scipy.stats import chi2_contingency, chisquare
 
 import cardsim
 from cardsim.cards import MINCHIATE
+from cardsim.compiled.rng import rng_from_seed
 from cardsim.game import State
 from cardsim.games.minchiate import choose_random, layout, worlds
 from cardsim.games.minchiate.conformance import combos, declaration_excluded, eligible, first_class, own_part
 from cardsim.games.minchiate.conformance import shown_cards as shown
-from cardsim.rng import rng_from_seed
 from tests.helpers import game_loader
 
 ALPHA = 1e-4
@@ -479,7 +479,7 @@ def test_world_forgets_the_deal_order_and_the_chance_stream():
     state = g.new_match(seed=3)
     w = state.sample_world(0, seed=1)
     order = w.vec[layout.ORDER:layout.ORDER + layout.ORDER_WORDS].view(np.uint8)
-    assert (order[:layout.N_CARDS] == cardsim.order.UNKNOWN).all()
+    assert (order[:layout.N_CARDS] == cardsim.compiled.order.UNKNOWN).all()
     assert not np.array_equal(w.vec[layout.RNG:layout.RNG + 4],
                               state.vec[layout.RNG:layout.RNG + 4])
 

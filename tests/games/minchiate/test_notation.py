@@ -20,8 +20,8 @@ import random
 import numpy as np
 import pytest
 
+from cardsim.compiled.order import UNKNOWN
 from cardsim.games.minchiate import layout, notation
-from cardsim.order import UNKNOWN
 
 from .positions import (
     BASE,
@@ -333,7 +333,7 @@ def test_observation_known_cards():
 # --- score breakdowns --------------------------------------------------------------------------
 
 def test_score_breakdown_adds_up():
-    from solvers.duplicate import categories
+    from cardsim.solvers.duplicate import categories
     for options in ({}, {"capot": "it_rules", "declaration_mode": "all"}):
         g = game(**options)
         for seed in range(3):

@@ -20,8 +20,8 @@ from math import ceil
 
 import pytest
 
+from cardsim.compiled.rng import PyRng, rng_from_seed
 from cardsim.errors import CardsimError, IllegalActionError
-from cardsim.rng import PyRng, rng_from_seed
 from tests.helpers import game_loader
 
 # =============================================================================================

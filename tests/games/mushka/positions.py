@@ -5,7 +5,7 @@ The card index is restated here from rules/mushka.md §1 (``suit * 13 + r``, sui
 2..A), and the action ids from the engine (layout.py and notation.py: ``kind << 52 | card mask``),
 rather than taken from the code under test, so the expected ids are an independent oracle. The deal
 a seed gives (:func:`oracle_deal`, :func:`oracle_next_deal`) is restated from the engine's "Dealing"
-section on :class:`cardsim.rng.PyRng` (the project's one generator), not taken from the engine.
+section on :class:`cardsim.compiled.rng.PyRng` (the project's one generator), not taken from the engine.
 
 :func:`position` builds a ``from_dict`` position (the position dict of notation.py) from the cards a
 test names and spreads every other card of the deck (the "filler") so that the position is legal:
@@ -23,7 +23,7 @@ import json
 import random
 from types import SimpleNamespace
 
-from cardsim.rng import PyRng, rng_from_seed
+from cardsim.compiled.rng import PyRng, rng_from_seed
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 SUITS = ["s", "c", "d", "h"]

@@ -13,13 +13,13 @@ determinism, strength, and its rules H1..H8 one by one.
   states where hidden cards were moved: two other hands of one size swapped (with their
   discards), a card swapped between another hand and the stock, and the ``ACE_HOLDER`` word
   changed while the ace's place is not public.
-* Beats random clearly: on duplicate deals (:func:`solvers.duplicate.play_duplicate`, every
+* Beats random clearly: on duplicate deals (:func:`cardsim.solvers.duplicate.play_duplicate`, every
   deal once per rotation of the seats, one heuristic against random players), its mean return
   per deal, and its gap to the random players' mean return at the same tables, have 95%
   intervals far above 0, for 3, 4 and 6 players.
 
 Moves are made by the GameSpec's kernels on the state vector (the heuristic is called
-directly, as ``cardsim.dispatch`` calls it);
+directly, as the agents' compiled play-outs call it);
 positions for the rule tests are built with ``positions.position`` (the cards that matter,
 the rest spread so that the position is legal; an ace of spades not named lies in the stock).
 """
@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cardsim.compiled.rng import PyRng, rng_from_seed
 from cardsim.games.mushka.heuristic import choose
 from cardsim.games.mushka.layout import (
     ACE_HOLDER,
@@ -40,9 +41,8 @@ from cardsim.games.mushka.layout import (
     STOCK,
     TRUMP_CARD,
 )
-from cardsim.rng import PyRng, rng_from_seed
+from cardsim.solvers.duplicate import agent_returns, margin, play_duplicate
 from cardsim.stats import mean_interval
-from solvers.duplicate import agent_returns, margin, play_duplicate
 from tests.games.mushka.positions import action_id, position
 from tests.helpers import game_loader
 

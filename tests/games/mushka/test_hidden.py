@@ -28,11 +28,11 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest, chisquare
 
+from cardsim.compiled.rng import rng_from_seed
 from cardsim.game import State
 from cardsim.games.mushka import choose_random
 from cardsim.games.mushka import layout as L
 from cardsim.games.mushka import worlds as sampler
-from cardsim.rng import rng_from_seed
 from tests.games.mushka.positions import ALL52, deck_cards, idx, play, position
 from tests.helpers import game_loader
 

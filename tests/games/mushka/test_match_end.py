@@ -12,8 +12,8 @@ import cardsim
 from cardsim.app.cli import main
 from cardsim.app.interactive import play_interactive
 from cardsim.errors import CardsimError
+from cardsim.experiments.spec import SpecError, load_spec
 from cardsim.game import definition
-from experiments.spec import SpecError, load_spec
 from tests.helpers import load_game
 
 

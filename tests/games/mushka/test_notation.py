@@ -21,9 +21,9 @@ import pytest
 
 import cardsim
 from cardsim.cards import MUSHKA
+from cardsim.compiled.order import UNKNOWN
 from cardsim.errors import PositionError
 from cardsim.games.mushka import layout, notation
-from cardsim.order import UNKNOWN
 from tests.games.mushka.positions import (
     DISCARD,
     EXCHANGE,

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cardsim.compiled.rng import PyRng, rng_from_seed
 from cardsim.games.scopa.heuristic import choose
-from cardsim.rng import PyRng, rng_from_seed
 from cardsim.stats import mean_interval
 from tests.games.scopa.positions import position
 from tests.helpers import game_loader

@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardsim.cards import SCOPA
+from cardsim.compiled.rng import rng_from_seed
 from cardsim.games.scopa.reference import PRIMIERA_BY_RANK, ReferenceScopa
-from cardsim.rng import rng_from_seed
 from tests.helpers import load_game
 
 SETTINGS = dict(deadline=None, database=None,

@@ -31,9 +31,9 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest, nbinom
 
+from cardsim.compiled.rng import rng_from_seed
 from cardsim.games.scopa import kernels, layout
 from cardsim.games.scopa.rules import ScopaRules
-from cardsim.rng import rng_from_seed
 
 P_CANCEL = 145 / 91390
 ALPHA = 1e-4

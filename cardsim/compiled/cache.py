@@ -1,0 +1,229 @@
+"""Where numba keeps cardsim's compiled code: a folder per compile group and per version of its
+sources.
+
+Numba decides whether a cached function is current from its own source file only, but a
+function's machine code holds every kernel it calls (they are inlined or linked in): a change
+in a game's kernels would leave stale code in the cached solver. So cardsim puts each compiled
+function in the folder of its *group*, named after a hash of every source its code can hold.
+A group is found by the folder its function is defined in:
+
+====================  ==========================================  ==========================
+group                 its functions                               the folder's hash covers
+====================  ==========================================  ==========================
+``core``              ``cardsim/compiled/`` (bits, RNG, deal order)  core
+``<game>``            ``cardsim/games/<game>/``                    core, the game's package
+``solvers``           ``cardsim/solvers/`` (shared by every game)   core, solvers
+``<game>-solvers``    the copies of generic functions for a game   core, the game, solvers
+====================  ==========================================  ==========================
+
+The core's hashed files are every module of ``cardsim/compiled/`` (the compiled toolkit and
+how it compiles); another part's are those of its folder that define compiled code (a line
+starting ``@kernel``, ``@helper``, ``@leaf``, ``@generic``, ``@njit`` or ``@intrinsic``) and
+every module of the group's folders they import (a layout's or rules' constants, which compiled
+code bakes in). A module outside the group's
+folders is never hashed: editing an error message, a notation or a report compiles nothing
+again. Compiled code therefore reads constants only from its group's folders, which
+``tests/test_cache.py`` checks. Editing one game's kernels starts new folders for that game's
+kernels and for the solvers compiled for it, and for no other game.
+
+The folder is ``<base>/<group>-<hash>``, where ``<base>`` is ``NUMBA_CACHE_DIR`` when set, else
+``<user cache>/cardsim`` (``$XDG_CACHE_HOME`` or ``~/.cache``). Folders are only ever added:
+``cardsim compile --prune`` removes those of other versions. Functions outside these folders
+keep numba's own places.
+
+A cached function is current when its folder's hash matches, so the index ignores file times
+(a fresh clone or a reinstall of the same sources still finds its cache).
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import re
+import shutil
+from functools import lru_cache
+from pathlib import Path
+
+from numba.core import caching
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The ``cardsim`` package's folder."""
+FOLDERS = {"core": ("compiled",), "solvers": ("solvers",)}
+"""The folders of the shared parts, under :data:`ROOT`; a game's is ``games/<game>``."""
+_COMPILED = re.compile(rb"^@(kernel|helper|leaf|generic|njit|intrinsic)\b", re.M)
+"""A line that starts compiled code: such a file's source is part of its group's hash (and
+``cardsim/compiled/jit.py``, which says how everything compiles)."""
+
+
+def base_folder() -> Path:
+    """Where the group folders live (module docstring)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base else Path.home() / ".cache") / "cardsim"
+
+
+def part_folder(root: Path, part: str) -> Path:
+    """The folder of one part: ``core``, ``solvers`` or a game's name."""
+    return root.joinpath(*FOLDERS.get(part, ("games", part)))
+
+
+def _sources(root: Path, part: str) -> list[Path]:
+    """The compiling ``.py`` files of one part (module docstring)."""
+    files = sorted(part_folder(root, part).rglob("*.py"))
+    if part == "core":
+        return files            # the compiled toolkit, every module of it
+    return [f for f in files if _COMPILED.search(f.read_bytes())]
+
+
+def _imported(root: Path, path: Path) -> set[Path]:
+    """The files of ``root``'s packages that the module at ``path`` imports by name (``from .
+    import layout as L``, ``from .rules import P_X``, ``from cardsim.compiled.bits import ONE``): the
+    constants compiled code reads from them are baked into its machine code."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except SyntaxError:
+        return set()
+    package = (root.name, *path.relative_to(root).parent.parts)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = list(package[:len(package) - node.level + 1]) if node.level else []
+            base += (node.module or "").split(".") if node.module else []
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.Import):
+            base, names = [], [a.name for a in node.names]
+        else:
+            continue
+        for name in names:
+            for parts in (base + name.split("."), base):
+                if not parts or parts[0] != root.name:
+                    continue
+                for f in (root.joinpath(*parts[1:]).with_suffix(".py"),
+                          root.joinpath(*parts[1:], "__init__.py")):
+                    if len(parts) > 1 and f.is_file():
+                        found.add(f)
+                        break
+                else:
+                    continue
+                break
+    return found
+
+
+def _hashed(root: Path, group: str) -> list[Path]:
+    """The files of a group's hash: the compiling sources of its parts and, transitively, the
+    modules of those parts they import (a layout's or rules' constants)."""
+    allowed = [part_folder(root, p) for p in group_parts(group)]
+
+    def inside(f: Path) -> bool:
+        return any(a in f.parents for a in allowed)
+
+    todo = [f for part in group_parts(group) for f in _sources(root, part)]
+    seen: set[Path] = set()
+    while todo:
+        f = todo.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        todo.extend(g for g in _imported(root, f) if g not in seen and inside(g))
+    return sorted(seen)
+
+
+def group_parts(group: str) -> tuple[str, ...]:
+    """The parts whose sources a group's code can hold (module docstring)."""
+    if group == "core":
+        return ("core",)
+    if group == "solvers":
+        return ("core", "solvers")
+    if group.endswith("-solvers"):
+        return ("core", group.removesuffix("-solvers"), "solvers")
+    return ("core", group)
+
+
+@lru_cache(maxsize=None)
+def group_hash(group: str, root: Path = ROOT) -> str:
+    """A hash of every file of :func:`_hashed`."""
+    h = hashlib.sha256()
+    for f in _hashed(root, group):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def group_of(py_func) -> str | None:
+    """The cache group of a compiled function, or None for a function outside cardsim."""
+    game = getattr(py_func, "_cardsim_game", None)
+    if game is not None:
+        return f"{game}-solvers"
+    try:
+        path = Path(py_func.__code__.co_filename).resolve()
+        rel = path.relative_to(ROOT)
+    except (ValueError, OSError):
+        return None
+    parts = rel.parts
+    for group, folder in FOLDERS.items():
+        if parts[:len(folder)] == folder and len(parts) > len(folder):
+            return group
+    if len(parts) >= 3 and parts[0] == "games":
+        return parts[1]
+    return None
+
+
+def group_folder(group: str) -> Path:
+    """The folder of a group's compiled code."""
+    return base_folder() / f"{group}-{group_hash(group)}"
+
+
+class GroupLocator(caching._CacheLocator):
+    """Numba's cache locator for cardsim's functions: the folder of their group."""
+
+    def __init__(self, py_func, py_file, group: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._group = group
+        self._cache_path = str(group_folder(group))
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    def get_source_stamp(self):
+        return group_hash(self._group)
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        group = group_of(py_func)
+        if group is None:
+            return None
+        self = cls(py_func, py_file, group)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None                     # not writable: numba's own places
+        return self
+
+
+def configure() -> None:
+    """Put :class:`GroupLocator` first among numba's locators; must run before the first
+    ``@njit(cache=True)`` function of cardsim is defined."""
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    if GroupLocator not in impl._locator_classes:
+        impl._locator_classes.insert(0, GroupLocator)
+
+
+def prune(games) -> list[Path]:
+    """Remove the group folders of other versions of the sources, given every game's name;
+    returns them."""
+    base = base_folder()
+    if not base.is_dir():
+        return []
+    groups = ["core", "solvers", *games, *(f"{g}-solvers" for g in games)]
+    current = {group_folder(g).name for g in groups}
+    removed = []
+    for folder in sorted(base.iterdir()):
+        name, _, digest = folder.name.rpartition("-")
+        if folder.is_dir() and len(digest) == 16 and name and folder.name not in current:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed

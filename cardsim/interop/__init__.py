@@ -1,0 +1,1 @@
+"""cardsim's games in other frameworks: OpenSpiel (:mod:`.openspiel`)."""

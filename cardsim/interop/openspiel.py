@@ -1,0 +1,399 @@
+"""cardsim's games inside OpenSpiel: importing this module registers every game as an OpenSpiel
+Python game, ``cardsim_scopa``, ``cardsim_bura``, ``cardsim_mushka`` and ``cardsim_minchiate``
+(needs the optional extra ``cardsim[openspiel]``, ``open_spiel==2.0.2``).
+
+>>> import pyspiel, cardsim.interop.openspiel
+>>> game = pyspiel.load_game("cardsim_bura", {"num_players": 3})
+>>> game.num_players(), game.num_distinct_actions()
+(3, 16)
+
+**One game is one deal.** The game parameters are the game's rules options (names, defaults
+and allowed values of ``cardsim games``; :func:`cardsim.protocol.options.describe`), typed as OpenSpiel
+parameters (an int option is an int, a true/false option a bool, any other a string: Mushka's
+``max_deals`` is ``"none"`` or the digits of a number), plus ``deal_seeds`` (below). Mushka's
+deal starts from every seat's starting record.
+
+**Dealing: one explicit chance node.** The first node of every game is a chance node with
+``deal_seeds`` (1,000 by default) equally likely outcomes; outcome ``k`` deals
+``cardsim.load_game(...).new_deal(seed=k)``. Every later random event (Scopa's refills and
+redeals, Bura's and Mushka's draws) is already fixed in the state vector, so the players' nodes
+follow without further chance nodes. Why not a chance node per card, as OpenSpiel's Hearts
+deals: the engines shuffle inside compiled code from a seed, a card-by-card deal would need a
+second, Python dealing path that the engines' differential tests do not cover, and it would
+add 36 to 97 chance nodes to every deal, each listing its outcomes, for algorithms that only
+sample them. Why not ``SAMPLED_STOCHASTIC``: the seed is a finite, listed chance outcome, so
+``chance_outcomes``, serialization (the history replays the same deal) and every algorithm that
+walks chance nodes work unchanged. The price: the tree holds ``deal_seeds`` deals, not every
+deal; :meth:`CardsimState.resample_from_infostate` samples among every deal consistent with
+what the player has seen (cardsim's ``determinize``), which may lie outside those seeds — a
+world of the real game, not of the truncated chance node.
+
+**Actions.** cardsim's action ids are sparse (a card and a capture mask in Scopa: ``card << 40
+| mask``), so an OpenSpiel action is the index of the move in the state's sorted legal-action
+list, and ``num_distinct_actions`` is the game's most legal actions at once
+(:attr:`cardsim.protocol.spec.GameSpec.max_actions`: Scopa 5,106 with three-card hands, Bura 16, Mushka
+40, Minchiate 40). The player to move knows his legal actions (they are a function of his
+information state), so an index names the same move in every world of his information set, as
+ISMCTS needs; ``action_to_string`` writes the move in the game's notation.
+
+**Utilities.** ``utility`` is ``ZERO_SUM`` for Scopa, Bura and Minchiate and ``GENERAL_SUM`` for
+Mushka (a deal's return is each seat's record written off; every seat can gain or lose), from
+:attr:`cardsim.protocol.spec.GameDefinition.zero_sum`. The bounds (:func:`utility_bounds`): Scopa ±(4 +
+18) (four categories and at most one scopa per play of a side's 18), Bura -2 to 2(n-1) (a loser
+pays at most the doubled false-claim stake; the winners share the losers' total), Mushka
+-(remise + 2 x ace bonus) to 5 + 2 x ace bonus, Minchiate ± a bound on the resti of every point
+of the deal, doubled for ``capot``. ``max_game_length`` is the game's ``MAX_DEAL_MOVES`` (the
+players' moves of one deal).
+
+**Information states and observations.** The observation string of a player is
+``State.observation(player)`` as canonical JSON; the information-state string adds the deal's
+moves as that player saw them (the seat and ``observed_action`` of every move: the same id for
+moves he cannot tell apart). Both tensors share one layout per game (its
+:attr:`~cardsim.protocol.spec.GameDefinition.observation_planes`, in its notation), from the
+observation: one-hot ``seat``, ``to_move`` and ``dealer`` (a block of ``num_players`` each), the
+``hand_sizes`` divided by the deck's size, the stock's size divided by the deck's size, then
+card planes of the deck's size (bit-index order of ``cardsim.cards``), one per entry of
+:attr:`~cardsim.protocol.spec.GameDefinition.observation_planes`:
+
+- Scopa: hand, table, pile of side 0, pile of side 1.
+- Bura: hand, trump card, current trick, cards thrown face down (known to the player), then per
+  seat: face-up pile, face-down pile (cards the player knows), cards played this deal.
+- Mushka: hand, trump card, current trick, the player's discards, then per seat: cards played,
+  cards known to be in his hand.
+- Minchiate: hand, current trick, the Fola (as far as it is seen), exposed cards, then per seat:
+  cards played, cards known in his hand, discards seen; then per team: pile.
+
+The information-state tensor is the observation tensor: every game's observation already
+accumulates the cards each seat has shown (Bura's per-trick history, the ``played`` lists,
+Scopa's piles); the perfect-recall detail (the order of the moves) is in the string.
+
+**Sampling worlds.** ``resample_from_infostate(player, sampler)`` returns a state whose vector is
+``State.sample_world(player, seed)`` with a seed drawn from ``sampler``: the player's
+information-state string and, when he is to move, his legal actions are unchanged. The other
+seats' histories in the sampled world are the player's own view of the moves (the sampled world
+does not say what they saw). OpenSpiel's C++ algorithms cannot call it (a Python game cannot
+override ``ResampleFromInfostate``); the Python ISMCTS bot does. A resampled state has no
+OpenSpiel ``history()``.
+
+**Clone and serialization.** A state's Python attributes are its ``uint64`` vector, the log of
+moves as each seat saw them and a shared, picklable game context, so OpenSpiel's default
+``clone`` (a deep copy) and ``serialize_game_and_state`` (a pickle of the attributes with the
+history) work as for any Python game.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+
+import numpy as np
+import pyspiel
+
+from ..compiled.logged_step import logged_step
+from ..game import Game, State, load_game
+from ..protocol.registry import definition, list_games
+
+__all__ = ["CardsimGame", "CardsimState", "DEFAULT_DEAL_SEEDS", "game_type", "utility_bounds"]
+
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+
+DEFAULT_DEAL_SEEDS = 1000
+"""The chance node's outcomes by default (the ``deal_seeds`` parameter)."""
+
+
+# --- tensors -----------------------------------------------------------------------------------
+
+class _Observer:
+    """OpenSpiel's Python observer protocol (``tensor``, ``dict``, ``set_from``,
+    ``string_from``) for one game; ``perfect_recall`` adds the moves seen to the string."""
+
+    def __init__(self, context: "_Context", perfect_recall: bool) -> None:
+        self.context = context
+        self.perfect_recall = perfect_recall
+        n, n_cards = context.n_players, context.n_cards
+        obs = context.sample_observation
+        pieces = [("seat", n), ("to_move", n), ("dealer", n), ("hand_sizes", n), ("stock_size", 1)]
+        pieces += [(name, len(planes(obs, n)) * n_cards)
+                   for name, planes in context.definition.observation_planes]
+        self.tensor = np.zeros(sum(size for _, size in pieces), np.float32)
+        self.dict = {}
+        at = 0
+        for name, size in pieces:
+            shape = (size,) if name in ("seat", "to_move", "dealer", "hand_sizes", "stock_size") \
+                else (size // n_cards, n_cards)
+            self.dict[name] = self.tensor[at:at + size].reshape(shape)
+            at += size
+
+    def set_from(self, state: "CardsimState", player: int) -> None:
+        """The tensor of ``state`` seen by ``player`` (module docstring)."""
+        self.tensor.fill(0.0)
+        c = self.context
+        self.dict["seat"][player] = 1.0
+        if state.vec is None:
+            return
+        o = state.cardsim_state().observation(player)
+        if state.player >= 0:
+            self.dict["to_move"][state.player] = 1.0
+        if o.get("dealer") is not None:
+            self.dict["dealer"][o["dealer"]] = 1.0
+        self.dict["hand_sizes"][:] = np.asarray(o.get("hand_sizes") or [0] * c.n_players,
+                                                dtype=np.float32) / c.n_cards
+        self.dict["stock_size"][0] = (o.get("stock_size") or 0) / c.n_cards
+        for name, planes in c.definition.observation_planes:
+            for k, cards in enumerate(planes(o, c.n_players)):
+                for card in cards:
+                    self.dict[name][k, c.index[card]] = 1.0
+
+    def string_from(self, state: "CardsimState", player: int) -> str:
+        """The observation (JSON), and with perfect recall the moves as ``player`` saw them."""
+        if state.vec is None:
+            return f"p{player} before the deal"
+        text = json.dumps(state.cardsim_state().observation(player), sort_keys=True,
+                          separators=(",", ":"))
+        if not self.perfect_recall:
+            return text
+        log = state.log[:state.n_moves]
+        return text + " moves:" + " ".join(f"{actor}:{seen}" for actor, seen
+                                           in zip(log[:, 0].tolist(), log[:, 1 + player].tolist()))
+
+
+# --- the game ----------------------------------------------------------------------------------
+
+def _parameter(value):
+    """An option's default as an OpenSpiel parameter value (module docstring)."""
+    if value is None:
+        return "none"
+    return value if isinstance(value, (bool, int)) else str(value)
+
+
+def _option_text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@functools.cache
+def parameter_specification(name: str) -> dict:
+    """The game's OpenSpiel parameters and their defaults: its rules options and ``deal_seeds``."""
+    spec = {f.name: _parameter(f.default) for f in dataclasses.fields(definition(name).rules_type)}
+    spec["deal_seeds"] = DEFAULT_DEAL_SEEDS
+    return spec
+
+
+def _allowed_players(name: str) -> tuple[int, int]:
+    rules = definition(name).rules_type
+    fields = {f.name: f for f in dataclasses.fields(rules)}
+    if "num_players" not in fields:
+        n = definition(name).n_players(rules())
+        return n, n
+    allowed = [a for a in fields["num_players"].metadata["allowed"] if isinstance(a, int)]
+    return min(allowed), max(allowed)
+
+
+def game_type(name: str) -> pyspiel.GameType:
+    """The OpenSpiel ``GameType`` of cardsim's game ``name`` (module docstring)."""
+    low, high = _allowed_players(name)
+    zero_sum = definition(name).zero_sum
+    return pyspiel.GameType(
+        short_name=f"cardsim_{name}", long_name=f"cardsim {name.capitalize()} (one deal)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if zero_sum
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=high, min_num_players=low,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=parameter_specification(name))
+
+
+def utility_bounds(game: Game) -> tuple[float, float]:
+    """Bounds on a deal's return for any seat under ``game``'s rules (module docstring; the
+    game's :attr:`~cardsim.protocol.spec.GameDefinition.return_bounds`)."""
+    return game.definition.return_bounds(game.rules, game.num_players)
+
+
+class _Context:
+    """What every state of one game shares: the cardsim game, its kernels, the card index.
+    Shared by clones (``deepcopy`` returns it) and pickled by name and options."""
+
+    def __init__(self, name: str, options: dict, deal_seeds: int) -> None:
+        self.name, self.options, self.deal_seeds = name, dict(options), deal_seeds
+        self.game = load_game(name, **{k: _option_text(v) for k, v in options.items()})
+        spec = self.game.spec
+        self.spec, self.params = spec, spec.params
+        self.n_players, self.n_cards = spec.n_players, spec.n_cards
+        self.definition = self.game.definition
+        self.max_moves = self.definition.layout.MAX_DEAL_MOVES
+        self.index = {card: i for i, card in enumerate(self.game.definition.deck.cards)}
+        self.outcomes = [(k, 1.0 / deal_seeds) for k in range(deal_seeds)]
+        self.buffer = np.empty(spec.max_actions, dtype=np.int64)
+        self.step = logged_step[spec]
+        self.legal_actions = spec.legal_actions
+        self.sample_observation = self.game.new_deal(seed=0).observation(0)
+        self.observers = {True: _Observer(self, True), False: _Observer(self, False)}
+
+    def __deepcopy__(self, memo) -> "_Context":
+        return self
+
+    def __reduce__(self):
+        return _context, (self.name, tuple(sorted(self.options.items())), self.deal_seeds)
+
+
+@functools.lru_cache(maxsize=64)
+def _context(name: str, options: tuple, deal_seeds: int) -> _Context:
+    return _Context(name, dict(options), deal_seeds)
+
+
+class CardsimGame(pyspiel.Game):
+    """One of cardsim's games as an OpenSpiel game: one deal (module docstring)."""
+
+    cardsim_name = ""
+
+    def __init__(self, params=None) -> None:
+        name = self.cardsim_name
+        values = {**parameter_specification(name), **(params or {})}
+        deal_seeds = int(values.pop("deal_seeds"))
+        if deal_seeds < 1:
+            raise ValueError(f"deal_seeds={deal_seeds}: expected at least 1")
+        self.context = _context(name, tuple(sorted(values.items())), deal_seeds)
+        game = self.context.game
+        low, high = utility_bounds(game)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=game.spec.max_actions, max_chance_outcomes=deal_seeds,
+            num_players=game.num_players, min_utility=low, max_utility=high,
+            utility_sum=0.0 if game.definition.zero_sum else None,
+            max_game_length=self.context.max_moves)
+        super().__init__(game_type(name), info, {**values, "deal_seeds": deal_seeds})
+
+    @property
+    def cardsim_game(self) -> Game:
+        """The cardsim :class:`~cardsim.game.Game` under these rules."""
+        return self.context.game
+
+    def new_initial_state(self) -> "CardsimState":
+        """The chance node that deals (module docstring)."""
+        return CardsimState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> _Observer:
+        """The observer of information states (perfect recall) or observations."""
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return _Observer(self.context, perfect_recall)
+
+
+class CardsimState(pyspiel.State):
+    """A deal: the chance node before it, then a cardsim state vector (module docstring).
+
+    Attributes (all that ``clone`` copies and serialization pickles): ``vec`` (the ``uint64``
+    state vector, None at the chance node), ``log`` (per move: the seat that moved, then the
+    move's id as each seat saw it), ``n_moves`` and ``context``."""
+
+    def __init__(self, game: CardsimGame) -> None:
+        super().__init__(game)
+        self.context = game.context
+        self.vec = None
+        self.player = _CHANCE
+        self.log = np.zeros((self.context.max_moves, 1 + self.context.n_players), np.int64)
+        self.n_moves = 0
+        self._ids = None
+
+    def cardsim_state(self) -> State:
+        """The position as a cardsim :class:`~cardsim.game.State` (sharing the vector)."""
+        return State(self.context.game, self.vec)
+
+    def current_player(self) -> int:
+        """The seat to move, ``CHANCE`` before the deal, ``TERMINAL`` after it."""
+        return self.player
+
+    def _set_player(self) -> None:
+        c = self.context
+        self.player = (_TERMINAL if c.spec.is_terminal(self.vec, c.params)
+                       else int(c.spec.current_player(self.vec, c.params)))
+
+    def _legal_ids(self) -> np.ndarray:
+        if self._ids is None:
+            c = self.context
+            n = c.legal_actions(self.vec, c.params, c.buffer)
+            self._ids = c.buffer[:n].copy()
+        return self._ids
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """Indices into the sorted cardsim legal actions (module docstring)."""
+        return list(range(len(self._legal_ids())))
+
+    def legal_actions(self, player=None) -> list[int]:
+        """As OpenSpiel's ``State.legal_actions``, answered in Python: the legal actions of the
+        seat to move (the deal seeds at the chance node), none for another seat."""
+        if player is not None and player != self.player:
+            return []
+        if self.player == _CHANCE:
+            return list(range(self.context.deal_seeds))
+        return list(range(len(self._legal_ids()))) if self.player >= 0 else []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The deal seeds, equally likely."""
+        return self.context.outcomes
+
+    def _apply_action(self, action: int) -> None:
+        c = self.context
+        if self.vec is None:
+            self.vec = c.game.new_deal(seed=int(action)).vec
+            self._set_player()
+            return
+        if self.n_moves == len(self.log):
+            self.log = np.concatenate([self.log, np.zeros_like(self.log)])
+        code = c.step(self.vec, c.params, self._legal_ids()[action], c.n_players, self.log,
+                      self.n_moves, c.buffer)
+        self.n_moves += 1
+        if code == 0:
+            self.player, self._ids = _TERMINAL, c.buffer[:0].copy()
+        else:
+            self.player, self._ids = (code >> 16) - 1, c.buffer[:code & 65535].copy()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE or self.vec is None:
+            return f"deal seed {action}"
+        return self.cardsim_state().action_to_string(int(self._legal_ids()[action]))
+
+    def is_terminal(self) -> bool:
+        """True when the deal is scored."""
+        return self.player == _TERMINAL
+
+    def returns(self) -> list[float]:
+        """Each seat's return of the deal (zeros before its end)."""
+        if self.vec is None:
+            return [0.0] * self.context.n_players
+        return self.cardsim_state().returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> "CardsimState":
+        """A state of a world consistent with what ``player_id`` has seen, drawn by cardsim's
+        compiled ``determinize`` with a seed from ``probability_sampler`` (module docstring)."""
+        if self.vec is None:
+            return self.clone()
+        seed = int(probability_sampler() * 2 ** 31) << 31 | int(probability_sampler() * 2 ** 31)
+        world = self.cardsim_state().sample_world(player_id, seed)
+        out = self.get_game().new_initial_state()
+        out.vec = world.vec
+        out._set_player()
+        out.n_moves = self.n_moves
+        out.log = self.log.copy()
+        out.log[:, 1:] = self.log[:, 1 + player_id:2 + player_id]
+        return out
+
+    def __str__(self) -> str:
+        if self.vec is None:
+            return "chance node: the deal's seed"
+        return json.dumps(self.cardsim_state().to_dict(), sort_keys=True)
+
+
+def _register(name: str) -> None:
+    cls = type(f"Cardsim{name.capitalize()}Game", (CardsimGame,),
+               {"cardsim_name": name, "__module__": __name__,
+                "__doc__": f"cardsim's {name} as an OpenSpiel game (module docstring)."})
+    globals()[cls.__name__] = cls
+    pyspiel.register_game(game_type(name), cls)
+
+
+for _name in list_games():
+    _register(_name)

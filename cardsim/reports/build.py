@@ -1,0 +1,179 @@
+"""``cardsim report``: a run's report written from its store alone.
+
+The report folder (``<run>/report`` unless told otherwise) holds:
+
+- ``report.html``: one self-contained file, the figures embedded as PNG data, no script and no
+  link to anything outside it;
+- ``report.md`` with the figures beside it in ``plots/*.png``;
+- ``tables/*.csv``: every table in full (every column, intervals as ``x``, ``x_lo``, ``x_hi``).
+
+The folder is rewritten whole on every build: it is first built beside it (``.<name>-new-*``)
+and then swapped in at one step (Linux ``renameat2`` with ``RENAME_EXCHANGE``; where the system
+cannot, two renames), so a build killed at any moment leaves the old report or the new one,
+whole. One build at a time writes a folder (a lock, ``.<name>.lock`` beside it), and it
+first removes what a killed build left beside it. The same store gives byte-identical files:
+delete the report and rebuild it at any time. A store with a damaged batch is refused
+(:meth:`cardsim.experiments.store.Store.rows`).
+"""
+from __future__ import annotations
+
+import base64
+import ctypes
+import errno
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+import pandas as pd
+
+from cardsim import __version__
+from cardsim.experiments.store import folder_lock
+
+from . import plots
+from .calibration import calibration_contents, is_calibration_folder
+from .content import sections
+from .equity import equity_contents, is_equity_folder
+from .run import ReportError, Run, load_run
+
+FORMATS = ("html", "md", "both")
+_OWNED = {"report.html", "report.md", "plots", "tables"}
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    """What a build wrote: the folder, the report files, the figures and tables."""
+
+    folder: Path
+    html: Path | None
+    markdown: Path | None
+    plots: tuple[Path, ...]
+    tables: tuple[Path, ...]
+
+
+def markdown_table(table: pd.DataFrame) -> str:
+    """A pipe table (GitHub-flavoured Markdown); ``|`` in a cell is escaped."""
+    def cell(v) -> str:
+        return str(v).replace("|", "\\|").replace("\n", " ")
+    head = "| " + " | ".join(cell(c) for c in table.columns) + " |"
+    rule = "|" + "|".join("---" for _ in table.columns) + "|"
+    body = ["| " + " | ".join(cell(v) for v in row) + " |"
+            for row in table.itertuples(index=False)]
+    return "\n".join([head, rule, *body])
+
+
+def _environment(html: bool) -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.PackageLoader("cardsim.reports", "templates"),
+                             autoescape=html, undefined=jinja2.StrictUndefined,
+                             keep_trailing_newline=True)
+    env.filters["markdown_table"] = markdown_table
+    return env
+
+
+def _check_out(out: Path) -> None:
+    if out.exists() and (not out.is_dir() or set(p.name for p in out.iterdir()) - _OWNED):
+        raise ReportError(f"{out} exists and holds other files than a report's (report.html, "
+                          "report.md, plots/, tables/): choose another --out folder")
+
+
+def build_report(run, out=None, fmt: str = "both") -> ReportFiles:
+    """Write the report of the run at ``run`` (a folder or a :class:`~cardsim.reports.run.Run`) into
+    ``out`` (default ``<run>/report``) in format ``"html"``, ``"md"`` or ``"both"``."""
+    if fmt not in FORMATS:
+        raise ReportError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if not isinstance(run, Run) and is_equity_folder(run):
+        contents = equity_contents(run)
+        out = Path(out) if out is not None else Path(run) / "report"
+    elif not isinstance(run, Run) and is_calibration_folder(run):
+        contents = calibration_contents(run)
+        out = Path(out) if out is not None else Path(run) / "report"
+    else:
+        run = run if isinstance(run, Run) else load_run(run)
+        contents = None
+        out = Path(out) if out is not None else run.path / "report"
+    return write_report(lambda: contents or (sections(run), _context(run)), out, fmt)
+
+
+def write_report(contents, out, fmt: str = "both", template: str = "report") -> ReportFiles:
+    """Write a report into the folder ``out`` as the module docstring says: ``contents()``
+    gives its sections and what the templates say of it (called once the folder is locked);
+    ``template`` names the templates (``<template>.html.j2``, ``<template>.md.j2``)."""
+    if fmt not in FORMATS:
+        raise ReportError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    out = Path(out)
+    _check_out(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with folder_lock(out.parent, f".{out.name}.lock", f"a `cardsim report` writing {out}"):
+        parts, context = contents()
+        for leftover in out.parent.glob(f".{out.name}-new-*"):    # of a killed build
+            shutil.rmtree(leftover, ignore_errors=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
+        tmp.chmod(0o755)
+        try:
+            _write(context, parts, tmp, fmt, template)
+            _swap_in(tmp, out)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)       # the old report, after the swap
+    return ReportFiles(
+        folder=out, html=out / "report.html" if fmt != "md" else None,
+        markdown=out / "report.md" if fmt != "html" else None,
+        plots=tuple(sorted((out / "plots").glob("*.png"))),
+        tables=tuple(sorted((out / "tables").glob("*.csv"))))
+
+
+def _swap_in(new: Path, out: Path) -> None:
+    """Put the folder ``new`` at ``out`` at one step; an existing ``out`` is exchanged with it
+    (``new`` then holds the old report)."""
+    if not out.exists():
+        new.rename(out)
+    elif not _exchange(new, out):
+        old = new.with_name(new.name + "-old")
+        out.rename(old)
+        new.rename(out)
+        old.rename(new)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Exchange the paths ``a`` and ``b`` atomically (Linux ``renameat2`` with
+    ``RENAME_EXCHANGE``); False where the system or the file system cannot."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                          ctypes.c_uint]
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def _context(run: Run) -> dict:
+    """What the templates say of an experiment's run."""
+    return {"title": f"{run.spec.game.capitalize()} experiment {run.name}",
+            "run_name": run.name, "game": run.spec.game, "games": f"{len(run.rows):,}"}
+
+
+def _write(context: dict, parts, folder: Path, fmt: str, template: str = "report") -> None:
+    (folder / "tables").mkdir()
+    for s in parts:
+        for t in s.tables:
+            t.data.to_csv(folder / "tables" / f"{t.name}.csv", index=False)
+    images = {p.name: plots.png(p.figure) for s in parts for p in s.plots}
+    context = {**context, "version": __version__, "sections": parts}
+    if fmt in ("md", "both"):
+        (folder / "plots").mkdir()
+        for name, data in images.items():
+            (folder / "plots" / f"{name}.png").write_bytes(data)
+        text = _environment(False).get_template(f"{template}.md.j2").render(**context)
+        (folder / "report.md").write_text(text, encoding="utf-8")
+    if fmt in ("html", "both"):
+        encoded = {k: base64.b64encode(v).decode("ascii") for k, v in images.items()}
+        html = _environment(True).get_template(f"{template}.html.j2")
+        text = html.render(images=encoded, **context)
+        (folder / "report.html").write_text(text, encoding="utf-8")

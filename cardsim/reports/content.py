@@ -1,0 +1,693 @@
+"""What a report says: its sections, chosen by what the run holds, each with text, tables and
+figures. Everything here is computed from the store's manifest and rows
+(:class:`cardsim.reports.run.Run`); nothing is replayed.
+
+Sections, in order (a section is left out when the run holds nothing for it):
+
+``study``          the question and the spec: game, rules that differ from the default, agents,
+                   matchups, size, seed, the cardsim version that ran it, games used.
+``summary``        who is better and how sure we are: each matchup's first agent's mean return
+                   per deal with its paired 95% interval, in words and as a plot; the SPRT
+                   verdicts when the run used one.
+``results``        win, draw and loss rates per matchup (Wilson 95% intervals), table and plot.
+``ratings``        the rating list: every agent on one Elo scale (Bradley–Terry from the 2-agent
+                   matchups, 95% bootstrap intervals), when three or more agents are rated.
+``distributions``  the first agent's return in each game and its duplicate margin per deal.
+``categories``     mean points per game in each scoring category the game declares.
+``ends``           how the deals ended, and the claimant's points at the claim (Bura).
+``seats``          seat and dealer advantage.
+``budget``         strength against search budget, when the run has searching agents that differ
+                   only in their budget and meet the same opponent.
+``timing``         moves per game and milliseconds per move.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from cardsim.experiments import tables as T
+from cardsim.experiments.rows import n_seats
+from cardsim.game import definition
+from cardsim.protocol.options import non_default
+from cardsim.solvers.agent_spec import parse_agent, search_budget
+from cardsim.stats import fmt_interval, mean_interval, welch_t95
+
+from . import plots
+from .run import Run
+
+
+@dataclass
+class Table:
+    """A table of a section: ``data`` is written to CSV as it is; ``shown`` (intervals as
+    ``"m [lo, hi]"`` strings, chosen columns) is what the report prints."""
+
+    name: str
+    caption: str
+    data: pd.DataFrame
+    shown: pd.DataFrame
+
+
+@dataclass
+class Plot:
+    """A figure of a section, rendered to ``plots/<name>.png``."""
+
+    name: str
+    caption: str
+    figure: object
+
+
+@dataclass
+class Block:
+    """Preformatted lines of a section, printed as they are (a position as a player saw it,
+    in a review's report); ``name`` is its anchor in the report."""
+
+    name: str
+    caption: str
+    lines: list[str]
+
+
+@dataclass
+class Section:
+    key: str
+    title: str
+    text: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    plots: list[Plot] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+
+
+def _show(data: pd.DataFrame, columns: list[str], names: dict | None = None,
+          digits: int = 3) -> pd.DataFrame:
+    shown = T.format_table(data, digits)
+    shown = shown[[c for c in columns if c in shown.columns]].rename(columns=names or {})
+    for c in shown.columns:
+        if shown[c].dtype.kind == "f":
+            shown[c] = [("" if math.isnan(v) else f"{v:.{digits}f}") for v in shown[c]]
+    return shown
+
+
+def shown_table(name: str, data: pd.DataFrame, columns: list[str], names: dict | None = None,
+           caption: str | None = None, digits: int = 3) -> Table:
+    return Table(name, caption or data.attrs.get("note", ""), data,
+                 _show(data, columns, names, digits))
+
+
+class _Report:
+    """The sections of one run's report (module docstring)."""
+
+    def __init__(self, run: Run):
+        self.run = run
+        self.spec = run.spec
+        self.agents = run.agents
+        self.game = self.spec.load()
+        self.definition = definition(self.spec.game)
+        self.rows = run.rows
+        self.tables = T.report_tables(self.rows, self.agents, self.spec.sprt,
+                                      self.definition.zero_sum)
+        self.long = T.agent_results(self.rows, self.agents)
+        self.order = T.matchup_agents(self.rows)
+        per = "match" if self.spec.unit == "match" else "deal"
+        self.unit = ("per match (+1 won, -1 lost)" if per == "match"
+                     else f"{self.definition.return_unit} per deal")
+        self.per = per
+        m = self.tables["matchups"]
+        self.first = m.drop_duplicates("matchup", keep="first").reset_index(drop=True)
+        for end in ("", "_lo", "_hi"):      # the first agent's return minus the other's
+            self.first[f"lead{end}"] = 2.0 * self.first[f"margin{end}"]
+        self.contests = self.first[[len(set(self.order[k])) > 1 for k in self.first["matchup"]]]
+
+    def sections(self) -> list[Section]:
+        out = [self.study(), self.summary(), self.results(), self.ratings(),
+               self.distributions(), self.categories(), self.ends(), self.seats(),
+               self.budget(), self.timing()]
+        return [s for s in out if s is not None]
+
+    # --- the study ---------------------------------------------------------------------------
+
+    def study(self) -> Section:
+        s, run = self.spec, self.run
+        changed = non_default(self.game.rules)
+        if s.deals is not None:
+            size = f"{s.deals:,} deals per matchup"
+        elif s.half_width is not None:
+            size = (f"until the first agent's 95% interval is ±{s.half_width:g} wide, at most "
+                    f"{s.max_deals:,} deals per matchup")
+        else:
+            p = s.sprt
+            size = (f"SPRT on the {p['kind']} ({p['lower']:g} against {p['upper']:g}, "
+                    f"alpha {p['alpha']:g}, beta {p['beta']:g}), at most {s.max_deals:,} deals "
+                    "per matchup")
+        labels = [T.matchup_label(self.agents, m) for m in s.matchups]
+        settings = [
+            ("game", s.game),
+            ("rules", ", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"),
+            ("agents", "; ".join(f"{i}: {a}" for i, a in enumerate(self.agents))),
+            *([("levels", "; ".join(f"{k} = {v}" for k, v in run.manifest["levels"].items()))]
+              if run.manifest.get("levels") else []),
+            ("matchups", "; ".join(labels)),
+            ("unit", f"{s.unit} ({self.unit})"),
+            ("duplicate", "yes: every deal played once per rotation of the seats, same cards"
+             if s.duplicate else "no: every deal played once"),
+            *([("same deals", "yes: every matchup played the same deals")]
+              if s.same_deals else []),
+            ("size", size),
+            ("batch size", f"{s.batch_size:,} deals"),
+            ("seed", str(s.seed)),
+            ("games", f"{len(self.rows):,} used ({run.stored_games:,} stored)"),
+            ("run by", f"cardsim {run.manifest.get('package_version', '?')}"),
+        ]
+        data = pd.DataFrame(settings, columns=["setting", "value"])
+        text = [s.question or "The run's spec states no question."]
+        return Section("study", "The study", text,
+                       [Table("spec", "The experiment's spec, as the store's manifest keeps it.",
+                              data, data)])
+
+    # --- who is better ------------------------------------------------------------------------
+
+    def summary(self) -> Section:
+        text, rows = [], []
+        value, column = "mean_return", "mean return"
+        if not self.definition.zero_sum:
+            text.append(f"A deal's returns in {self.spec.game} do not add up to 0: every seat "
+                        "can gain at once, so a return alone does not say who is better. Two "
+                        "agents are compared by the difference of their returns in the same "
+                        "games: the first agent's mean return minus the other's (each the mean "
+                        "over its seats), paired over duplicate deals.")
+            value, column = "lead", "return minus the other's"
+        sprt = self.tables.get("sprt")
+        for _, r in self.first.iterrows():
+            m, names = int(r["matchup"]), T.distinct_agents(self.order[int(r["matchup"])])
+            if len(names) == 1:
+                text.append(f"{r['label']} against itself: only the seats differ (see Seat "
+                            "and dealer advantage).")
+                continue
+            other = ", ".join(self.agents[k] for k in names[1:])
+            est, lo, hi = (r[f"{value}{end}"] for end in ("", "_lo", "_hi"))
+            interval = fmt_interval(est, lo, hi)
+            what = ("mean return" if value == "mean_return"
+                    else f"return minus {other}'s (a seat, at the same table)")
+            if lo > 0:
+                verdict = "better"
+                line = (f"{r['name']} beats {other} by {interval} {self.unit}")
+            elif hi < 0:
+                verdict = "worse"
+                line = (f"{other} beats {r['name']} by {fmt_interval(-est, -hi, -lo)} "
+                        f"{self.unit}")
+            else:
+                verdict = "no clear difference"
+                line = (f"No clear difference between {r['name']} and {other}: "
+                        f"{r['name']}'s {what} is {interval} {self.unit}, an interval "
+                        "that includes 0")
+            count = "matches" if self.per == "match" else "deals"
+            line += f" (95% interval over {int(r['deals']):,} {count})."
+            row = {"matchup": r["label"], "first agent": r["name"],
+                   column: interval, "deals": int(r["deals"]), "verdict": verdict}
+            if sprt is not None:
+                t = sprt[sprt["matchup"] == m]
+                if len(t):
+                    row["SPRT"] = _sprt_words(t.iloc[0])
+                    line += f" SPRT: {row['SPRT']}."
+            text.append(line)
+            rows.append(row)
+        section = Section("summary", "Who is better", text)
+        if rows:
+            data = pd.DataFrame(rows)
+            section.tables.append(Table(
+                "summary", f"Each matchup's first agent: its {column} with the 95% "
+                "interval paired over duplicate deals, and the verdict at 95%.", data, data))
+            section.plots.append(Plot(
+                "mean_return", f"The first agent's {column} per matchup, 95% intervals; "
+                "right of the dashed line it wins.",
+                plots.forest(self.contests, "label", value,
+                             f"first agent's {column} ({self.unit})",
+                             f"{column.capitalize()} of the first agent of each matchup")))
+        if sprt is not None and len(sprt):
+            section.tables.append(shown_table(
+                "sprt", sprt, ["label", "name", "kind", "lower", "upper", "n", "estimate",
+                               "llr", "lower_bound", "upper_bound", "verdict"],
+                {"label": "matchup", "name": "first agent", "n": "deals"}))
+        return section
+
+    # --- results -----------------------------------------------------------------------------
+
+    def results(self) -> Section:
+        m = self.tables["matchups"]
+        table = shown_table("matchups", m, [
+            "label", "name", "games", "deals", "win_rate", "draw_rate", "loss_rate", "score",
+            "mean_return", "margin"], {"label": "matchup", "name": "agent"})
+        section = Section("results", "Win, draw and loss per matchup", [
+            f"Every agent's share of games won, drawn and lost (return > 0, = 0, < 0), its "
+            f"score (1 a win, 1/2 a draw) and its mean return in {self.unit}."], [table])
+        if len(self.contests):
+            section.plots.append(Plot(
+                "win_draw_loss", "Win, draw and loss rates of each matchup's first agent, "
+                "95% Wilson intervals.",
+                plots.grouped_bars(self.contests, "label", [
+                    ("win_rate", "won"), ("draw_rate", "drawn"), ("loss_rate", "lost")],
+                    "share of games (0 to 1)", "Results of the first agent of each matchup",
+                    xlim=(0, 1))))
+        return section
+
+    # --- ratings -----------------------------------------------------------------------------
+
+    def ratings(self) -> Section | None:
+        data = self.tables["ratings"]
+        if not len(data):
+            return None
+        best = data.iloc[0]
+        text = [f"Every agent on one Elo scale, from the paired scores of its matchups: "
+                f"{best['name']} is rated highest, {best['elo']:+.0f} "
+                f"[{best['elo_lo']:+.0f}, {best['elo_hi']:+.0f}]. "
+                "A difference of 100 Elo is a score of about 0.64 (wins plus half the draws) "
+                "between the two agents."]
+        text += _same_agents(list(data["name"]), self.run.manifest.get("levels", {}))
+        return Section(
+            "ratings", "Rating list", text,
+            [shown_table("ratings", data, ["name", "elo", "matchups", "deals", "score"],
+                    {"name": "agent"}, digits=1)],
+            [Plot("ratings", "Elo ratings with 95% bootstrap intervals.",
+                  plots.forest(data, "name", "elo", "Elo rating (anchor = 0)",
+                               "Rating list"))])
+
+    # --- distributions -----------------------------------------------------------------------
+
+    def distributions(self) -> Section | None:
+        if not len(self.contests):
+            return None
+        games, deals, paired, rows = {}, {}, {}, []
+        means = T.deal_means(self.long)
+        for _, r in self.contests.iterrows():
+            m, k = int(r["matchup"]), int(r["agent"])
+            g = self.long[(self.long["matchup"] == m) & (self.long["agent"] == k)]["return"]
+            d = means[(means["matchup"] == m) & (means["agent"] == k)]["return"]
+            label = f"{r['label']} ({r['name']})"
+            games[label], deals[label] = g.to_numpy(float), d.to_numpy(float)
+            paired[label] = (r["mean_return"], r["mean_return_lo"], r["mean_return_hi"])
+            for what, v in (("return per game", games[label]),
+                            ("margin per deal", deals[label])):
+                q = np.quantile(v, [0.05, 0.25, 0.5, 0.75, 0.95])
+                est, lo, hi = mean_interval(v)
+                if what == "return per game":     # games of a deal are not independent:
+                    lo = hi = math.nan              # the paired interval is the margin's
+                rows.append({"matchup": r["label"], "agent": r["name"], "value": what,
+                             "n": v.size, "mean": est, "mean_lo": lo, "mean_hi": hi,
+                             "sd": float(v.std(ddof=1)) if v.size > 1 else math.nan,
+                             "min": v.min(), "p5": q[0], "p25": q[1], "median": q[2],
+                             "p75": q[3], "p95": q[4], "max": v.max()})
+        data = pd.DataFrame(rows)
+        data.attrs["note"] = (f"The first agent's return per game and its duplicate margin per "
+                              f"deal (its games of the deal averaged over the seat rotations), "
+                              f"in {self.unit}: mean (with its paired 95% interval on the "
+                              "margin's row), spread and quantiles.")
+        what = "points" if self.per == "deal" else "result"
+        return Section(
+            "distributions", f"Distributions of deal {what} and margins",
+            [f"How the first agent's return ({self.unit}) spreads over the games, and the "
+             "duplicate margin over the deals: the same cards played from every seat, so the "
+             "luck of the deal cancels and the margin's spread is the players' difference."],
+            [shown_table("distributions", data, list(data.columns[:4]) + [
+                "mean", "sd", "min", "p5", "p25", "median", "p75", "p95", "max"], digits=2)],
+            [Plot("returns", "Share of games at each return of the first agent; the diamond "
+                  "is the mean with its 95% interval, paired over duplicate deals.",
+                  plots.distributions(games, f"return of the first agent ({self.unit})",
+                                      "The first agent's return per game", paired)),
+             Plot("margins", "Share of deals at each duplicate margin of the first agent.",
+                  plots.distributions(deals, f"duplicate margin ({self.unit})",
+                                      "The first agent's margin per deal (mean over seat "
+                                      "rotations)"))])
+
+    # --- categories --------------------------------------------------------------------------
+
+    def categories(self) -> Section | None:
+        c = self.tables["categories"]
+        wanted = [k for k in self.definition.categories if k in set(c["category"])]
+        if not wanted:
+            return None
+        main = c[c["category"].isin(wanted)].copy()
+        main["category"] = pd.Categorical(main["category"], wanted, ordered=True)
+        main = main.sort_values(["matchup", "agent", "category"], kind="stable")
+        main["category"] = main["category"].astype(str)
+        main.attrs = dict(c.attrs)
+        return Section(
+            "categories", "Scoring by category",
+            [f"Mean points per game each agent took in each of {self.spec.game}'s scoring "
+             f"categories ({', '.join(wanted)}), with paired 95% intervals. The CSV file "
+             "categories.csv holds every category of the score breakdown."],
+            [Table("categories", c.attrs["note"], c,
+                   _show(main, ["label", "name", "category", "games", "mean"],
+                         {"label": "matchup", "name": "agent"}))],
+            [Plot("categories", "Mean points per game by category and agent, 95% intervals.",
+                  plots.panels_of_bars(main, "label", "category", "name", "mean",
+                                       "scoring category", "mean points per game",
+                                       "Scoring by category"))])
+
+    # --- how deals end -----------------------------------------------------------------------
+
+    def ends(self) -> Section | None:
+        e = self.tables["ends"]
+        if not len(e):
+            return None
+        section = Section(
+            "ends", "How deals end",
+            ["The share of games ending each way, with Wilson 95% intervals."],
+            [shown_table("ends", e, ["label", "end", "count", "games", "share"],
+                    {"label": "matchup"})],
+            [Plot("ends", "Share of games ending each way per matchup, 95% Wilson "
+                  "intervals.", plots.panels_of_bars(
+                      e.assign(one="share"), "label", "end", "one", "share",
+                      "how the deal ended", "share of games", "How deals end"))])
+        claims = self._claims()
+        if claims is not None:
+            data, values = claims
+            section.text.append("The claimant's points at the claim: the points in his piles "
+                                "when he claimed 31 (a true claim has at least 31).")
+            section.tables.append(shown_table("claim_points", data, [
+                "label", "claimant", "end", "claims", "points", "min", "median", "max"],
+                {"label": "matchup"}, digits=1))
+            section.plots.append(Plot(
+                "claim_points",
+                "The claimant's points at the claim, per matchup, claimant and outcome.",
+                plots.distributions(values, "claimant's points at the claim",
+                                    "Points at the claim")))
+        return section
+
+    def _claims(self):
+        """Per matchup and claim outcome, the claimant's points: the winner's in a true claim,
+        the loser's in a false one (``cat_points_<s>`` at the seat)."""
+        n = n_seats(self.rows)
+        if "end" not in self.rows or not all(f"cat_points_{s}" in self.rows for s in range(n)):
+            return None
+        rows = self.rows[self.rows["end"].isin(["claim_won", "claim_lost"])]
+        if not len(rows):
+            return None
+        ret = rows[[f"return_{s}" for s in range(n)]].to_numpy(float)
+        pts = rows[[f"cat_points_{s}" for s in range(n)]].to_numpy(float)
+        won = (rows["end"] == "claim_won").to_numpy()
+        seat = np.where(won, ret.argmax(axis=1), ret.argmin(axis=1))
+        points = pts[np.arange(len(rows)), seat]
+        labels = rows["matchup"].map({m: T.matchup_label(self.agents, t)
+                                      for m, t in self.order.items()}).to_numpy()
+        seats = rows[[f"seat_{s}" for s in range(n)]].to_numpy(np.int64)
+        who = np.array([self.agents[k] for k in seats[np.arange(len(rows)), seat]])
+        out, values = [], {}
+        groups = pd.DataFrame({"label": labels, "claimant": who, "end": rows["end"].to_numpy()})
+        for (label, claimant, end), part in groups.groupby(["label", "claimant", "end"],
+                                                            sort=True):
+            v = points[part.index.to_numpy()]
+            est, lo, hi = mean_interval(v)
+            out.append({"label": label, "claimant": claimant, "end": end, "claims": v.size,
+                        "points": est, "points_lo": lo, "points_hi": hi, "min": v.min(),
+                        "median": float(np.median(v)), "max": v.max()})
+            values[f"{label}: {claimant}, {end}"] = v
+        data = pd.DataFrame(out)
+        data.attrs["note"] = ("The claimant's pile points when he claimed 31, by matchup, "
+                              "claimant and outcome: mean with 95% interval, minimum, median, "
+                              "maximum.")
+        return data, values
+
+    # --- seats -------------------------------------------------------------------------------
+
+    def seats(self) -> Section:
+        seats = self.tables["seats"]
+        columns = ["games", "deals", "mean_return", "win_rate"]
+        section = Section("seats", "Seat and dealer advantage", [
+            "Every seat's mean return over all games (paired over the rotations of each deal, "
+            "so with duplicate play every agent sits at every seat equally and only the seat "
+            "remains)."], [shown_table("seats", seats, ["seat"] + columns)])
+        shown = seats.assign(label=[f"seat {s}" for s in seats["seat"]])
+        if "dealer" in self.tables:
+            dealer = self.tables["dealer"]
+            section.text.append("By position relative to the dealer; 'dealer - others' is the "
+                                "dealer's return minus the others' mean: positive means "
+                                "dealing is an advantage.")
+            section.tables.append(shown_table("dealer", dealer, ["position"] + columns))
+            shown = pd.concat([shown, dealer.assign(label=dealer["position"])],
+                              ignore_index=True)
+        section.plots.append(Plot(
+            "seats", "Mean return by seat and by position relative to the dealer, 95% "
+            "intervals.", plots.forest(shown, "label", "mean_return",
+                                       f"mean return ({self.unit})",
+                                       "Seat and dealer advantage")))
+        return section
+
+    # --- budget ------------------------------------------------------------------------------
+
+    def budget(self) -> Section | None:
+        data = budget_table(self.rows, self.agents, self.tables["matchups"], self.order,
+                            self.spec.game, self.run.manifest.get("levels", {}),
+                            self.spec.same_deals, self.tables["thinking"])
+        if data is None:
+            return None
+        text = [f"Searching agents that differ only in their budget, each against the same "
+                f"opponent: mean return ({self.unit}) with paired 95% intervals, by budget."]
+        shown, value, what = ["mean_return"], "mean_return", "Mean return"
+        if "gain" in data:
+            text.append("The game is not zero-sum, so a return alone says little: the gain is "
+                        "the searcher's mean return minus that of a seat when the opponent "
+                        "plays every seat (the field matchup), with the 95% interval of that "
+                        "difference — " + ("paired deal by deal, since every matchup played "
+                                           "the same deals (same_deals)." if self.spec.same_deals
+                                           else "of two independent means, since each "
+                                           "matchup played its own deals.")
+                        + " The plot shows the gain.")
+            shown, value, what = ["mean_return", "gain"], "gain", "Gain over the field"
+        return Section(
+            "budget", "Strength against search budget", text,
+            [shown_table("budget", data, ["series", "agent", "budget", "opponent", "games",
+                                     *shown, "win_rate",
+                                     "ms_per_decision" if "ms_per_decision" in data
+                                     else "ms_per_move"])],
+            [Plot("budget", f"{what} against search budget, 95% intervals.",
+                  plots.budget_curves(data, f"{what.lower()} ({self.unit})",
+                                      "Strength against search budget", value))])
+
+    # --- timing ------------------------------------------------------------------------------
+
+    def timing(self) -> Section | None:
+        if not {"seconds", "moves"} <= set(self.rows.columns):
+            return None
+        labels = {m: T.matchup_label(self.agents, t) for m, t in self.order.items()}
+        ms = 1000 * self.rows["seconds"].to_numpy(float) / np.maximum(
+            self.rows["moves"].to_numpy(float), 1)
+        values, out = {}, []
+        for m, label in labels.items():
+            mine = (self.rows["matchup"] == m).to_numpy()
+            v, moves = ms[mine], self.rows["moves"].to_numpy(float)[mine]
+            q = np.quantile(v, [0.5, 0.9])
+            est, lo, hi = mean_interval(v)
+            out.append({"matchup": label, "games": int(mine.sum()), "moves": moves.mean(),
+                        "ms_per_move": est, "ms_per_move_lo": lo, "ms_per_move_hi": hi,
+                        "median": q[0], "p90": q[1], "max": v.max(),
+                        "seconds": float(self.rows["seconds"].to_numpy(float)[mine].sum())})
+            values[label] = v
+        data = pd.DataFrame(out)
+        data.attrs["note"] = ("Per matchup: mean moves per game and milliseconds per move (per "
+                              "game, both players together: the rows do not split time by "
+                              "player), mean with 95% interval, median, 90th percentile, "
+                              "maximum, and the total seconds of play.")
+        text = ["Wall-clock time of play per game divided by its moves, measured in the worker "
+                "that played it (a shared machine adds noise; compare matchups of one run)."]
+        tables = [shown_table("timing", data, list(data.columns[:3]) + [
+            "ms_per_move", "median", "p90", "max", "seconds"], digits=3)]
+        thinking = self.tables["thinking"]
+        if len(thinking) and thinking["ms_per_decision"].notna().any():
+            text.append(self._equal_time(thinking))
+            tables.append(shown_table("thinking", thinking, [
+                "label", "name", "games", "decisions", "ms_per_decision", "time_ratio"],
+                {"label": "matchup", "name": "agent"}, digits=3))
+        elif "think_0" not in self.rows.columns:
+            text.append("Each seat's thinking time is not in these rows (a store of schema "
+                        "version 1): equal time per move cannot be checked.")
+        return Section(
+            "timing", "Move times", text, tables,
+            [Plot("move_times", "Milliseconds per move in each game: median, quartiles and "
+                  "5th-95th percentiles.", plots.move_times(values, "Time per move"))])
+
+    def _equal_time(self, thinking: pd.DataFrame) -> str:
+        levels = self.run.manifest.get("levels", {})
+
+        def asked(name: str):
+            b = search_budget(parse_agent(levels.get(name, name), self.spec.game))
+            return None if b is None else b[:2]
+        return equal_time(thinking, asked)
+
+
+def equal_time(thinking: pd.DataFrame, asked) -> str:
+    """Whether the searching agents of each matchup of the ``thinking`` table thought for equal
+    time per decision (:data:`cardsim.experiments.tables.EQUAL_TIME`). ``asked(name)`` is an agent's
+    budget (kind and amount; None for an agent without one): two agents given different budgets
+    (a study of strength against budget) think for different times by design, and are named
+    apart, not as a failure of equal time."""
+    uneven, by_design, pairs = [], [], 0
+    for label, group in thinking.groupby("label", sort=False):
+        timed = group.dropna(subset=["time_ratio"])
+        ratios = timed["time_ratio"]
+        pairs += len(ratios) > 1
+        if len(ratios) > 1 and (abs(ratios - 1) > T.EQUAL_TIME).any():
+            worst = ratios.iloc[int(np.argmax(abs(ratios.to_numpy() - 1)))]
+            budgets = [asked(name) for name in timed["name"]]
+            differ = None not in budgets and len(set(budgets)) == len(budgets)
+            (by_design if differ else uneven).append(f"{label} (time ratio {worst:.2f})")
+    if not pairs:
+        return ("Thinking time per decision of each searching agent (no matchup has two "
+                "searching agents to compare).")
+    design = ("" if not by_design else
+              " Agents given different budgets think for different times by design: "
+              + "; ".join(by_design) + ".")
+    if not uneven and len(by_design) == pairs:
+        return "No matchup pits two searching agents of the same budget." + design
+    if not uneven:
+        return ("Equal time per move: in every matchup of two or more searching agents "
+                + ("with the same budget " if by_design else "")
+                + f"their thinking times per decision agree within {T.EQUAL_TIME:.0%}."
+                + design)
+    return (f"Not equal time per move: {'; '.join(uneven)} — their thinking times per "
+            f"decision differ by more than {T.EQUAL_TIME:.0%}." + design)
+
+
+def _same_agents(names: list[str], levels: dict) -> list[str]:
+    """A sentence for each group of rated names that stand for one agent (two named levels of
+    a game that are the same search, as Bura's ``strong`` and ``best``): their ratings differ
+    only by chance."""
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        groups.setdefault(levels.get(name, name), []).append(name)
+    return [f"{' and '.join(sorted(same))} are the same agent here ({agent}): their ratings "
+            "differ only by chance." for agent, same in groups.items() if len(same) > 1]
+
+
+def _sprt_words(r: pd.Series) -> str:
+    hyp = {"H0": f"accepts H0 ({r['kind']} {r['lower']:g})",
+           "H1": f"accepts H1 ({r['kind']} {r['upper']:g})"}
+    return (hyp.get(r["verdict"], "no verdict yet")
+            + f" after {int(r['n']):,} deals, LLR {r['llr']:.2f} in "
+              f"[{r['lower_bound']:.2f}, {r['upper_bound']:.2f}]")
+
+
+def budget_table(rows: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
+                 order: dict, game: str | None = None, levels: dict | None = None,
+                 same_deals: bool = False,
+                 thinking: pd.DataFrame | None = None) -> pd.DataFrame | None:
+    """Strength against budget: for each group of searching agents equal but for their budget
+    (:func:`cardsim.solvers.agent_spec.search_budget`), every matchup in which one of them meets the same
+    opponents, as one series; None when no series has two budgets or more. A named level is
+    the agent ``levels`` (the manifest's) says it stood for, else ``game``'s today. With a
+    field matchup, the gain over it (:func:`_gain_over_field`; paired by deal when the run
+    played the ``same_deals`` in every matchup). Given the run's ``thinking`` table (store
+    schema 2), each row also has the searcher's own ``ms_per_decision``: its budget as spent,
+    where ``ms_per_move`` is the matchup's, every player's moves together."""
+    out = []
+    for m, seating in order.items():
+        names = T.distinct_agents(seating)
+        if len(names) != 2:
+            continue
+        for k in names:
+            b = search_budget(parse_agent((levels or {}).get(agents[k], agents[k]), game))
+            if b is None:
+                continue
+            opp = [j for j in names if j != k]
+            r = matchups[(matchups["matchup"] == m) & (matchups["agent"] == k)].iloc[0]
+            opponent = ", ".join(agents[j] for j in opp)
+            out.append({"key": (b[2], opponent), "agent": agents[k], "matchup": m,
+                        "agent_index": k, "budget_kind": b[0],
+                        "budget": b[1], "opponent": opponent, "games": r["games"],
+                        **{c: r[c] for c in ("mean_return", "mean_return_lo", "mean_return_hi",
+                                             "win_rate", "win_rate_lo", "win_rate_hi",
+                                             "ms_per_move")}})
+    if not out:
+        return None
+    data = pd.DataFrame(out)
+    _gain_over_field(data, agents, matchups, order, rows if same_deals else None)
+    keys = [key for key, part in data.groupby("key", sort=False)
+            if part["budget"].nunique() >= 2]
+    if not keys:
+        return None
+    data = data[data["key"].isin(keys)].copy()
+    base = {key: agents_base(part["agent"].iloc[0]) for key, part in data.groupby(
+        "key", sort=False)}
+    data["series"] = [f"{base[k]} vs {opp}" for k, opp in zip(data["key"], data["opponent"])]
+    data = data.drop(columns="key").sort_values(["series", "budget"], kind="stable")
+    gain = ["gain", "gain_lo", "gain_hi"] if "gain" in data else []
+    own = []
+    if thinking is not None and len(thinking) and thinking["ms_per_decision"].notna().any():
+        spent = thinking.set_index(["matchup", "agent"])["ms_per_decision"]
+        data["ms_per_decision"] = [spent.get((m, k), math.nan) for m, k in
+                                   zip(data["matchup"], data["agent_index"])]
+        own = ["ms_per_decision"]
+    data = data[["series", "agent", "budget_kind", "budget", "opponent", "games",
+                 "mean_return", "mean_return_lo", "mean_return_hi", *gain, "win_rate",
+                 "win_rate_lo", "win_rate_hi", "ms_per_move", *own]].reset_index(drop=True)
+    paired = "the per-deal differences, every matchup having played the same deals"
+    data.attrs["note"] = ("Each searching agent's mean return and win rate against the same "
+                          "opponent by budget (paired 95% intervals; Wilson for win rates)"
+                          + ("; gain: the mean return minus that of the opponent playing every "
+                             "seat (the field), 95% interval of "
+                             + (paired if same_deals and rows is not None else
+                                "the difference of the two independent means")
+                             if gain else "")
+                          + ("; ms_per_decision: the searcher's own thinking time per "
+                             "decision (ms_per_move: the matchup's, all players together)"
+                             if own else "") + ".")
+    return data
+
+
+def _gain_over_field(data: pd.DataFrame, agents: list[str], matchups: pd.DataFrame,
+                     order: dict, rows: pd.DataFrame | None = None) -> None:
+    """Add ``gain``, ``gain_lo``, ``gain_hi`` to the budget rows when the run has a *field*: a
+    matchup in which one opponent plays every seat. In a game that is not zero-sum (Mushka: a
+    field of heuristics writes records off every deal) a searcher's mean return means little
+    alone; its gain is its mean return minus the field's mean return per seat. Given ``rows``
+    of a run whose matchups played the same deals, the interval is paired: that of the
+    per-deal differences. Otherwise the two means are independent and the interval is
+    ``gain ± t·sqrt(se² + se_field²)`` (t at Welch's degrees of freedom over the deals:
+    :func:`cardsim.stats.welch_t95`). Rows without a field get NaN; nothing is added when no
+    row has one."""
+    fields = {}
+    for m, seating in order.items():
+        if len(set(seating)) == 1:
+            r = matchups[matchups["matchup"] == m].iloc[0]
+            fields[agents[seating[0]]] = (m, r["mean_return"], r["return_se"], r["deals"])
+    if not fields:
+        return
+    own = matchups.set_index(["matchup", "agent"])[["return_se", "deals"]]
+    means = None
+    if rows is not None:
+        means = T.deal_means(T.agent_results(rows, agents)).set_index(
+            ["matchup", "agent", "deal"])["return"]
+    out = []
+    for _, r in data.iterrows():
+        base = fields.get(r["opponent"])
+        if base is None:
+            out.append((math.nan,) * 3)
+        elif means is not None:
+            mine = means.loc[(r["matchup"], r["agent_index"])]
+            field_deals = means.loc[(base[0], order[base[0]][0])]
+            diff = (mine - field_deals.reindex(mine.index)).dropna().to_numpy()
+            out.append(mean_interval(diff))
+        else:
+            g = r["mean_return"] - base[1]
+            se, deals = own.loc[(r["matchup"], r["agent_index"])]
+            half = float(welch_t95(se, deals, base[2], base[3])) * math.hypot(se, base[2])
+            out.append((g, g - half, g + half))
+    if not all(math.isnan(g) for g, _, _ in out):
+        data["gain"], data["gain_lo"], data["gain_hi"] = (list(c) for c in zip(*out))
+
+
+def agents_base(agent: str) -> str:
+    """An agent string without its budget: ``ismcts:iterations=40,c=1`` -> ``ismcts:c=1``,
+    ``pimc:worlds=20`` -> ``pimc``."""
+    kind, _, rest = agent.partition(":")
+    budget = ("seconds", "worlds") if kind == "pimc" else ("iterations", "seconds")
+    keep = [p for p in rest.split(",") if p and p.split("=")[0].strip() not in budget]
+    return kind + (":" + ",".join(keep) if keep else "")
+
+
+def sections(run: Run) -> list[Section]:
+    """The report's sections for ``run`` (module docstring)."""
+    return _Report(run).sections()
+
+
+__all__ = ["Block", "Plot", "Section", "Table", "budget_table", "sections"]

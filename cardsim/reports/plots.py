@@ -1,0 +1,318 @@
+"""The report's figures: matplotlib, labelled axes with units, 95% intervals drawn as error bars,
+and grey levels, hatches, markers and line styles instead of colour alone, so that every figure
+reads in black and white.
+
+Each function takes the tables of :mod:`cardsim.reports.content` and returns a
+:class:`matplotlib.figure.Figure` (never shown; :func:`png` renders it). Figures are built on
+the Agg backend without pyplot's global state, and :func:`png` writes no time stamp, so a report
+rebuilt from the same store has byte-identical images.
+"""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from cardsim.stats import fmt_interval, mean_interval
+
+GREYS = ["0.15", "0.55", "0.85", "0.35", "0.7", "1.0"]
+HATCHES = ["", "//", "..", "xx", "\\\\", "oo"]
+MARKERS = ["o", "s", "^", "D", "v", "P"]
+LINES = ["-", "--", ":", "-."]
+WIDTH = 7.5
+
+
+def png(fig: Figure) -> bytes:
+    """The figure as PNG bytes (100 dpi, no metadata that changes between builds)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def _figure(height: float, rows: int = 1, cols: int = 1, sharex: bool = False):
+    fig = Figure(figsize=(WIDTH, height), layout="constrained")
+    axes = fig.subplots(rows, cols, sharex=sharex, squeeze=False).ravel()
+    for ax in axes:
+        ax.grid(True, axis="both", color="0.9", linewidth=0.6)
+        ax.set_axisbelow(True)
+    return fig, axes
+
+
+def _err(table: pd.DataFrame, x: str) -> np.ndarray:
+    """Error-bar lengths (2 x n) of the ``x``, ``x_lo``, ``x_hi`` columns; NaN bounds draw none."""
+    est = table[x].to_numpy(float)
+    lo = np.nan_to_num(est - table[f"{x}_lo"].to_numpy(float))
+    hi = np.nan_to_num(table[f"{x}_hi"].to_numpy(float) - est)
+    return np.clip(np.vstack([lo, hi]), 0.0, None)   # rounding can put a bound past 0
+
+
+def _bar_style(i: int) -> dict:
+    return {"color": GREYS[i % len(GREYS)], "hatch": HATCHES[i % len(HATCHES)],
+            "edgecolor": "black", "linewidth": 0.7,
+            "error_kw": {"ecolor": "black", "capsize": 3, "elinewidth": 1}}
+
+
+def grouped_bars(table: pd.DataFrame, group: str, series: list[tuple[str, str]], xlabel: str,
+                 title: str, xlim: tuple[float, float] | None = None) -> Figure:
+    """Horizontal bars: one group per value of ``group`` (top to bottom in table order), one bar
+    per ``(column, legend label)`` of ``series``, each with its ``_lo``/``_hi`` interval."""
+    groups = list(dict.fromkeys(table[group]))
+    fig, (ax,) = _figure(1.2 + 0.32 * len(groups) * max(len(series), 1.5))
+    k = len(series)
+    height = 0.8 / k
+    y = np.arange(len(groups))[::-1].astype(float)
+    for i, (column, label) in enumerate(series):
+        part = table.set_index(group).loc[groups].reset_index()
+        ax.barh(y + (k - 1 - 2 * i) * height / 2, part[column], height=height,
+                xerr=_err(part, column), label=label, **_bar_style(i))
+    ax.set_yticks(y, [_wrap(g) for g in groups])
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    if xlim:
+        ax.set_xlim(*xlim)
+    if k > 1:
+        ax.legend(fontsize=8, loc="best")
+    return fig
+
+
+def forest(table: pd.DataFrame, label: str, value: str, xlabel: str, title: str) -> Figure:
+    """Point estimates with their 95% intervals, one row per ``label``, and a line at 0."""
+    fig, (ax,) = _figure(1.2 + 0.45 * len(table))
+    y = np.arange(len(table))[::-1]
+    ax.errorbar(table[value], y, xerr=_err(table, value), fmt="o", color="black",
+                ecolor="black", capsize=4, markersize=6)
+    ax.axvline(0, color="0.4", linestyle="--", linewidth=1)
+    ax.set_yticks(y, [_wrap(v) for v in table[label]])
+    ax.set_ylim(-0.7, len(table) - 0.3)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    return fig
+
+
+def distributions(values: dict[str, np.ndarray], xlabel: str, title: str,
+                  intervals: dict[str, tuple[float, float, float]] | None = None) -> Figure:
+    """One panel per entry (a matchup): the share of games (or deals) at each value, as bars
+    when there are few distinct values and as a histogram otherwise; the mean and its 95%
+    interval (``intervals[name]`` = (mean, lo, hi), else the values' own) drawn above."""
+    fig, axes = _figure(0.6 + 1.6 * len(values), rows=len(values), sharex=True)
+    every = np.unique(np.concatenate([np.asarray(v, dtype=float) for v in values.values()]))
+    step = np.diff(every).min() if len(every) > 1 else 1.0
+    for ax, (name, v) in zip(axes, values.items()):
+        v = np.asarray(v, dtype=float)
+        distinct, counts = np.unique(v, return_counts=True)
+        if len(distinct) <= 40:
+            ax.bar(distinct, counts / v.size, width=0.8 * step, **_bar_style(1))
+        else:
+            ax.hist(v, bins=30, weights=np.full(v.size, 1 / v.size), **{
+                k: a for k, a in _bar_style(1).items() if k != "error_kw"})
+        mean, lo, hi = (intervals or {}).get(name) or mean_interval(v)
+        top = ax.get_ylim()[1]
+        ax.errorbar([mean], [top * 0.92], xerr=np.nan_to_num([[mean - lo], [hi - mean]]),
+                    fmt="D", color="black", capsize=4,
+                    label="mean " + fmt_interval(mean, lo, hi, 2))
+        ax.axvline(0, color="0.4", linestyle=":", linewidth=1)
+        ax.set_ylabel("share")
+        ax.set_title(name, fontsize=9)
+        ax.legend(fontsize=8, loc="upper left")
+    axes[-1].set_xlabel(xlabel)
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def panels_of_bars(table: pd.DataFrame, panel: str, x: str, series: str, value: str,
+                   xlabel: str, ylabel: str, title: str) -> Figure:
+    """One panel per value of ``panel``: bars of ``value`` (with its interval) at each ``x``,
+    one bar per value of ``series`` (told apart by grey level and hatch)."""
+    panels = list(dict.fromkeys(table[panel]))
+    fig, axes = _figure(0.8 + 2.4 * len(panels), rows=len(panels))
+    for ax, p in zip(axes, panels):
+        part = table[table[panel] == p]
+        xs = list(dict.fromkeys(part[x]))
+        names = list(dict.fromkeys(part[series]))
+        width = 0.8 / len(names)
+        for i, name in enumerate(names):
+            one = part[part[series] == name].set_index(x).reindex(xs).reset_index()
+            ax.bar(np.arange(len(xs)) + (i - (len(names) - 1) / 2) * width, one[value],
+                   width=width, yerr=_err(one, value), label=str(name), **_bar_style(i))
+        ax.set_xticks(np.arange(len(xs)), [str(v) for v in xs])
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(str(p), fontsize=9)
+        if len(names) > 1:
+            ax.legend(fontsize=8, loc="best")
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def budget_curves(table: pd.DataFrame, ylabel: str, title: str,
+                  value: str = "mean_return") -> Figure:
+    """``value`` (with its ``_lo``/``_hi`` columns: the mean return, or the gain over the field)
+    against search budget (log scale), one line per series, 95% intervals."""
+    fig, (ax,) = _figure(4.0)
+    for i, (name, part) in enumerate(table.groupby("series", sort=False)):
+        part = part.sort_values("budget").dropna(subset=[value])
+        ax.errorbar(part["budget"], part[value], yerr=_err(part, value),
+                    marker=MARKERS[i % len(MARKERS)], linestyle=LINES[i % len(LINES)],
+                    color="black", ecolor="black", capsize=4, label=name,
+                    markerfacecolor=GREYS[i % len(GREYS)])
+    ax.axhline(0, color="0.4", linestyle="--", linewidth=1)
+    ax.set_xscale("log")
+    ticks = sorted(set(table["budget"]))
+    ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    kinds = set(table["budget_kind"])
+    ax.set_xlabel("search budget: " + " / ".join(f"{k} per move" for k in sorted(kinds))
+                  + " (log scale)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="best")
+    return fig
+
+
+def move_times(values: dict[str, np.ndarray], title: str) -> Figure:
+    """Box plots (median, quartiles, 5th-95th percentile whiskers) of milliseconds per move in
+    each game, one box per matchup, log scale."""
+    fig, (ax,) = _figure(1.2 + 0.5 * len(values))
+    names = list(values)
+    data = [np.clip(np.asarray(values[n], dtype=float), 1e-4, None) for n in names]
+    ax.boxplot(data[::-1], orientation="horizontal", whis=(5, 95), showfliers=False,
+               medianprops={"color": "black", "linewidth": 1.5},
+               boxprops={"color": "black"}, whiskerprops={"color": "black"},
+               capprops={"color": "black"})
+    ax.set_yticks(np.arange(1, len(names) + 1), [_wrap(n) for n in names[::-1]])
+    ax.set_xscale("log")
+    ax.set_xlabel("milliseconds per move (per game, both players together; log scale)")
+    ax.set_title(title, fontsize=10)
+    return fig
+
+
+def _wrap(text: str, width: int = 28) -> str:
+    """Long axis labels broken at " vs " or spaces."""
+    text = str(text)
+    if len(text) <= width:
+        return text
+    if " vs " in text:
+        return text.replace(" vs ", "\nvs ")
+    cut = text.rfind(" ", 0, width)
+    return text if cut < 0 else text[:cut] + "\n" + text[cut + 1:]
+
+
+def heatmaps(grids: dict[str, tuple[pd.DataFrame, pd.DataFrame]], xlabel: str, ylabel: str,
+             title: str) -> Figure:
+    """One grey-level heat map per ``name -> (values, half_widths)`` (rows up the y axis,
+    columns along x; values from 0 to 1), each cell written as its value in percent over its
+    interval's half-width ("62" over "±0.5") where the grid is small enough to read."""
+    fig, axes = _figure(WIDTH / max(1, len(grids)) + 0.8, 1, len(grids))
+    image = None
+    for ax, (name, (values, half)) in zip(axes, grids.items()):
+        ax.grid(False)
+        data = values.to_numpy(float)
+        image = ax.imshow(data, origin="lower", cmap="Greys", vmin=0.0, vmax=1.0,
+                          aspect="auto", interpolation="nearest")
+        n_rows, n_cols = data.shape
+        ax.set_xticks(range(n_cols), [str(c) for c in values.columns], fontsize=6)
+        ax.set_yticks(range(n_rows), [str(r) for r in values.index], fontsize=6)
+        if n_rows * n_cols <= 400:
+            h = half.to_numpy(float)
+            for i in range(n_rows):
+                for j in range(n_cols):
+                    if not np.isnan(data[i, j]):
+                        ax.text(j, i, f"{100 * data[i, j]:.0f}\n±{100 * h[i, j]:.1f}",
+                                ha="center", va="center", fontsize=4.5,
+                                color="white" if data[i, j] > 0.55 else "black")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(name, fontsize=9)
+    if image is not None:
+        fig.colorbar(image, ax=list(axes), shrink=0.8, label="chance that side a wins")
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def expected_path(path: pd.DataFrame, ylabel: str, title: str, names: dict | None = None,
+                  marks: dict | None = None, xlabel: str = "move of each decision") -> Figure:
+    """A review's expected result through the deal (:class:`cardsim.solvers.review.Review`'s ``path``:
+    ``seat``, ``step``, ``move``, ``when``, ``value``), one panel per seat: the value before
+    the deal (a square), before (filled circle) and after (open circle) each decision, and the
+    result (a diamond), points without a value left out. A decision's own step, before to
+    after, is drawn solid (its drop is the move's loss); the way from one decision to the next
+    dashed (the cards and the others' moves: luck). ``names``: seat -> panel title;
+    ``marks``: (seat, move) -> a symbol written above the move's point after it; the ticks
+    name each decision by its ``move`` (``xlabel``)."""
+    seats = list(dict.fromkeys(path["seat"]))
+    fig, axes = _figure(0.6 + 2.6 * max(len(seats), 1), rows=max(len(seats), 1))
+    shapes = {"before the deal": ("s", "black"), "before": ("o", "black"),
+              "after": ("o", "white"), "result": ("D", "black")}
+    for ax, seat in zip(axes, seats):
+        part = path[path["seat"] == seat].sort_values("step")
+        steps, values = part["step"].to_numpy(float), part["value"].to_numpy(float)
+        whens, moves = list(part["when"]), part["move"].to_numpy()
+        steps += np.array([{"before the deal": -1.0, "result": 1.0}.get(w, 0.0) for w in whens])
+        known = ~np.isnan(values)
+        for i in range(len(part) - 1):
+            j = i + 1
+            if known[i] and known[j]:
+                own = whens[i] == "before" and whens[j] == "after"
+                ax.plot(steps[[i, j]], values[[i, j]], color="black" if own else "0.45",
+                        linestyle="-" if own else "--", linewidth=1.6 if own else 1.0,
+                        zorder=2)
+        for when, (marker, face) in shapes.items():
+            at = known & np.array([w == when for w in whens])
+            if at.any():
+                ax.plot(steps[at], values[at], linestyle="none", marker=marker,
+                        markerfacecolor=face, markeredgecolor="black", markersize=6,
+                        label=when, zorder=3)
+        for step, value, when, move in zip(steps, values, whens, moves):
+            symbol = (marks or {}).get((seat, int(move))) if when == "after" else None
+            if symbol and not np.isnan(value):
+                ax.annotate(symbol, (step, value), textcoords="offset points", xytext=(0, 7),
+                            ha="center", fontsize=8, fontweight="bold")
+        ax.plot([], [], color="black", linewidth=1.6, label="a decision (the drop: its loss)")
+        ax.plot([], [], color="0.45", linestyle="--", linewidth=1.0,
+                label="between decisions (luck)")
+        ax.axhline(0, color="0.6", linestyle=":", linewidth=1)
+        ends = {"before the deal": "start", "result": "result"}
+        ticks = [(s, f"{m}" if w == "before" else ends[w])
+                 for s, w, m, k in zip(steps, whens, moves, known)
+                 if w == "before" or (w in ends and k)]
+        ax.set_xticks([t for t, _ in ticks], [label for _, label in ticks],
+                      fontsize=7 if len(ticks) > 14 else 8)
+        ax.set_xlabel(f"{xlabel} (start: before the deal)")
+        ax.set_ylabel(ylabel)
+        ax.set_title((names or {}).get(seat, f"seat {seat}"), fontsize=9)
+        if known.any():
+            ax.legend(fontsize=7, loc="best")
+        else:
+            ax.text(0.5, 0.5, "no value to show", transform=ax.transAxes, ha="center")
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def reliability(tables: dict[str, pd.DataFrame], title: str) -> Figure:
+    """Reliability diagrams (:func:`cardsim.experiments.calibration.reliability`), one panel per
+    evaluator: each bin's share that came true (its Wilson interval as error bars) against its
+    mean forecast, the marker's area growing with the bin's positions, over the diagonal of
+    perfect calibration."""
+    fig, axes = _figure(3.4, cols=max(len(tables), 1))
+    for i, (ax, (name, table)) in enumerate(zip(axes, tables.items())):
+        ax.plot([0, 1], [0, 1], color="0.5", linestyle=":", linewidth=1,
+                label="perfect calibration")
+        if len(table):
+            size = 12 + 120 * table["positions"].to_numpy(float) / table["positions"].max()
+            ax.errorbar(table["predicted"], table["realized"], yerr=_err(table, "realized"),
+                        fmt="none", ecolor="black", capsize=3, elinewidth=1)
+            ax.scatter(table["predicted"], table["realized"], s=size,
+                       marker=MARKERS[i % len(MARKERS)], color=GREYS[i % len(GREYS)],
+                       edgecolors="black", linewidths=0.7, zorder=3,
+                       label="share won (95% interval)")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_aspect("equal")
+        ax.set_xlabel("predicted chance of winning the deal")
+        ax.set_ylabel("share of positions won")
+        ax.set_title(name, fontsize=9)
+        ax.legend(fontsize=7, loc="upper left")
+    fig.suptitle(title, fontsize=10)
+    return fig

@@ -2,7 +2,7 @@
 
 A :class:`Game` is an immutable factory of states for one game under one set of rules; a
 :class:`State` is the only mutable object and wraps the flat ``uint64`` state vector that the
-kernels work on. Both are generic: everything game-specific comes from the game's record
+kernels work on. Both are generic: everything game-specific comes from the game's definition
 (:class:`~cardsim.protocol.spec.GameDefinition`, found by :mod:`cardsim.protocol.registry`): its rules class,
 its kernels and its notation codec.
 

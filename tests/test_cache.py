@@ -140,6 +140,10 @@ def test_cache_folders_follow_their_sources(tmp_path):
     again = _hashes(tmp_path)
     assert {g for g in after if after[g] != again[g]} == {"solvers", "scopa-solvers",
                                                           "bura-solvers"}
+    kernels = tmp_path / "cardsim/games/scopa/kernels.py"
+    kernels.write_text('"""A docstring."""\n\n# a comment\n' + kernels.read_text().replace(
+        "def k(x):\n", 'def k(x):\n    """What k does."""\n\n'))
+    assert _hashes(tmp_path) == again                          # docstrings, comments, lines
     for path in ("cardsim/notation_like.py", "cardsim/games/scopa/notation.py",
                  "cardsim/errors.py"):
         (tmp_path / path).write_text("z = 3\n")                 # no compiled code
@@ -232,6 +236,17 @@ def test_compiled_code_reads_no_constant_from_outside_its_group():
                 if (alias.asname or alias.name) in read:
                     bad.append(f"{path.relative_to(ROOT)}: {alias.name} from {base}")
     assert not bad, "\n".join(bad)
+
+
+def test_a_cached_function_is_not_named_by_its_line():
+    """Numba names a cached function's files by its line unless its locator says otherwise: a
+    docstring added above it would orphan its cached code (the hash does not change)."""
+    from cardsim.compiled.cache import GroupLocator
+    from cardsim.compiled.rng import rng_next, rng_shuffle
+    first, second = (GroupLocator(f.py_func, f.py_func.__code__.co_filename, "core")
+                     for f in (rng_next, rng_shuffle))
+    assert rng_next.py_func.__code__.co_firstlineno != rng_shuffle.py_func.__code__.co_firstlineno
+    assert first.get_disambiguator() == second.get_disambiguator()
 
 
 def test_the_cache_lives_in_numba_cache_dir_or_the_user_cache(tmp_path):

@@ -32,7 +32,10 @@ The folder is ``<base>/<group>-<hash>``, where ``<base>`` is ``NUMBA_CACHE_DIR``
 keep numba's own places.
 
 A cached function is current when its folder's hash matches, so the index ignores file times
-(a fresh clone or a reinstall of the same sources still finds its cache).
+(a fresh clone or a reinstall of the same sources still finds its cache). The hash is of each
+file's code, not its text: layout, comments and docstrings are left out, and a cached
+function's file name does not hold its line, so editing a docstring, even in a kernel's
+module, compiles nothing again.
 """
 from __future__ import annotations
 
@@ -140,12 +143,31 @@ def group_parts(group: str) -> tuple[str, ...]:
     return ("core", group)
 
 
+def _code_of(path: Path) -> bytes:
+    """A module's code without its layout, comments and docstrings (its syntax tree with every
+    bare string statement left out): what compiled code can hold of it."""
+    source = path.read_bytes()
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    for node in ast.walk(tree):
+        for name in ("body", "orelse", "finalbody"):
+            body = getattr(node, name, None)
+            if isinstance(body, list) and body:
+                kept = [s for s in body if not (isinstance(s, ast.Expr)
+                                                and isinstance(s.value, ast.Constant)
+                                                and isinstance(s.value.value, str))]
+                setattr(node, name, kept or [ast.Pass()])
+    return ast.dump(tree).encode()
+
+
 @lru_cache(maxsize=None)
 def group_hash(group: str, root: Path = ROOT) -> str:
-    """A hash of every file of :func:`_hashed`."""
+    """A hash of the code (:func:`_code_of`) of every file of :func:`_hashed`."""
     h = hashlib.sha256()
     for f in _hashed(root, group):
-        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + _code_of(f))
     return h.hexdigest()[:16]
 
 
@@ -189,7 +211,7 @@ class GroupLocator(caching._CacheLocator):
         return group_hash(self._group)
 
     def get_disambiguator(self) -> str:
-        return str(self._lineno)
+        return "0"      # not the line: a docstring edit moves functions, not their code
 
     @classmethod
     def from_function(cls, py_func, py_file):

@@ -2,10 +2,10 @@
 
 The conformance suite (``tests/conformance/test_every_game.py``) runs for each name in
 ``cardsim.list_games()`` and uses only the generic API (the methods of ``Game`` and
-``State``, the position dict, the deck of the game's record). What it must know about
-one game sits in that game's adapter module, named by its record's ``conformance`` field
+``State``, the position dict, the deck of the game's definition). What it must know about
+one game sits in that game's adapter module, named by its definition's ``conformance`` field
 (:class:`cardsim.protocol.spec.GameDefinition`), e.g. ``cardsim.games.bura.conformance``. A game whose
-record names none is tested with its default rules and the generic zones (``hands``,
+definition names none is tested with its default rules and the generic zones (``hands``,
 ``table``, ``stock``, ``piles``; hidden = the other hands and the stock). :func:`adapter`
 reads the module and fills in every name it leaves out with the default below.
 
@@ -35,7 +35,7 @@ attribute of :class:`Adapter` is the lower-case name):
 ``rederive``            ``(d) -> d``: recompute what follows from the cards' places after
                         hidden cards were moved (default: ``d`` itself)
 ``deck``                ``(rules) -> [card]``: the cards in play under the rules (default:
-                        the record's whole deck)
+                        the definition's whole deck)
 ``DEAL_ZERO_SUM``       a deal's returns add up to 0 (default True)
 ``choose``              ``(state, legal, rnd) -> action``: how a random player chooses, with
                         ``rnd`` a ``random.Random`` (default :func:`uniform_choice`)
@@ -52,7 +52,7 @@ others received their cards) and name public facts a world must share with the t
 dict cannot check (``public_facts``: Minchiate's Fola suit counts).
 
 Some games need more than that (Mushka): ``deck`` (the cards in play under the rules, when
-the rules choose a smaller deck than the record's), returns bounded by a pair (lowest, highest) and
+the rules choose a smaller deck than the definition's), returns bounded by a pair (lowest, highest) and
 ``DEAL_ZERO_SUM`` False (a deal's returns need not add up to 0), ``FIXED_KEYS`` (dict keys
 whose cards are public inferences, not places: left alone when hidden cards are moved) and
 ``rederive`` (what follows from the cards' places, recomputed after they are moved: the ace
@@ -117,7 +117,7 @@ class Adapter:
     """One game's adapter with every attribute filled (module docstring for their meaning)."""
     name: str
     module: str
-    """The adapter module's path ("" when the record names none)."""
+    """The adapter module's path ("" when the definition names none)."""
     defined: frozenset
     """The attributes the module itself defines (the others are defaults)."""
     options: list
@@ -139,12 +139,12 @@ class Adapter:
 
 @lru_cache(maxsize=None)
 def adapter(name: str) -> Adapter:
-    """The conformance adapter of the registered game ``name``: its record's ``conformance``
-    module (defaults for every name it leaves out, and for all when the record names none)."""
+    """The conformance adapter of the registered game ``name``: its definition's ``conformance``
+    module (defaults for every name it leaves out, and for all when the definition names none)."""
     from .registry import definition
-    record = definition(name)
-    deck = record.deck
-    path = record.conformance
+    found = definition(name)
+    deck = found.deck
+    path = found.conformance
     module = importlib.import_module(path) if path else None
     given = {attr: getattr(module, key) for attr, key in NAMES.items()
              if module is not None and hasattr(module, key)}

@@ -1,5 +1,5 @@
-"""The registered games: one line per game, its package; the package's ``GAME`` is its record
-(:class:`cardsim.protocol.spec.GameDefinition`), which everything else reads.
+"""The registered games: one line per game, its package; the package's ``GAME`` is its
+definition (:class:`cardsim.protocol.spec.GameDefinition`), which everything else reads.
 
 >>> from cardsim.protocol.registry import definition
 >>> definition("scopa").exact.max_cards, definition("mushka").exact.max_cards
@@ -22,7 +22,7 @@ GAMES = {
     "mushka": "cardsim.games.mushka",
     "scopa": "cardsim.games.scopa",
 }
-"""Game name -> the package that declares its record as ``GAME``."""
+"""Game name -> the package that declares its definition as ``GAME``."""
 
 
 def list_games() -> list[str]:
@@ -31,12 +31,12 @@ def list_games() -> list[str]:
 
 
 def definition(name: str) -> GameDefinition:
-    """The record of a registered game; :class:`UnknownGameError` names an unknown one."""
+    """The definition of a registered game; :class:`UnknownGameError` names an unknown one."""
     if not isinstance(name, str) or name not in GAMES:
         raise UnknownGameError(f"unknown game {name!r}: expected one of "
                                + ", ".join(list_games()))
-    record = importlib.import_module(GAMES[name]).GAME
-    if record.name != name:
-        raise RuntimeError(f"{GAMES[name]}.GAME is named {record.name!r}, registered as "
+    found = importlib.import_module(GAMES[name]).GAME
+    if found.name != name:
+        raise RuntimeError(f"{GAMES[name]}.GAME is named {found.name!r}, registered as "
                            f"{name!r}")
-    return record
+    return found

@@ -1,13 +1,14 @@
-"""The game record and the GameSpec protocol: what a game declares once, what every solver sees.
+"""The game definition and the GameSpec protocol: what a game declares once, what every solver
+sees.
 
 A game package declares one :class:`GameDefinition` (``GAME`` in its ``__init__``, made by
 :meth:`GameDefinition.of_package` from the file roles every game package has) and its
 package path is one line of :mod:`cardsim.protocol.registry`; the API, the command line, the solvers and
-the conformance suite read everything about the game from that record: its rules class, deck
+the conformance suite read everything about the game from that definition: its rules class, deck
 and notation, its compiled :class:`Kernels`, its capabilities (:class:`ExactHooks` for the
 exact solver, or the reason it has none) and its conformance-suite adapter.
 
-A :class:`GameSpec` is the record under one set of rules: sizes, packed rules parameters and
+A :class:`GameSpec` is the definition under one set of rules: sizes, packed rules parameters and
 the kernels. Every kernel works on a flat ``uint64`` state vector of length ``state_len`` and
 the ``int64`` ``params``:
 
@@ -281,7 +282,7 @@ class GameDefinition:
 
     @classmethod
     def of_package(cls, package: str, reference: str, **given: Any) -> GameDefinition:
-        """The record of the game package named ``package`` (its ``__name__``), its common
+        """The definition of the game package named ``package`` (its ``__name__``), its common
         fields read from the file roles every game package has: the game's name is the
         package's last part, the codec its ``notation``, the kernels those of its ``kernels``
         and ``worlds`` with ``heuristic.choose``, the layout its ``layout`` (``max_actions``

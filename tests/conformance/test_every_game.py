@@ -1,7 +1,7 @@
 """Conformance of every registered game to the generic API (DESIGN.md §2, /tmp/common.md).
 
 These tests run for each name in ``cardsim.list_games()`` and use only the generic API (the
-methods of ``Game`` and ``State``, the position dict, the deck of the game's record).
+methods of ``Game`` and ``State``, the position dict, the deck of the game's definition).
 The per-game knowledge sits in each game's small adapter module, named by its record's
 ``conformance`` field (``cardsim/games/<game>/conformance.py``) and read through
 :func:`cardsim.protocol.conformance.adapter`: the option sets to try, bounds on the returns, where the

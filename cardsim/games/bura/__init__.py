@@ -84,7 +84,7 @@ def deal_refusal(rules: BuraRules, place: int, cards, low: int) -> str | None:
     return None
 
 
-# The same GameDefinition fields as every game's record (cardsim/protocol/spec.py).
+# The same GameDefinition fields as every game's definition (cardsim/protocol/spec.py).
 GAME = GameDefinition.of_package(
     __name__, reference="ReferenceBura", rules_type=BuraRules, deck=BURA,
     summary="Russian trick game: 36 cards, leads of 1-3 cards, face-down throws, claim 31",

@@ -37,19 +37,15 @@ Markovitch, "Incorporating opponent models into adversary search", AAAI 1996), h
 heuristic, which reads only what that opponent sees in the sampled world. Plain SO-ISMCTS
 lets the opponent's statistics average over worlds that all hold the observer's true hand, so
 the opponent in the tree plays as if it saw that hand; the model removes that. Its key is the
-move as the observer sees it, like any other move. Measured (duplicate deals, README,
-"Agents"): in Scopa it wins against the heuristic (more with 10,000 iterations than with
-1,000), and it draws against plain ISMCTS; in Mushka it lifts ISMCTS from below the
-heuristic to about its level; in Bura it loses strength and in Minchiate it changes nothing
-measurable, so the levels use it per game.
+move as the observer sees it, like any other move. What it buys differs by game (README,
+"Agents"), so each game's levels choose it.
 
 **A prior** (``prior=w``, default 0): at a node where the UCB choice plays, the game's
 heuristic move in the current world is expanded first, and its child's score gains
 ``w / (visits + 1)`` — progressive bias (Chaslot et al., "Progressive strategies for
 Monte-Carlo tree search", 2008), a policy's advice that fades as the child's own statistics
 grow; AlphaZero's PUCT prior is the learned form of the same idea. The heuristic stands for a
-policy: it reads only what the mover sees in the sampled world. (The value network's favourite
-move as the policy was tried and lost: README, "Learned evaluation".)
+policy: it reads only what the mover sees in the sampled world.
 
 **Inference** (``infer=ε``): the worlds are weighed by the likelihood of the other players'
 moves of the deal so far (:mod:`cardsim.solvers.inference`: policy-based inference, Rebstock et al.

@@ -18,7 +18,8 @@ from cardsim.app.cli import main
 from cardsim.experiments.store import StoreError
 from cardsim.experiments.tables import report_tables
 from cardsim.reports import ReportError, build_report, load_run
-from cardsim.reports.content import agents_base, sections
+from cardsim.reports.budgets import agents_base
+from cardsim.reports.content import sections
 from cardsim.stats import fmt_interval, mean_interval
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -212,7 +213,7 @@ def test_budget_table_reads_a_level_as_the_manifest_recorded_it():
     (``levels``), not today's: recorded as 1,000 iterations, ``best`` joins the 2,000-iteration
     agent's series, even in a game whose ``best`` is today 1 s a move (Scopa), where without
     the record it would not."""
-    from cardsim.reports.content import budget_table
+    from cardsim.reports.budgets import budget_table
     agents = ["heuristic", "best", "ismcts:iterations=2000,rollout=heuristic,c=2"]
     order = {0: (1, 0), 1: (2, 0)}
     cols = {"games": 10, "mean_return": 0.1, "mean_return_lo": 0.0, "mean_return_hi": 0.2,
@@ -233,7 +234,7 @@ def test_budget_gain_is_over_the_field_when_the_game_is_not_zero_sum():
     gain column, and a searcher against another opponent gets NaN."""
     from scipy.special import stdtrit
 
-    from cardsim.reports.content import budget_table
+    from cardsim.reports.budgets import budget_table
     agents = ["heuristic", "ismcts:iterations=10", "ismcts:iterations=40", "random"]
     order = {0: (0, 0, 0, 0), 1: (1, 0, 0, 0), 2: (2, 0, 0, 0), 3: (1, 3, 3, 3),
              4: (2, 3, 3, 3)}
@@ -266,7 +267,7 @@ def test_budget_gain_is_paired_by_deal_when_the_matchups_played_the_same_deals()
     its interval theirs: a searcher exactly 0.5 above the field in every deal gets 0.5 with a
     zero-width interval, where the unpaired interval of the same rows is wide."""
     from cardsim.experiments.tables import matchup_table
-    from cardsim.reports.content import budget_table
+    from cardsim.reports.budgets import budget_table
     agents = ["heuristic", "ismcts:iterations=10", "ismcts:iterations=40"]
     order = {0: (0, 0, 0, 0), 1: (1, 0, 0, 0), 2: (2, 0, 0, 0)}
     rows = []
@@ -297,7 +298,7 @@ def test_budget_table_gives_each_searchers_own_time_per_decision():
     per decision (the budget as spent), not the matchup's time per move, which mixes in the
     opponent's fast moves: a searcher thinking 4 ms a decision against a heuristic is 4."""
     from cardsim.experiments.tables import matchup_table, thinking_table
-    from cardsim.reports.content import budget_table
+    from cardsim.reports.budgets import budget_table
     agents = ["heuristic", "ismcts:iterations=10", "ismcts:iterations=40"]
     order = {0: (1, 0), 1: (2, 0)}
     rows = []
@@ -568,7 +569,7 @@ def test_agents_given_different_budgets_think_for_different_times_by_design():
     """In a study of strength against budget, 1 s against 0.1 s a move is a time ratio of 0.1
     by design: the sentence names it apart and does not call the run unequal; the same ratio
     between two agents of one budget (or against an agent without a budget) is unequal time."""
-    from cardsim.reports.content import equal_time
+    from cardsim.reports.budgets import equal_time
     budgets = {"a": ("seconds", 1.0), "b": ("seconds", 0.1), "c": ("seconds", 1.0),
                "h": None}
     thinking = pd.DataFrame([

@@ -11,11 +11,11 @@ combinations, the claim, the count, the match) is in :mod:`.scoring`, hidden inf
 import numpy as np
 
 from ...compiled import order as deal_order
+from ...compiled import turns
 from ...compiled.actions import action_id, kind_of, next_seat, value_of
 from ...compiled.bits import ONE, ZERO, bit, lowest_index, popcount
 from ...compiled.jit import helper, kernel
 from ...compiled.rng import rng_below, rng_next, seed_stream
-from ...compiled.turns import turn_kernels
 from . import layout as L
 from .rules import (
     FACEDOWN_CHOICE,
@@ -484,8 +484,16 @@ def apply_action(state, params, a):
 
 # --- outcome -----------------------------------------------------------------------------------
 
-# BU-END-1 (a deal) or BU-MATCH-1..3 (a match): nothing is left to play.
-is_terminal, current_player = turn_kernels(L)
+@kernel
+def is_terminal(state, params):
+    """BU-END-1 (a deal) or BU-MATCH-1..3 (a match): nothing is left to play."""
+    return turns.is_over(state, L.PHASE, L.PHASE_DEAL_OVER, L.PHASE_MATCH_OVER)
+
+
+@kernel
+def current_player(state, params):
+    """The seat to move, or ``TERMINAL`` (-1) once the deal or match is over."""
+    return turns.seat_to_move(state, L.PHASE, L.TO_MOVE, L.PHASE_DEAL_OVER, L.PHASE_MATCH_OVER)
 
 
 @kernel

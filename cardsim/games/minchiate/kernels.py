@@ -14,11 +14,11 @@ applies the resto conversion MI-RESTO-2 at once.
 import numpy as np
 
 from ...compiled import order as deal_order
+from ...compiled import turns
 from ...compiled.actions import action_id, kind_of, value_of
 from ...compiled.bits import ONE, ZERO, lowest_index, popcount
 from ...compiled.jit import helper, kernel
 from ...compiled.rng import rng_below, rng_unit, seed_stream
-from ...compiled.turns import turn_kernels
 from . import layout as L
 from .rules import (
     P_CUTTER_ROB,
@@ -526,8 +526,17 @@ def apply_action(state, params, a):
     deal_again(state, params)
 
 
-# After the scoring of MI-END-1..4 (a deal), or of the last of a match's `deals` deals.
-is_terminal, current_player = turn_kernels(L)
+@kernel
+def is_terminal(state, params):
+    """After the scoring of MI-END-1..4 (a deal), or of the last of a match's ``deals`` deals:
+    nothing is left to play."""
+    return turns.is_over(state, L.PHASE, L.PHASE_DEAL_OVER, L.PHASE_MATCH_OVER)
+
+
+@kernel
+def current_player(state, params):
+    """The seat to move, or ``TERMINAL`` (-1) once the deal or match is over."""
+    return turns.seat_to_move(state, L.PHASE, L.TO_MOVE, L.PHASE_DEAL_OVER, L.PHASE_MATCH_OVER)
 
 
 @kernel

@@ -18,11 +18,11 @@ that brings a record to 0 stops the game at once (``stop_mode=automatic``) or of
 import numpy as np
 
 from ...compiled import order as deal_order
+from ...compiled import turns
 from ...compiled.actions import action_id, kind_of, next_seat, value_of
 from ...compiled.bits import ONE, ZERO, bit, lowest_index, popcount
 from ...compiled.jit import helper, kernel
 from ...compiled.rng import rng_below, rng_shuffle, rng_unit, seed_stream
-from ...compiled.turns import turn_kernels
 from . import layout as L
 from .rules import (
     P_ACE_DISCARDABLE,
@@ -434,8 +434,17 @@ def step(state, params, a):
 
 # --- outcome ----------------------------------------------------------------------------------
 
-# The deal (MU-STOP-1, MU-PASS-2) or the game (MU-MATCH-1/2) is over.
-is_terminal, current_player = turn_kernels(L)
+@kernel
+def is_terminal(state, params):
+    """The deal (MU-STOP-1, MU-PASS-2) or the game (MU-MATCH-1/2) is over: nothing is left to
+    play."""
+    return turns.is_over(state, L.PHASE, L.PHASE_DEAL_OVER, L.PHASE_MATCH_OVER)
+
+
+@kernel
+def current_player(state, params):
+    """The seat to move, or ``TERMINAL`` (-1) once the deal or match is over."""
+    return turns.seat_to_move(state, L.PHASE, L.TO_MOVE, L.PHASE_DEAL_OVER, L.PHASE_MATCH_OVER)
 
 
 @kernel

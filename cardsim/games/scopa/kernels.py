@@ -14,11 +14,11 @@ those made legal-move generation about twice as slow). The helpers are LLVM-inli
 import numpy as np
 
 from ...compiled import order as deal_order
+from ...compiled import turns
 from ...compiled.actions import next_seat
 from ...compiled.bits import ONE, ZERO, bit, lowest_index, popcount
 from ...compiled.jit import helper, kernel
 from ...compiled.rng import rng_below, seed_stream
-from ...compiled.turns import turn_kernels
 from . import layout as L
 from .rules import P_EQUAL_PRIORITY, P_HAND_SIZE, P_LAST_MOVE_SCOPA, P_NUM_PLAYERS, P_REDEAL_KINGS
 from .scoring import deal_points, match_is_won, score_deal, score_into_match
@@ -320,8 +320,16 @@ def end_deal(state, params):
 
 # --- outcome -------------------------------------------------------------------------------
 
-# SC-END-1 (a deal) or SC-MATCH-3 (a match): nothing is left to play.
-is_terminal, current_player = turn_kernels(L)
+@kernel
+def is_terminal(state, params):
+    """SC-END-1 (a deal) or SC-MATCH-3 (a match): nothing is left to play."""
+    return turns.is_over(state, L.PHASE, L.PHASE_DEAL_OVER, L.PHASE_MATCH_OVER)
+
+
+@kernel
+def current_player(state, params):
+    """The seat to move, or ``TERMINAL`` (-1) once the deal or match is over."""
+    return turns.seat_to_move(state, L.PHASE, L.TO_MOVE, L.PHASE_DEAL_OVER, L.PHASE_MATCH_OVER)
 
 
 @kernel

@@ -1,4 +1,5 @@
-"""Bura's flat state vector: named offsets, card tables and the action encoding.
+"""Bura's deck (``DECK``, its card names) and flat state vector: named offsets, card
+tables and the action encoding.
 
 A state is a ``numpy.uint64`` vector of length :data:`STATE_LEN`; card sets are one word each
 (36 cards). Seats are numbered in playing (clockwise) order.
@@ -21,9 +22,17 @@ An action is an int64 ``kind << 40 | card_mask``; sorting the ids sorts by kind,
 """
 import numpy as np
 
+from ...cards import Deck, suited
+
 N_CARDS = 36
 N_WORDS = 1
 HAND_SIZE = 3
+
+# The deck (rules/bura.md §1): index = suit * 9 + r, r in strength order.
+RANKS = ["6", "7", "8", "9", "J", "Q", "K", "T", "A"]
+SUITS = ["s", "c", "d", "h"]
+DECK = Deck("bura", suited(RANKS, SUITS),
+            "a rank (6 7 8 9 J Q K T A) followed by a suit (s c d h), e.g. 'Td'")
 
 # State vector offsets (each game's layout is its own table of slots, alike in form only).
 HAND = 0              # HAND + seat

@@ -1,4 +1,5 @@
-"""Scopa's flat state vector: named offsets, card tables and the action encoding.
+"""Scopa's deck (``DECK``, its card names) and flat state vector: named offsets, card
+tables and the action encoding.
 
 A state is a ``numpy.uint64`` vector of length :data:`STATE_LEN`. Card sets are one word each
 (40 cards, :data:`N_WORDS` = 1). Seats are numbered in playing order; the side of seat ``p`` is
@@ -15,9 +16,17 @@ it captures (0 when the card stays on the table). Sorting the ids sorts by card,
 """
 import numpy as np
 
+from ...cards import Deck, suited
+
 N_CARDS = 40
 N_WORDS = 1
 N_SIDES = 2
+
+# The deck (rules/scopa.md §1.3): index = suit * 10 + (capture value - 1).
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "C", "K"]
+SUITS = ["co", "cu", "sw", "ba"]
+DECK = Deck("scopa", suited(RANKS, SUITS),
+            "a rank (A 2 3 4 5 6 7 J C K) followed by a suit (co cu sw ba), e.g. '7co'")
 
 # State vector offsets.
 HAND = 0            # HAND + seat, 4 words (unused seats stay 0 with 2 players)

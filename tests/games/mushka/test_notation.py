@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 
 import cardsim
-from cardsim.cards import MUSHKA
 from cardsim.errors import PositionError
 from cardsim.games.mushka import layout, notation
+from cardsim.games.mushka.layout import DECK as MUSHKA
 from cardsim.order import UNKNOWN
 from tests.games.mushka.positions import (
     DISCARD,

@@ -253,3 +253,19 @@ def deal_slots(rules, dealer: int) -> tuple[int, dict[int, tuple[int, ...]], fro
         places[dealer] += tuple(range(4 * HAND_SIZE, N_CARDS))
         loose.add(dealer)
     return N_CARDS, places, frozenset(loose)
+
+
+# The words each offset of the state vector spans, in the offsets' order (every offset once;
+# tests/conformance/test_layout.py checks that they tile the vector without overlap or gap).
+_SEAT_SETS = N_PLAYERS * N_WORDS      # a card set per seat
+SLOT_WORDS = {
+    "HAND": _SEAT_SETS, "PLAYED": _SEAT_SETS, "SHOWN": _SEAT_SETS, "EXCLUDED": _SEAT_SETS,
+    "DISCARDS": _SEAT_SETS, "PILE": 2 * N_WORDS, "FOLA": N_WORDS, "CUTTER_ROBBED": N_WORDS,
+    "DEALER_ROBBED": N_WORDS, "EXPOSED": N_WORDS,
+    "DECLARED": N_PLAYERS * ((N_COMBOS + 63) // 64),      # a bit per combination id
+    "TRICK_CARD": N_PLAYERS, "ORDER": ORDER_WORDS, "POINTS": 2 * len(SOURCES), "RNG": 4,
+    "DEALER": 1, "LEADER": 1, "TO_MOVE": 1, "PHASE": 1, "TRICK_NUMBER": 1, "LED_SUIT": 1,
+    "SUITS_LED": 1, "TRICKS_WON": 2, "MATTO_TEAM": 1, "MATTO_DEBT": 1, "LAST_WINNER": 1,
+    "D_WORD": 1, "RESTI": 2, "TO_DISCARD": 1, "DECL_LAST": 1, "DECLARED_DONE": 1,
+    "BONUS_CLAIMED": 1, "FOLA_OPEN": 1, "SEEN_BOTTOM": 1, "PAID_CARD": 1, "MATTO_GIVEN": 1,
+    "NET": 1, "NET_TOTAL": 1, "MODE": 1, "DEAL_NUMBER": 1, "START_DEALER": 1}

@@ -132,3 +132,15 @@ def deal_slots(rules, dealer: int) -> tuple[int, dict[int, tuple[int, ...]], fro
     if rules.dealer_takes_trump_card:
         places[dealer] += places[-2]
     return rules.deck_size, places, frozenset()
+
+
+# The words each offset of the state vector spans, in the offsets' order (every offset once;
+# tests/conformance/test_layout.py checks that they tile the vector without overlap or gap).
+SLOT_WORDS = {
+    "HAND": MAX_PLAYERS, "DISCARDS": MAX_PLAYERS, "TRICK_CARD": MAX_PLAYERS,
+    "TRICKS_WON": MAX_PLAYERS, "RECORD": MAX_PLAYERS, "START_RECORD": MAX_PLAYERS,
+    "EXCLUDED": MAX_PLAYERS, "PLAYED": MAX_PLAYERS, "DECISION": MAX_PLAYERS, "STOCK": 1,
+    "ORDER": ORDER_WORDS, "NEXT": 1, "TRUMP_CARD": 1, "DEALER": 1, "LEADER": 1, "TO_MOVE": 1,
+    "PHASE": 1, "ACTIVE": 1, "ACE_HOLDER": 1, "BONUS_TAKEN": 1, "TRICK_NUMBER": 1,
+    "LONE_LEFT": 1, "STOP_SEAT": 1, "STOP_AT": 1, "WINNERS": 1, "STOPPER": 1, "MODE": 1,
+    "DEAL_NUMBER": 1, "RNG": 4, "VOID_DEAL": 1, "TRUMP_TAKEN": 1}

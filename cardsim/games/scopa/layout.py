@@ -101,3 +101,11 @@ def deal_slots(rules, dealer: int) -> tuple[int, dict[int, tuple[int, ...]], fro
     for j in range(n):
         places[(dealer + 1 + j) % n] = tuple(range(4 + h * j, 4 + h * (j + 1)))
     return N_CARDS, places, frozenset()
+
+
+# The words each offset of the state vector spans, in the offsets' order (every offset once;
+# tests/conformance/test_layout.py checks that they tile the vector without overlap or gap).
+SLOT_WORDS = {
+    "HAND": 4, "TABLE": 1, "PILE": N_SIDES, "STOCK": 1, "ORDER": ORDER_WORDS, "NEXT": 1,
+    "TO_MOVE": 1, "DEALER": 1, "LAST_CAPTURER": 1, "SCOPE": N_SIDES, "SCORE": N_SIDES,
+    "DEAL_NUMBER": 1, "REDEALS": 1, "PHASE": 1, "MODE": 1, "RNG": 4}

@@ -282,4 +282,4 @@ def test_no_game_is_named_outside_its_package():
                 if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(value, ast.Call) \
                         and getattr(value.func, "id", getattr(value.func, "attr", "")) == "Deck":
                     found.append(f"{relative}:{node.lineno}: a deck declared outside a game")
-    assert len(names.split("|")) == 4 and not found, "\n".join(found)
+    assert len(names.split("|")) >= 4 and not found, "\n".join(found)

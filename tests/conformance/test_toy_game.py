@@ -1,0 +1,62 @@
+"""A fifth game from its package and one registry line: the conformance suite on a toy game.
+
+``tests/toygame/highcard`` is a whole game package outside cardsim (rules, deck and layout,
+kernels, worlds, heuristic, notation, reference engine, conformance adapter); the fixture
+below registers it for this module's tests only (:func:`cardsim.registry.register`, the one
+line, then :func:`~cardsim.registry.unregister`), and every test of the conformance suite
+(``test_every_game.py``, ``test_layout.py``) runs on it under each of its adapter's option
+sets.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardsim.registry import list_games, register, unregister
+from tests.conformance import test_every_game as suite
+from tests.conformance import test_layout
+from tests.helpers import load_game
+from tests.toygame.highcard import conformance
+from tests.toygame.highcard.reference import ReferenceHighCard
+
+NAME, PACKAGE = "highcard", "tests.toygame.highcard"
+
+for _module in (suite, test_layout):
+    globals().update({k: v for k, v in vars(_module).items() if k.startswith("test_")})
+
+
+@pytest.fixture(autouse=True, scope="module")
+def registered():
+    register(NAME, PACKAGE)
+    yield
+    unregister(NAME)
+
+
+def pytest_generate_tests(metafunc):
+    suite.parametrize_games(metafunc, {NAME: conformance.OPTIONS})
+
+
+def test_the_toy_game_is_registered_for_this_module_only():
+    assert NAME in list_games() and len(list_games()) == 5
+
+
+@pytest.mark.parametrize("opts", conformance.OPTIONS)
+def test_kernels_agree_with_the_reference_engine(opts):
+    """The same seeds and moves give the same positions and returns in the kernels and in the
+    plain-Python reference engine, for deals and matches."""
+    game = load_game(NAME, **opts)
+    for seed in range(40):
+        for start in ("deal", "match"):
+            state = getattr(game, f"new_{start}")(seed=seed)
+            ref = getattr(ReferenceHighCard, f"new_{start}")(game.rules, seed)
+            rnd = random.Random(seed)
+            while True:
+                assert state.to_dict() == ref.to_dict()
+                assert state.legal_actions() == ref.legal_actions()
+                assert state.returns() == ref.returns()
+                if state.is_terminal():
+                    break
+                a = rnd.choice(state.legal_actions())
+                state.apply_action(a)
+                ref.apply_action(a)

@@ -37,8 +37,12 @@ def pytest_generate_tests(metafunc):
     suite.parametrize_games(metafunc, {NAME: conformance.OPTIONS})
 
 
-def test_the_toy_game_is_registered_for_this_module_only():
-    assert NAME in list_games() and len(list_games()) == 5
+def test_registered_once_under_its_name():
+    assert NAME in list_games()
+    register(NAME, PACKAGE)                     # again, the same package: nothing changes
+    assert list_games().count(NAME) == 1
+    with pytest.raises(ValueError, match="already registered"):
+        register(NAME, "tests.toygame.another")
 
 
 @pytest.mark.parametrize("opts", conformance.OPTIONS)
@@ -60,3 +64,33 @@ def test_kernels_agree_with_the_reference_engine(opts):
                 a = rnd.choice(state.legal_actions())
                 state.apply_action(a)
                 ref.apply_action(a)
+
+
+def test_simulate_and_the_heuristic():
+    """What the suite does not call: ``cardsim simulate``'s random deals and tables, and the
+    heuristic kernel, which beats random play from either seat."""
+    import numpy as np
+
+    from cardsim.rng import rng_from_seed
+    from cardsim.simulate import SimulationConfig, simulate
+
+    result = simulate(SimulationConfig(game=NAME, deals=2000, seed=1, keep_records=True))
+    records = result.records
+    assert (records["tricks0"] + records["tricks1"] == 6).all() and (records["moves"] == 12).all()
+    assert "dealer advantage (tricks)" in result.tables["tricks"].index
+    game = load_game(NAME)
+    spec, rng, actions = game.spec, rng_from_seed(5), np.empty(3, dtype=np.int64)
+    total = 0.0
+    for seed in range(400):
+        state, rnd = game.new_deal(seed=seed), random.Random(seed)
+        clever = seed % 2
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if state.current_player() == clever:
+                actions[:len(legal)] = legal
+                a = legal[spec.heuristic(state.vec, spec.params, actions, len(legal), rng)]
+            else:
+                a = rnd.choice(legal)
+            state.apply_action(a)
+        total += state.returns()[clever]
+    assert total / 400 > 0.3

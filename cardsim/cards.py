@@ -1,21 +1,22 @@
-"""Decks and card notation of the four games, written once.
+"""Card sets, written once: the :class:`Deck` of a game and the bit helpers of its masks.
 
-Each deck fixes the bit index of every card exactly as the rules files recommend
-(``../shared/rules/*.md`` §1) and the card names used everywhere in cardsim: positions,
-actions, observations and the command line. A set of cards is a Python ``int`` bit mask at
-the API boundary and ``n_words`` uint64 words inside the kernels (Minchiate's 97 cards need
-two words; every other deck fits in one).
+A deck fixes the bit index of every card of one game and the card names used everywhere in
+cardsim: positions, actions, observations and the command line. Each game declares its own
+deck in its package (``cardsim/games/<game>/layout.py``, ``DECK``, read through the game's
+record: ``definition(name).deck``). A set of cards is a Python ``int`` bit mask at the API
+boundary and ``n_words`` uint64 words inside the kernels (a deck of more than 64 cards needs
+several words).
 
->>> SCOPA.index("7co"), SCOPA.name(6)
-(6, '7co')
->>> SCOPA.names(SCOPA.mask(["Kba", "Aco"]))
-['Aco', 'Kba']
->>> MINCHIATE.n_words, MINCHIATE.index("M"), MINCHIATE.index("Acu"), MINCHIATE.word_bit(55)
-(2, 40, 55, (1, 14))
->>> SCOPA.index("7x")
+>>> deck = Deck("demo", suited(["A", "2", "3"], ["x", "y"]),
+...             "a rank (A 2 3) followed by a suit (x y), e.g. '2x'")
+>>> deck.index("2x"), deck.name(3), deck.names(deck.mask(["3y", "Ax"]))
+(1, 'Ay', ['Ax', '3y'])
+>>> Deck("wide", tuple(f"c{i}" for i in range(70)), "c0..c69", word_starts=(0, 40)).word_bit(55)
+(1, 15)
+>>> deck.index("7x")
 Traceback (most recent call last):
 ...
-cardsim.errors.CardError: unknown scopa card '7x': expected a rank (A 2 3 4 5 6 7 J C K) followed by a suit (co cu sw ba), e.g. '7co'
+cardsim.errors.CardError: unknown demo card '7x': expected a rank (A 2 3) followed by a suit (x y), e.g. '2x'
 """
 from __future__ import annotations
 
@@ -42,8 +43,8 @@ class Deck:
     cards: tuple[str, ...]
     hint: str
     word_starts: tuple[int, ...] = ()
-    """Index of the first card of each uint64 word; default: 64 cards a word. Minchiate's
-    rules (§1.4) split its 97 cards as trumps + Matto (41) in word 0, suit cards in word 1."""
+    """Index of the first card of each uint64 word; default: 64 cards a word (a game may
+    split its cards otherwise, such as its trumps in word 0 and its suit cards in word 1)."""
     _index: dict = field(init=False, repr=False, compare=False)
     _widths: tuple = field(init=False, repr=False, compare=False)
     _byte_names: tuple = field(init=False, repr=False, compare=False)
@@ -170,47 +171,7 @@ def mask_of(cards) -> int:
     return mask
 
 
-def _suited(ranks: list[str], suits: list[str]) -> tuple[str, ...]:
+def suited(ranks: list[str], suits: list[str]) -> tuple[str, ...]:
+    """The names of a suited deck, suit by suit: ``rank + suit``, index ``suit * len(ranks) +
+    rank``."""
     return tuple(r + s for s in suits for r in ranks)
-
-
-# Scopa, rules/scopa.md §1.3: index = suit * 10 + (capture value - 1).
-SCOPA_RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "C", "K"]
-SCOPA_SUITS = ["co", "cu", "sw", "ba"]
-SCOPA = Deck("scopa", _suited(SCOPA_RANKS, SCOPA_SUITS),
-             "a rank (A 2 3 4 5 6 7 J C K) followed by a suit (co cu sw ba), e.g. '7co'")
-
-# Bura, rules/bura.md §1: index = suit * 9 + r, r in strength order.
-BURA_RANKS = ["6", "7", "8", "9", "J", "Q", "K", "T", "A"]
-BURA_SUITS = ["s", "c", "d", "h"]
-BURA = Deck("bura", _suited(BURA_RANKS, BURA_SUITS),
-            "a rank (6 7 8 9 J Q K T A) followed by a suit (s c d h), e.g. 'Td'")
-
-# Mushka, rules/mushka.md §1: one universal 52-card index = suit * 13 + r (2..A);
-# the 32- and 36-card decks are sub-masks.
-MUSHKA_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
-MUSHKA_SUITS = ["s", "c", "d", "h"]
-MUSHKA = Deck("mushka", _suited(MUSHKA_RANKS, MUSHKA_SUITS),
-              "a rank (2 3 4 5 6 7 8 9 T J Q K A) followed by a suit (s c d h), e.g. 'As'")
-
-
-def mushka_deck_mask(size: int) -> int:
-    """Mask of Mushka's 32-card (7–A), 36-card (6–A) or 52-card (2–A) deck."""
-    lowest = {32: 5, 36: 4, 52: 0}
-    if size not in lowest:
-        raise CardError(f"unknown Mushka deck size {size!r}: expected 32, 36 or 52")
-    return sum(1 << (s * 13 + r) for s in range(4) for r in range(lowest[size], 13))
-
-
-# Minchiate, rules/minchiate.md §1.4: trumps T1..T40 -> 0..39, Matto -> 40 (word 0);
-# suit cards -> 41 + suit * 14 + f (word 1).
-MINCHIATE_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F", "C", "Q", "K"]
-MINCHIATE_SUITS = ["co", "cu", "sw", "ba"]
-MINCHIATE = Deck("minchiate",
-                 tuple(f"T{n}" for n in range(1, 41)) + ("M",)
-                 + _suited(MINCHIATE_RANKS, MINCHIATE_SUITS),
-                 "a trump T1..T40, the Matto M, or a rank (A 2 .. 10 F C Q K) followed by a "
-                 "suit (co cu sw ba), e.g. 'T29', 'Kcu'",
-                 word_starts=(0, 41))
-
-DECKS = {d.game: d for d in (SCOPA, BURA, MUSHKA, MINCHIATE)}

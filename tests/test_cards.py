@@ -1,4 +1,5 @@
-"""The four decks of ``cardsim.cards`` against the documented card indices (rules/*.md §1).
+"""The four games' decks (each its layout's ``DECK``, a :class:`cardsim.cards.Deck`) against
+the documented card indices (rules/*.md §1).
 
 Every expected index below is copied from the rules files, not computed by the code under test,
 except the formula checks, which restate the documented formula independently.
@@ -6,8 +7,16 @@ except the formula checks, which restate the documented formula independently.
 import numpy as np
 import pytest
 
-from cardsim.cards import BURA, DECKS, MINCHIATE, MUSHKA, SCOPA, bits_of, mushka_deck_mask
+from cardsim.cards import bits_of
 from cardsim.errors import CardError, CardsimError
+from cardsim.games.bura.layout import DECK as BURA
+from cardsim.games.minchiate.layout import DECK as MINCHIATE
+from cardsim.games.mushka.layout import DECK as MUSHKA
+from cardsim.games.mushka.layout import deck_mask as mushka_deck_mask
+from cardsim.games.scopa.layout import DECK as SCOPA
+from cardsim.protocol.registry import definition, list_games
+
+DECKS = {"scopa": SCOPA, "bura": BURA, "mushka": MUSHKA, "minchiate": MINCHIATE}
 
 # --- documented examples (rules §1) ------------------------------------------------------------
 
@@ -38,10 +47,11 @@ def test_sizes(deck, size, words):
     assert deck.full_mask == (1 << size) - 1
 
 
-def test_decks_registry():
-    assert DECKS == {"scopa": SCOPA, "bura": BURA, "mushka": MUSHKA, "minchiate": MINCHIATE}
-    for game, deck in DECKS.items():
-        assert deck.game == game
+def test_each_record_has_its_layouts_deck():
+    assert set(DECKS) <= set(list_games())
+    for game in list_games():
+        record = definition(game)
+        assert record.deck is record.layout.DECK and record.deck.game == game
 
 
 # --- the documented formulas, restated ----------------------------------------------------------

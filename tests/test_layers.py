@@ -272,7 +272,8 @@ def test_the_application_defines_no_compiled_code(module):
 def test_no_game_is_named_outside_its_package():
     """Every game fact lives in its game's package and is read through its
     ``GameDefinition``: outside ``cardsim/games/`` no code compares a game's name with a
-    literal one or keys a table by it (the registry's one line per game aside)."""
+    literal one or keys a table by it (the registry's one line per game aside), and no module
+    declares a deck (a module-level ``Deck(...)``: a game's cards are its layout's ``DECK``)."""
     import re
 
     from cardsim.protocol.registry import list_games
@@ -285,7 +286,13 @@ def test_no_game_is_named_outside_its_package():
             relative = path.relative_to(ROOT).as_posix()
             if relative.startswith("cardsim/games/") or relative == "cardsim/protocol/registry.py":
                 continue
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            source = path.read_text(encoding="utf-8")
+            for number, line in enumerate(source.splitlines(), 1):
                 if pattern.search(line):
                     found.append(f"{relative}:{number}: {line.strip()}")
-    assert len(names.split("|")) == 4 and not found, "\n".join(found)
+            for node in ast.parse(source).body:
+                value = getattr(node, "value", None)
+                if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(value, ast.Call) \
+                        and getattr(value.func, "id", getattr(value.func, "attr", "")) == "Deck":
+                    found.append(f"{relative}:{node.lineno}: a deck declared outside a game")
+    assert len(names.split("|")) >= 4 and not found, "\n".join(found)

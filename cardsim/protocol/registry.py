@@ -1,5 +1,6 @@
 """The registered games: one line per game, its package; the package's ``GAME`` is its
-definition (:class:`cardsim.protocol.spec.GameDefinition`), which everything else reads.
+definition (:class:`cardsim.protocol.spec.GameDefinition`), which everything else reads. A game
+package outside cardsim is one :func:`register` call.
 
 >>> from cardsim.protocol.registry import definition
 >>> definition("scopa").exact.max_cards, definition("mushka").exact.max_cards
@@ -23,6 +24,20 @@ GAMES = {
     "scopa": "cardsim.games.scopa",
 }
 """Game name -> the package that declares its definition as ``GAME``."""
+
+
+def register(name: str, package: str) -> None:
+    """Register the game package ``package`` (any importable package declaring ``GAME``,
+    named ``name``) from outside this module, as a test registers a toy game; ``ValueError``
+    when ``name`` is another package's. :func:`unregister` takes it back."""
+    if GAMES.get(name, package) != package:
+        raise ValueError(f"game {name!r} is already registered as {GAMES[name]}")
+    GAMES[name] = package
+
+
+def unregister(name: str) -> None:
+    """Forget the game ``name`` that :func:`register` added."""
+    GAMES.pop(name, None)
 
 
 def list_games() -> list[str]:

@@ -285,14 +285,15 @@ class GameDefinition:
         """The definition of the game package named ``package`` (its ``__name__``), its common
         fields read from the file roles every game package has: the game's name is the
         package's last part, the codec its ``notation``, the kernels those of its ``kernels``
-        and ``worlds`` with ``heuristic.choose``, the layout its ``layout`` (``max_actions``
-        the layout's ``MAX_ACTIONS`` unless given), the conformance adapter its
-        ``conformance`` and the reference engine the class ``reference`` of its
+        and ``worlds`` with ``heuristic.choose``, the layout its ``layout`` (the deck the
+        layout's ``DECK``, ``max_actions`` its ``MAX_ACTIONS`` unless given), the conformance
+        adapter its ``conformance`` and the reference engine the class ``reference`` of its
         ``reference``; ``given`` holds the other fields."""
         def role(name: str) -> ModuleType:
             return importlib.import_module(f"{package}.{name}")
 
         layout = role("layout")
+        given.setdefault("deck", layout.DECK)
         given.setdefault("max_actions", lambda rules: layout.MAX_ACTIONS)
         given.setdefault("deal_slots", getattr(layout, "deal_slots", None))
         if importlib.util.find_spec(f"{package}.encoding") is not None:

@@ -12,6 +12,11 @@ default, and the places of hidden cards (``"hand q"``, ``"stock i"``, ...).
 
 Random playouts choose actions with ``random.Random(seed)``; every seed is fixed, so the
 statistical tests (chi-square at ``ALPHA`` = 1e-4) are deterministic.
+
+The tests take the game (``name``, and ``opts`` for one of its option sets) as parameters that
+:func:`pytest_generate_tests` gives them, so that another module can import them and run them
+on its own games (:func:`parametrize_games`): ``tests/conformance/test_toy_game.py`` runs them
+on a toy game registered for its tests only.
 """
 from __future__ import annotations
 
@@ -90,9 +95,21 @@ def choose(game, state, rnd: random.Random) -> int:
     return _entry(game.name).choose(state, state.legal_actions(), rnd)
 
 
-CASES = [pytest.param(name, opts, id=f"{name}-{json.dumps(opts, sort_keys=True)}")
-         for name in cardsim.list_games() for opts in _entry(name).options]
-GAME_NAMES = cardsim.list_games()
+def parametrize_games(metafunc, options: dict[str, list[dict]]) -> None:
+    """Run a test of this suite for each game of ``options`` (name -> its option sets): a test
+    taking ``name`` and ``opts`` once per option set of each game, one taking ``name`` alone
+    once per game. This module's :func:`pytest_generate_tests` runs it for every registered
+    game; a module that imports the tests runs it for its own games (a toy game's)."""
+    if {"name", "opts"} <= set(metafunc.fixturenames):
+        metafunc.parametrize("name,opts", [
+            pytest.param(name, opts, id=f"{name}-{json.dumps(opts, sort_keys=True)}")
+            for name, sets in options.items() for opts in sets])
+    elif "name" in metafunc.fixturenames:
+        metafunc.parametrize("name", list(options))
+
+
+def pytest_generate_tests(metafunc):
+    parametrize_games(metafunc, {name: _entry(name).options for name in cardsim.list_games()})
 
 
 def test_registry():
@@ -110,13 +127,11 @@ def test_registry():
         cardsim.load_game("no_such_game")
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
 def test_bad_option_raises(name):
     with pytest.raises(cardsim.OptionError, match="no_such_option"):
         cardsim.load_game(name, no_such_option=1)
 
 
-@pytest.mark.parametrize("name,opts", CASES)
 def test_adapter_sees_every_card_once(name, opts):
     """The adapter itself: at the start of a deal every card is listed once, the hidden cards
     are distinct cards of the position, and a player's own hand is never hidden from him."""
@@ -226,7 +241,6 @@ def playout(game, state, rnd: random.Random, on_step=None) -> int:
 N_PLAYOUTS = 12
 
 
-@pytest.mark.parametrize("name,opts", CASES)
 def test_random_playouts_every_step(name, opts):
     game = load_game(name, **opts)
     bound = _bound(game, "deal_return_bound")
@@ -263,7 +277,6 @@ def test_random_playouts_every_step(name, opts):
     assert terminal_seen == N_PLAYOUTS
 
 
-@pytest.mark.parametrize("name,opts", CASES)
 def test_returns_not_all_zero(name, opts):
     """Some deal ends with a non-zero return (so the returns are really computed)."""
     game = load_game(name, **opts)
@@ -275,7 +288,6 @@ def test_returns_not_all_zero(name, opts):
     assert nonzero > 0
 
 
-@pytest.mark.parametrize("name,opts", CASES)
 def test_clone_independent(name, opts):
     game = load_game(name, **opts)
     state = game.new_deal(seed=5)
@@ -291,7 +303,6 @@ def test_clone_independent(name, opts):
 
 # --- seeds --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name,opts", CASES)
 def test_same_seed_same_deal(name, opts):
     game = load_game(name, **opts)
     for seed in (0, 1, 12345, 2**40 + 3):
@@ -305,7 +316,6 @@ def test_same_seed_same_deal(name, opts):
     assert a.to_dict() == b.to_dict() and a.returns() == b.returns()
 
 
-@pytest.mark.parametrize("name,opts", CASES)
 def test_different_seeds_different_deals(name, opts):
     game = load_game(name, **opts)
     deals = [json.dumps(game.new_deal(seed=s).to_dict(), sort_keys=True) for s in range(30)]
@@ -315,7 +325,6 @@ def test_different_seeds_different_deals(name, opts):
     assert len(hands) == 30
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
 @pytest.mark.parametrize("bad", [-1, 1.5, None, "7"])
 def test_bad_seed(name, bad):
     game = load_game(name)
@@ -325,7 +334,6 @@ def test_bad_seed(name, bad):
 
 # --- matches ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name,opts", CASES)
 def test_playthrough_match(name, opts):
     """A whole match (new_match) played to the end, with per-step invariants."""
     game = load_game(name, **opts)
@@ -351,7 +359,6 @@ def test_playthrough_match(name, opts):
         check_round_trip(game, state, state.to_dict())
 
 
-@pytest.mark.parametrize("name,opts", CASES)
 def test_match_round_trip_continues_identically(name, opts):
     """from_dict(to_dict()) mid-match carries everything the later deals depend on."""
     game = load_game(name, **opts)
@@ -511,7 +518,6 @@ def _permuted_truth(game, d: dict, player: int, rnd: random.Random):
     return game.from_dict(e)
 
 
-@pytest.mark.parametrize("name,opts", CASES)
 def test_sample_world_consistent(name, opts):
     game, positions = _positions(name, opts)
     differs = 0
@@ -558,7 +564,6 @@ def test_sample_world_consistent(name, opts):
     assert differs > 0, "sample_world never changed the hidden cards"
 
 
-@pytest.mark.parametrize("name,opts", CASES)
 def test_sample_world_seeds_differ(name, opts):
     """At the start of a deal many worlds are possible: 20 seeds give 20 different ones."""
     game = load_game(name, **opts)
@@ -569,7 +574,6 @@ def test_sample_world_seeds_differ(name, opts):
     assert len(worlds) == 20
 
 
-@pytest.mark.parametrize("name,opts", CASES)
 def test_sample_world_ignores_hidden_truth(name, opts):
     """Two true states with the same observation for p give the same samples for p."""
     game, positions = _positions(name, opts, seeds=range(3), every=4)
@@ -588,7 +592,6 @@ def test_sample_world_ignores_hidden_truth(name, opts):
     assert compared > 0, "no position had hidden cards to permute"
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
 def test_sample_world_bad_player(name):
     game = load_game(name)
     state = game.new_deal(seed=1)
@@ -645,7 +648,6 @@ def _small_positions(name) -> list:
     return out
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
 def test_sample_world_uniform_small_position(name):
     """Chi-square: on a position with few unseen cards every possible world is drawn with its
     posterior weight (:func:`world_weight`: equally likely, unless a game weighs them).
@@ -694,7 +696,6 @@ def _hand_probabilities(game, d: dict, player: int, card: str, limit: int = 20_0
     return {p: hits[p] / total for p in range(game.num_players) if p != player}
 
 
-@pytest.mark.parametrize("name,opts", CASES)
 def test_sample_world_card_placement_uniform(name, opts):
     """Chi-square: at the start of a deal, a given unseen card lands in each hidden slot
     (another hand, or a stock position) with its probability over the possible worlds: slot
@@ -748,7 +749,6 @@ def test_sample_world_card_placement_uniform(name, opts):
 
 # --- illegal input to from_dict -----------------------------------------------------------------
 
-@pytest.mark.parametrize("name", GAME_NAMES)
 def test_from_dict_rejects_broken_card_sets(name):
     game = load_game(name)
     d = game.new_deal(seed=8).to_dict()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from cardsim.cards import BURA
+from cardsim.games.bura.layout import DECK as BURA
 from cardsim.games.bura.reference import CLAIM, KIND_SHIFT, ReferenceBura
 from cardsim.games.minchiate.reference import ReferenceGame as ReferenceMinchiate
 from cardsim.games.mushka.reference import ReferenceMushka

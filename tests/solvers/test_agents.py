@@ -344,7 +344,7 @@ def test_ismcts_sees_a_face_down_throw_only_as_its_size():
     state = cardsim.load_game("bura").new_deal(seed=3)
     observer = state.current_player()
     _, _, _, ws = _search(state, parse_agent("ismcts:iterations=3000"), 2)
-    trump_bit = 1 << cardsim.cards.DECKS["bura"].index(state.to_dict()["trump_card"])
+    trump_bit = 1 << state.game.definition.deck.index(state.to_dict()["trump_card"])
     down = 0
     for node in range(1, ws.tree.shape[0]):
         key, player = int(ws.tree[node, ismcts.KEY]), int(ws.tree[node, ismcts.PLAYER])

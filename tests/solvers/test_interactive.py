@@ -14,7 +14,6 @@ import pytest
 
 import cardsim
 from cardsim.app.interactive import move_seed, play_interactive, render_observation, resolve_opponents
-from cardsim.cards import DECKS
 from cardsim.errors import AgentError, CardsimError
 from cardsim.solvers.agents import choose, workspace
 
@@ -105,7 +104,7 @@ def hidden_cards(position: dict, human: int) -> set[str]:
 
 
 def assert_nothing_hidden_shown(state, human, text):
-    cards = set(DECKS[state.game.name].cards)
+    cards = set(state.game.definition.deck.cards)
     shown = {t for t in TOKEN.findall(text) if t in cards}
     leaked = shown & hidden_cards(state.to_dict(), human)
     assert not leaked, f"hidden cards shown to seat {human}: {sorted(leaked)}\n{text}"

@@ -18,10 +18,10 @@ A single deal may be set up to start from another first leader than the dealer's
 """
 import numpy as np
 
-from ...cards import BURA
 from ...errors import CardsimError
 from ...protocol.spec import DealConditions, ExactHooks, GameDefinition, TurnedSuit
 from . import exact, kernels, layout, match
+from .layout import DECK
 from .rules import PRESETS, BuraRules
 from .summary import summarize
 
@@ -72,7 +72,7 @@ def exact_refuses(rules: BuraRules) -> str | None:
     return None
 
 
-TRUMPS = TurnedSuit(BURA, "scdh")
+TRUMPS = TurnedSuit(DECK, "scdh")
 
 
 def deal_refusal(rules: BuraRules, place: int, cards, low: int) -> str | None:
@@ -86,7 +86,7 @@ def deal_refusal(rules: BuraRules, place: int, cards, low: int) -> str | None:
 
 # The same GameDefinition fields as every game's definition (cardsim/protocol/spec.py).
 GAME = GameDefinition.of_package(
-    __name__, reference="ReferenceBura", rules_type=BuraRules, deck=BURA,
+    __name__, reference="ReferenceBura", rules_type=BuraRules,
     summary="Russian trick game: 36 cards, leads of 1-3 cards, face-down throws, claim 31",
     summarize=summarize, record_columns=kernels.RECORD_COLUMNS,
     reward_scale=1.0,
@@ -103,8 +103,8 @@ GAME = GameDefinition.of_package(
     match_cell=match.match_cell,
     match=match.model,
     deal_conditions=DealConditions(
-        sets={"trumps": TRUMPS, "tens": BURA.matching(lambda c: c[:-1] == "T"),
-              "aces": BURA.matching(lambda c: c[:-1] == "A")},
+        sets={"trumps": TRUMPS, "tens": DECK.matching(lambda c: c[:-1] == "T"),
+              "aces": DECK.matching(lambda c: c[:-1] == "A")},
         turned=True, refuses=deal_refusal),
     return_bounds=lambda rules, n: (-2.0, 2.0 * (n - 1)),   # a loser pays at most the doubled
     # false-claim stake; the winners share the losers' total

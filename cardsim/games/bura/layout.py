@@ -1,4 +1,5 @@
-"""Bura's flat state vector: named offsets, card tables and the action encoding.
+"""Bura's deck (``DECK``, its card names) and flat state vector: named offsets, card
+tables and the action encoding.
 
 A state is a ``numpy.uint64`` vector of length :data:`STATE_LEN`; card sets are one word each
 (36 cards). Seats are numbered in playing (clockwise) order.
@@ -21,9 +22,17 @@ An action is an int64 ``kind << 40 | card_mask``; sorting the ids sorts by kind,
 """
 import numpy as np
 
+from ...cards import Deck, suited
+
 N_CARDS = 36
 N_WORDS = 1
 HAND_SIZE = 3
+
+# The deck (rules/bura.md §1): index = suit * 9 + r, r in strength order.
+RANKS = ["6", "7", "8", "9", "J", "Q", "K", "T", "A"]
+SUITS = ["s", "c", "d", "h"]
+DECK = Deck("bura", suited(RANKS, SUITS),
+            "a rank (6 7 8 9 J Q K T A) followed by a suit (s c d h), e.g. 'Td'")
 
 # State vector offsets (each game's layout is its own table of slots, alike in form only).
 HAND = 0              # HAND + seat
@@ -119,3 +128,14 @@ def deal_slots(rules, dealer: int) -> tuple[int, dict[int, tuple[int, ...]], fro
               for seat in range(n)}
     places[-2] = (N_CARDS - 1,)
     return N_CARDS, places, frozenset()
+
+
+# The words each offset of the state vector spans, in the offsets' order (every offset once;
+# tests/conformance/test_layout.py checks that they tile the vector without overlap or gap).
+SLOT_WORDS = {
+    "HAND": 4, "PILE_UP": 4, "PILE_DOWN": 4, "THROWN": 4, "TRICK_PLAYED": 4, "STOCK": 1,
+    "ORDER": ORDER_WORDS, "NEXT": 1, "TRUMP_CARD": 1, "DEALER": 1, "LEADER": 1, "TO_MOVE": 1,
+    "PHASE": 1, "TRICK_K": 1, "TRICK_TOP": 1, "TRICK_HOLDER": 1, "RESULT": 1, "WINNERS": 1,
+    "MULTIPLIER": 1, "CLAIM_POINTS": 1, "SCORE": 4, "DEAL_NUMBER": 1, "REDEALS": 1,
+    "LAST_TRICK_TAKER": 1, "TRICKS": 1, "FIRST_LEADER": 1, "MODE": 1, "RNG": 4,
+    "STOP_ROUND": 1, "REVEALED": 4, "GOT": LOG_WORDS, "LEFT": LOG_WORDS, "SHOWN": LOG_WORDS}

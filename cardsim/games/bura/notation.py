@@ -34,7 +34,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ...cards import BURA, mask_of
+from ...cards import mask_of
 from ...compiled import order as deal_order
 from ...errors import IllegalActionError
 from ...protocol import planes
@@ -42,6 +42,7 @@ from ...protocol.options import rules_dict
 from ...protocol.positions import check_each_card_once, check_header, require_legal, rng_words
 from . import layout as L
 from . import validation as V
+from .layout import DECK
 
 _KEYS = {"game", "rules", "mode", "phase", "dealer", "to_move", "leader", "trump_card", "hands",
          "stock", "piles", "thrown_down", "trick", "result", "scores", "deal_number", "redeals",
@@ -51,7 +52,7 @@ _KEYS = {"game", "rules", "mode", "phase", "dealer", "to_move", "leader", "trump
 
 def names(mask) -> list[str]:
     """Card names of a mask, in index order."""
-    return BURA.names(int(mask))
+    return DECK.names(int(mask))
 
 
 def seats_of(mask) -> list[int]:
@@ -79,9 +80,9 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
         "mode": "match" if vec[L.MODE] == L.MODE_MATCH else "deal",
         "phase": L.PHASE_NAMES[phase], "dealer": int(vec[L.DEALER]),
         "to_move": None if over else int(vec[L.TO_MOVE]), "leader": int(vec[L.LEADER]),
-        "trump_card": BURA.name(int(vec[L.TRUMP_CARD])),
+        "trump_card": DECK.name(int(vec[L.TRUMP_CARD])),
         "hands": [names(vec[L.HAND + p]) for p in range(n)],
-        "stock": [BURA.name(deal_order.order_card(vec, L.ORDER, i))
+        "stock": [DECK.name(deal_order.order_card(vec, L.ORDER, i))
                   for i in range(int(vec[L.NEXT]), L.N_CARDS)],
         "piles": [{"up": names(vec[L.PILE_UP + p]), "down": names(vec[L.PILE_DOWN + p])}
                   for p in range(n)],
@@ -93,7 +94,7 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
         "first_leader": int(vec[L.FIRST_LEADER]),
         "stop_round": V.STOP_ROUNDS[int(vec[L.STOP_ROUND])] if phase == L.PHASE_STOP else None,
         "revealed": [names(vec[L.REVEALED + p]) for p in range(n)],
-        "revealed_at": {BURA.name(c): shown - 1
+        "revealed_at": {DECK.name(c): shown - 1
                         for c, shown in enumerate(log_bytes(vec, L.SHOWN)) if shown},
         "history": history(vec, n),
         "rng": [int(x) for x in vec[L.RNG:L.RNG + 4]],
@@ -120,9 +121,9 @@ def history(vec: np.ndarray, n: int) -> list[dict] | None:
             continue
         seat, at = (got[c] - 1) & 3, (got[c] - 1) >> 2
         if 0 < left[c] <= tricks:
-            out[left[c] - 1]["played"][seat].append(BURA.name(c))
+            out[left[c] - 1]["played"][seat].append(DECK.name(c))
         if 0 < at <= tricks:
-            out[at - 1]["drawn"][seat].append(BURA.name(c))
+            out[at - 1]["drawn"][seat].append(DECK.name(c))
     return out
 
 
@@ -194,7 +195,7 @@ def _cards_into(vec: np.ndarray, rules: Any, d: Mapping, trump: int) -> Any:
         played = V.per_seat(trick, "played", n, None)
         for p in range(n):
             zones[f"trick.played[{p}]"] = V.cards(f"trick.played[{p}]", played[p])
-    check_each_card_once(BURA, zones, "hands, stock, piles or the trick")
+    check_each_card_once(DECK, zones, "hands, stock, piles or the trick")
 
     for p in range(n):
         vec[L.HAND + p] = _mask(zones[f"hands[{p}]"])
@@ -305,9 +306,9 @@ def action_from_dict(vec: np.ndarray, rules: Any, d: Mapping[str, Any], legal: l
     elif set(d) == {"stop"} and d["stop"] is False:
         action = L.PASS << L.KIND_SHIFT
     elif set(d) == {"stop", "play"} and d["stop"] is True:
-        action = L.STOP << L.KIND_SHIFT | BURA.mask(d["play"])
+        action = L.STOP << L.KIND_SHIFT | DECK.mask(d["play"])
     elif set(d) == {"play", "mode"} and d["mode"] in L.KIND_NAMES[:4]:
-        action = L.KIND_NAMES.index(d["mode"]) << L.KIND_SHIFT | BURA.mask(d["play"])
+        action = L.KIND_NAMES.index(d["mode"]) << L.KIND_SHIFT | DECK.mask(d["play"])
     else:
         raise IllegalActionError(f"action {d!r}: expected {expected}")
     return require_legal(action, legal, lambda a: action_to_string(vec, a))

@@ -5,7 +5,7 @@ engine (:mod:`.kernels`, :mod:`.layout`, :mod:`.notation` are not imported): car
 Python ``set`` objects of card indices, the stock is a ``list`` in drawing order, and each rule
 is one small method whose docstring starts with its rule ID; the scoring methods (points,
 combinations, the claim, the count, the match, the returns) are in :mod:`.reference_scoring`.
-Only the deck (:data:`cardsim.cards.BURA`, with the mask helpers of :mod:`cardsim.cards`), the
+Only the deck (:data:`.layout.DECK`, with the mask helpers of :mod:`cardsim.cards`), the
 random-number generator (:class:`cardsim.compiled.rng.PyRng`, the plain-Python twin of the kernels'
 generator) and the options (:class:`.rules.BuraRules`) are shared, so that a seed deals the
 same cards in both engines.
@@ -31,9 +31,10 @@ from __future__ import annotations
 
 from itertools import combinations, permutations
 
-from ...cards import BURA, bits_of, mask_of
+from ...cards import bits_of, mask_of
 from ...compiled.rng import PyRng
 from ...protocol.reference import ReferenceEngine
+from .layout import DECK
 from .reference_scoring import HAND_SIZE, ReferenceScoring, rank, suit
 from .rules import BuraRules
 
@@ -114,14 +115,14 @@ class ReferenceBura(ReferenceScoring, ReferenceEngine):
     def from_dict(cls, rules: BuraRules, position: dict) -> "ReferenceBura":
         """A state from the position-dict format (the output of :meth:`to_dict`)."""
         g = cls.for_position(rules, position)
-        names = BURA.indices
+        names = DECK.indices
         g.mode = position.get("mode", "deal")
         g.phase = position["phase"]
         g.dealer = int(position["dealer"])
         tm = position.get("to_move")
         g.to_move = None if tm is None else int(tm)
         g.leader = int(position["leader"])
-        g.trump_card = BURA.index(position["trump_card"])
+        g.trump_card = DECK.index(position["trump_card"])
         if len(position["hands"]) != g.n:
             raise ValueError(f"expected {g.n} hands, got {len(position['hands'])}")
         g.hands = [set(names(h)) for h in position["hands"]]
@@ -143,7 +144,7 @@ class ReferenceBura(ReferenceScoring, ReferenceEngine):
                        "answered": sum(1 for p in played if p) - 1, "played": played}
         g.stop_round = position.get("stop_round")
         g.revealed = [set(names(r)) for r in position.get("revealed", [[]] * g.n)]
-        g.revealed_at = {BURA.index(c): int(v)
+        g.revealed_at = {DECK.index(c): int(v)
                          for c, v in position.get("revealed_at", {}).items()}
         history = position.get("history")
         g.history = None if history is None else [
@@ -550,7 +551,7 @@ class ReferenceBura(ReferenceScoring, ReferenceEngine):
     def to_dict(self) -> dict:
         """The position dict; card lists sorted by index, except the stock (drawing order)."""
         def names(cards):
-            return [BURA.name(c) for c in sorted(cards)]
+            return [DECK.name(c) for c in sorted(cards)]
 
         t = self.trick
         trick = None if t is None else {
@@ -567,16 +568,16 @@ class ReferenceBura(ReferenceScoring, ReferenceEngine):
             "dealer": self.dealer,
             "to_move": self.to_move,
             "leader": self.leader,
-            "trump_card": BURA.name(self.trump_card),
+            "trump_card": DECK.name(self.trump_card),
             "hands": [names(h) for h in self.hands],
-            "stock": [BURA.name(c) for c in self.stock],
+            "stock": [DECK.name(c) for c in self.stock],
             "piles": [{"up": names(self.piles_up[s]), "down": names(self.piles_down[s])}
                       for s in range(self.n)],
             "thrown_down": [names(t) for t in self.thrown_down],
             "trick": trick,
             "stop_round": self.stop_round,
             "revealed": [names(r) for r in self.revealed],
-            "revealed_at": {BURA.name(c): self.revealed_at[c] for c in sorted(self.revealed_at)},
+            "revealed_at": {DECK.name(c): self.revealed_at[c] for c in sorted(self.revealed_at)},
             "history": None if self.history is None else [
                 {"played": [names(p) for p in h["played"]],
                  "drawn": [names(p) for p in h["drawn"]]} for h in self.history],

@@ -14,10 +14,11 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ...cards import BURA, bits_of
+from ...cards import bits_of
 from ...errors import PositionError
 from ...protocol.positions import card_indices, position_error
 from . import layout as L
+from .layout import DECK
 
 STOP_ROUNDS = ("small_moscow", "molodka")
 
@@ -49,7 +50,7 @@ def count(d: Mapping, key: str, default: int, hi: int) -> int:
 
 def cards(key: str, value: Any) -> list[int]:
     """A list of card names as indices."""
-    return card_indices(BURA, key, value)
+    return card_indices(DECK, key, value)
 
 
 def per_seat(d: Mapping, key: str, n: int, default: Any) -> list:
@@ -210,12 +211,12 @@ def check_history(vec: np.ndarray, rules: Any, hist: Any, owner: dict, left: dic
             sizes.add(len(mine))
             for c in mine:
                 if c in owner:
-                    raise error(f"{where}.played[{p}]: {BURA.name(c)} is held or played twice")
+                    raise error(f"{where}.played[{p}]: {DECK.name(c)} is held or played twice")
                 owner[c], left[c] = p, j
                 trick |= 1 << c
             for c in cards(f"{where}.drawn[{p}]", drawn[p]):
                 if c in drawn_at:
-                    raise error(f"{where}.drawn[{p}]: {BURA.name(c)} is drawn twice")
+                    raise error(f"{where}.drawn[{p}]: {DECK.name(c)} is drawn twice")
                 drawn_at[c] = (p, j + 1)
         if len(sizes) != 1 or not 1 <= min(sizes) <= L.HAND_SIZE:
             raise error(f"{where}.played: 1 to 3 cards from every seat, the same number")
@@ -226,7 +227,7 @@ def check_history(vec: np.ndarray, rules: Any, hist: Any, owner: dict, left: dic
         raise error("history: every card of the piles must be a played card of the history")
     for c, (p, cp) in drawn_at.items():
         if owner.get(c) != p or left.get(c, tricks) < cp:
-            raise error(f"history: {BURA.name(c)}, drawn by seat {p} after trick {cp - 1}, is "
+            raise error(f"history: {DECK.name(c)}, drawn by seat {p} after trick {cp - 1}, is "
                         "not in his hand nor played by him later")
     trump = int(vec[L.TRUMP_CARD])
     if trump in drawn_at and any(cp > drawn_at[trump][1] for _, cp in drawn_at.values()):

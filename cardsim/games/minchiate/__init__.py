@@ -41,9 +41,9 @@ from __future__ import annotations
 
 import math
 
-from ...cards import MINCHIATE
 from ...protocol.spec import DealConditions, ExactHooks, GameDefinition
 from . import exact, layout, match, scoring
+from .layout import DECK
 from .rules import PRESETS, MinchiateRules
 from .summary import summarize
 
@@ -75,7 +75,7 @@ def return_bounds(rules: MinchiateRules, n: int) -> tuple[float, float]:
 
 
 GAME = GameDefinition.of_package(
-    __name__, reference="ReferenceGame", rules_type=MinchiateRules, deck=MINCHIATE,
+    __name__, reference="ReferenceGame", rules_type=MinchiateRules,
     summary="Florentine tarot: 97 cards, 2 x 2 partnerships, robbing, versicole, resti",
     summarize=summarize, record_columns=scoring.RECORD_COLUMNS,
     reward_scale=2.0, n_players=lambda rules: 4, partnerships=lambda rules: True,
@@ -91,8 +91,8 @@ GAME = GameDefinition.of_package(
     categories=("pile", "dying", "declarations", "beyond_42", "last_trick"),
     match=match.model, match_cell=match.match_cell,
     deal_conditions=DealConditions(sets={
-        "trumps": MINCHIATE.mask([f"T{n}" for n in range(1, 41)]),
-        "kings": MINCHIATE.matching(lambda c: c[:-2] == "K")}),
+        "trumps": DECK.mask([f"T{n}" for n in range(1, 41)]),
+        "kings": DECK.matching(lambda c: c[:-2] == "K")}),
     return_bounds=return_bounds,
     # nothing measured beats the default levels but fast's: the learned evaluation loses
     # to play-outs, the heuristic's advice (prior=10) wins where the search is short

@@ -11,9 +11,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ...cards import MINCHIATE
 from . import choose_random
-from .layout import VALUE
+from .layout import DECK, VALUE
 from .reference_scoring import combos_of
 from .validation import COMBO_BITS
 
@@ -35,7 +34,7 @@ KINGS = ("Kco", "Kcu", "Ksw", "Kba")
 
 
 def _value(card: str) -> int:
-    return int(VALUE[MINCHIATE.index(card)])
+    return int(VALUE[DECK.index(card)])
 
 
 def _trump(card: str) -> int | None:
@@ -107,8 +106,8 @@ def combos(cards, two_triples: bool) -> set[tuple]:
     """MI-COMB-1, -2: the combinations among ``cards`` (names), each as its card names in
     index order like the position dict's ``declared`` (the reference engine's
     :func:`.reference_scoring.combos_of`)."""
-    held = {MINCHIATE.index(c) for c in cards}
-    return {tuple(MINCHIATE.names(COMBO_BITS[i])) for i in combos_of(held, two_triples)}
+    held = {DECK.index(c) for c in cards}
+    return {tuple(DECK.names(COMBO_BITS[i])) for i in combos_of(held, two_triples)}
 
 
 def declaration_excluded(d: dict, q: int) -> set[str]:

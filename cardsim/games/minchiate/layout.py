@@ -1,5 +1,5 @@
-"""Minchiate's flat state vector: named offsets, card tables, the combination catalogue and
-the action encoding.
+"""Minchiate's deck (``DECK``, its card names) and flat state vector: named offsets, card
+tables, the combination catalogue and the action encoding.
 
 A state is a ``numpy.uint64`` vector of length :data:`STATE_LEN`. A card set is **two words**
 (rules §1.4): word 0 holds the trumps T1..T40 (bits 0..39) and the Matto (bit 40), word 1 the
@@ -18,6 +18,8 @@ discard), a combination id (declare) or 0/1 (done: 1 claims the Matto bonus).
 """
 import numpy as np
 
+from ...cards import Deck, suited
+
 N_CARDS = 97
 N_WORDS = 2
 N_PLAYERS = 4
@@ -29,6 +31,15 @@ MATTO = 40
 T29 = 28                       # index of trump 29
 LAST_TRICK_POINTS = 10         # MI-END-4
 HALF_PACK = 42                 # MI-END-2
+
+# The deck (rules/minchiate.md §1.4): trumps T1..T40 -> 0..39, Matto -> 40 (word 0); suit
+# cards -> 41 + suit * 14 + f (word 1).
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F", "C", "Q", "K"]
+SUITS = ["co", "cu", "sw", "ba"]
+DECK = Deck("minchiate", tuple(f"T{n}" for n in range(1, 41)) + ("M",) + suited(RANKS, SUITS),
+            "a trump T1..T40, the Matto M, or a rank (A 2 .. 10 F C Q K) followed by a suit "
+            "(co cu sw ba), e.g. 'T29', 'Kcu'",
+            word_starts=(0, WORD1_START))
 
 # --- state vector offsets ------------------------------------------------------------------
 HAND = 0              # 8 words: HAND + 2*seat + w, the seat's hand now
@@ -242,3 +253,19 @@ def deal_slots(rules, dealer: int) -> tuple[int, dict[int, tuple[int, ...]], fro
         places[dealer] += tuple(range(4 * HAND_SIZE, N_CARDS))
         loose.add(dealer)
     return N_CARDS, places, frozenset(loose)
+
+
+# The words each offset of the state vector spans, in the offsets' order (every offset once;
+# tests/conformance/test_layout.py checks that they tile the vector without overlap or gap).
+_SEAT_SETS = N_PLAYERS * N_WORDS      # a card set per seat
+SLOT_WORDS = {
+    "HAND": _SEAT_SETS, "PLAYED": _SEAT_SETS, "SHOWN": _SEAT_SETS, "EXCLUDED": _SEAT_SETS,
+    "DISCARDS": _SEAT_SETS, "PILE": 2 * N_WORDS, "FOLA": N_WORDS, "CUTTER_ROBBED": N_WORDS,
+    "DEALER_ROBBED": N_WORDS, "EXPOSED": N_WORDS,
+    "DECLARED": N_PLAYERS * ((N_COMBOS + 63) // 64),      # a bit per combination id
+    "TRICK_CARD": N_PLAYERS, "ORDER": ORDER_WORDS, "POINTS": 2 * len(SOURCES), "RNG": 4,
+    "DEALER": 1, "LEADER": 1, "TO_MOVE": 1, "PHASE": 1, "TRICK_NUMBER": 1, "LED_SUIT": 1,
+    "SUITS_LED": 1, "TRICKS_WON": 2, "MATTO_TEAM": 1, "MATTO_DEBT": 1, "LAST_WINNER": 1,
+    "D_WORD": 1, "RESTI": 2, "TO_DISCARD": 1, "DECL_LAST": 1, "DECLARED_DONE": 1,
+    "BONUS_CLAIMED": 1, "FOLA_OPEN": 1, "SEEN_BOTTOM": 1, "PAID_CARD": 1, "MATTO_GIVEN": 1,
+    "NET": 1, "NET_TOTAL": 1, "MODE": 1, "DEAL_NUMBER": 1, "START_DEALER": 1}

@@ -49,13 +49,14 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ...cards import MINCHIATE, mask_of
+from ...cards import mask_of
 from ...compiled.order import UNKNOWN
 from ...errors import CardError, IllegalActionError
 from ...protocol import planes
 from ...protocol.options import rules_dict
 from ...protocol.positions import Fields, check_header, is_int, require_legal, rng_words
 from . import layout as L
+from .layout import DECK
 from .reference import led_suit
 from .validation import COMBO_BITS, check, shown_of
 from .validation_scoring import SUIT_BITS, team_of
@@ -77,17 +78,17 @@ N = L.N_PLAYERS
 
 def words(vec: np.ndarray, at: int) -> int:
     """The two-word card set at ``at`` as one int."""
-    return MINCHIATE.from_words(vec[at:at + 2])
+    return DECK.from_words(vec[at:at + 2])
 
 
 def put(vec: np.ndarray, at: int, mask: int) -> None:
     """Write a card set (int) as its two words at ``at``."""
-    vec[at:at + 2] = MINCHIATE.to_words(mask)
+    vec[at:at + 2] = DECK.to_words(mask)
 
 
 def names(mask: int) -> list[str]:
     """Card names of a mask, in index order."""
-    return MINCHIATE.names(int(mask))
+    return DECK.names(int(mask))
 
 
 def combo_id(cards: list[int]) -> int:
@@ -138,7 +139,7 @@ def exposed_of(vec: np.ndarray, seat: int) -> int | None:
 
 def _opt_card(word: Any) -> str | None:
     w = int(word)
-    return MINCHIATE.name(w - 1) if w else None
+    return DECK.name(w - 1) if w else None
 
 
 def to_dict(vec: np.ndarray, rules: Any) -> dict:
@@ -159,7 +160,7 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
         "hands": [names(words(vec, L.HAND + 2 * s)) for s in range(N)],
         "cutter_robbed": names(words(vec, L.CUTTER_ROBBED)),
         "seen_bottom": _opt_card(vec[L.SEEN_BOTTOM]),
-        "exposed": [None if c is None else MINCHIATE.name(c) for c in exposed],
+        "exposed": [None if c is None else DECK.name(c) for c in exposed],
         "dealer_robbed": names(words(vec, L.DEALER_ROBBED)),
         "discards": [names(words(vec, L.DISCARDS + 2 * s)) for s in range(N)],
         "to_discard": int(vec[L.TO_DISCARD]),
@@ -169,7 +170,7 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
         "declared_done": [bool(int(vec[L.DECLARED_DONE]) >> s & 1) for s in range(N)],
         "bonus_claimed": [bool(int(vec[L.BONUS_CLAIMED]) >> s & 1) for s in range(N)],
         "leader": int(vec[L.LEADER]) if started else None,
-        "trick": [[s, MINCHIATE.name(c)] for s, c in trick_of(vec)] if started else [],
+        "trick": [[s, DECK.name(c)] for s, c in trick_of(vec)] if started else [],
         "tricks_played": int(vec[L.TRICK_NUMBER]),
         "tricks_won": [int(vec[L.TRICKS_WON + t]) for t in range(2)],
         "played": [names(words(vec, L.PLAYED + 2 * s)) for s in range(N)],
@@ -194,7 +195,7 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
 
 # --- from_dict: parsing ------------------------------------------------------------------------
 
-_F = Fields(MINCHIATE)
+_F = Fields(DECK)
 _err = _F.error
 _int = _F.integer
 _bool = _F.flag
@@ -406,9 +407,9 @@ def action_to_dict(vec: np.ndarray, action: int) -> dict:
     """The dict form of an action id (module docstring)."""
     kind, v = action_parts(action)
     if kind == L.PLAY:
-        return {"play": MINCHIATE.name(v)}
+        return {"play": DECK.name(v)}
     if kind == L.DISCARD:
-        return {"discard": MINCHIATE.name(v)}
+        return {"discard": DECK.name(v)}
     if kind == L.DECLARE:
         return {"declare": names(COMBO_BITS[v])}
     if kind == L.DONE:
@@ -421,7 +422,7 @@ def action_to_string(vec: np.ndarray, action: int) -> str:
     ``"done bonus"``; an unseen discard ``"discard"``."""
     kind, v = action_parts(action)
     if kind in (L.PLAY, L.DISCARD):
-        return f"{L.KIND_NAMES[kind]} {MINCHIATE.name(v)}"
+        return f"{L.KIND_NAMES[kind]} {DECK.name(v)}"
     if kind == L.DECLARE:
         return "declare " + "+".join(names(COMBO_BITS[v]))
     if kind == L.DONE:
@@ -431,7 +432,7 @@ def action_to_string(vec: np.ndarray, action: int) -> str:
 
 def _action_card(d: Mapping, name: Any) -> int:
     try:
-        return MINCHIATE.index(name)
+        return DECK.index(name)
     except CardError as e:
         raise IllegalActionError(f"action {dict(d)!r}: {e}") from None
 

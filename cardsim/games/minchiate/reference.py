@@ -6,7 +6,7 @@ compiled engine (:mod:`.kernels` and :mod:`.notation` are not imported): card se
 ``set`` objects of card indices, the pack is a ``list`` (top first), and each rule is one small
 function or method whose docstring starts with its rule ID (the scoring in
 :mod:`.reference_scoring`; :mod:`.validation` checks positions with these functions). Only the deck
-(:data:`cardsim.cards.MINCHIATE`, for the card names), the random number generator
+(:data:`.layout.DECK`, for the card names), the random number generator
 (:class:`cardsim.compiled.rng.PyRng`, the plain-Python twin of the kernels' generator), the options
 (:class:`.rules.MinchiateRules`) and the engine's combination ids (the order of
 ``layout.COMBO_CARDS``, which is the action encoding) are shared, so that a seed deals the same
@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...cards import MINCHIATE
 from ...compiled.rng import PyRng
 from ...protocol.reference import ReferenceEngine
 from . import layout
+from .layout import DECK
 from .reference_scoring import COMBO_ID, KINGS, MATTO, T29, Scoring, value
 from .rules import MinchiateRules
 
@@ -148,7 +148,7 @@ def inferences(card: int, trick: list[tuple[int, int]], suits_led: set[int]) -> 
     return out
 
 
-CARD_NAMES = tuple(MINCHIATE.name(c) for c in range(N_CARDS))
+CARD_NAMES = tuple(DECK.name(c) for c in range(N_CARDS))
 
 
 def names(cards) -> list[str]:
@@ -166,7 +166,7 @@ def action_text(action: int) -> str:
     ``"declare T28+T29+T30+T31"``, ``"done"``, ``"done bonus"``."""
     kind, v = action >> KIND_SHIFT, action & VALUE_MASK
     if kind in (PLAY, DISCARD):
-        return f"{KIND_NAMES[kind]} {MINCHIATE.name(v)}"
+        return f"{KIND_NAMES[kind]} {DECK.name(v)}"
     if kind == DECLARE:
         return "declare " + "+".join(names(layout.COMBO_CARDS[v]))
     if kind == DONE:
@@ -565,10 +565,10 @@ class ReferenceGame(Scoring, ReferenceEngine):
         g = cls.for_position(rules, d)
 
         def card(n):
-            return None if n is None else MINCHIATE.index(n)
+            return None if n is None else DECK.index(n)
 
         def cset(ns):
-            return {MINCHIATE.index(n) for n in ns}
+            return {DECK.index(n) for n in ns}
 
         g.mode = d["mode"]
         g.deal_number = int(d["deal_number"])
@@ -590,7 +590,7 @@ class ReferenceGame(Scoring, ReferenceEngine):
         g.declared_done = [bool(x) for x in d["declared_done"]]
         g.bonus_claimed = [bool(x) for x in d["bonus_claimed"]]
         g.leader = None if d["leader"] is None else int(d["leader"])
-        g.trick = [(int(s), MINCHIATE.index(c)) for s, c in d["trick"]]
+        g.trick = [(int(s), DECK.index(c)) for s, c in d["trick"]]
         g.tricks_played = int(d["tricks_played"])
         g.tricks_won = [int(x) for x in d["tricks_won"]]
         g.played = [cset(x) for x in d["played"]]

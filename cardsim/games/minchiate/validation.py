@@ -60,9 +60,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ...cards import MINCHIATE, bits_of, mask_of
+from ...cards import bits_of, mask_of
 from ...protocol.positions import check_trick_counts
 from . import layout as L
+from .layout import DECK
 from .reference import discard_classes, inferences, playable
 from .reference_scoring import (
     bonus_applies,
@@ -81,7 +82,7 @@ from .validation_scoring import (
 )
 
 ALL = (1 << L.N_CARDS) - 1
-ELIGIBLE_BITS = MINCHIATE.from_words(L.ROB_ELIGIBLE)
+ELIGIBLE_BITS = DECK.from_words(L.ROB_ELIGIBLE)
 COMBO_BITS = tuple(mask_of(cards) for cards in L.COMBO_CARDS)
 
 
@@ -168,7 +169,7 @@ def _check_cards(p: dict, rules: Any) -> None:
         clash = seen & mask
         if clash:
             c = (clash & -clash).bit_length() - 1
-            raise err(f"card {MINCHIATE.name(c)!r} is in both {where[c]} and {zone}: each card "
+            raise err(f"card {DECK.name(c)!r} is in both {where[c]} and {zone}: each card "
                       "exists once")
         for c in bits_of(mask):
             where[c] = zone
@@ -185,13 +186,13 @@ def _check_cards(p: dict, rules: Any) -> None:
     for s in range(N):
         if played_all & p["played"][s]:
             c = bits_of(played_all & p["played"][s])[0]
-            raise err(f"played[{s}] lists {MINCHIATE.name(c)!r}, which another seat played")
+            raise err(f"played[{s}] lists {DECK.name(c)!r}, which another seat played")
         played_all |= p["played"][s]
     in_play = p["piles"][0] | p["piles"][1] | mask_of(c for _, c in p["trick"])
     if played_all != in_play:
         diff = played_all ^ in_play
         c = bits_of(diff)[0]
-        raise err(f"played: {MINCHIATE.name(c)!r} is " + (
+        raise err(f"played: {DECK.name(c)!r} is " + (
             f"played but in {where[c]}" if played_all >> c & 1 else
             f"in {where[c]} but in no seat's played list") + ": the piles and the trick hold "
             "exactly the played cards")
@@ -219,20 +220,20 @@ def _check_cards(p: dict, rules: Any) -> None:
             raise err(f"seen_bottom=None: the cutter robbed {k} < {rules.rob_cap} cards, so a "
                       "non-eligible bottom card stopped him (MI-CUT-1)")
         if ELIGIBLE_BITS >> sb & 1:
-            raise err(f"seen_bottom={MINCHIATE.name(sb)!r}: an eligible card would have been "
+            raise err(f"seen_bottom={DECK.name(sb)!r}: an eligible card would have been "
                       "robbed (MI-CUT-1)")
         if not p["fola"] >> sb & 1 or any(p["discards"][s] >> sb & 1 for s in range(N)):
-            raise err(f"seen_bottom={MINCHIATE.name(sb)!r} is in {where[sb]}: it stays at the "
+            raise err(f"seen_bottom={DECK.name(sb)!r} is in {where[sb]}: it stays at the "
                       "bottom of the pack, in the fola (not a discard)")
     elif sb is not None:
-        raise err(f"seen_bottom={MINCHIATE.name(sb)!r}: expected None "
+        raise err(f"seen_bottom={DECK.name(sb)!r}: expected None "
                   + ("with cutter_rob=off" if rules.cutter_rob == "off"
                       else f"after {rules.rob_cap} robbed cards"))
     # the exposures
     exposed = p["exposed"]
     if rules.expose_last_card == "none":
         if any(c is not None for c in exposed):
-            raise err(f"exposed={[None if c is None else MINCHIATE.name(c) for c in exposed]}:"
+            raise err(f"exposed={[None if c is None else DECK.name(c) for c in exposed]}:"
                       " expected None for every seat with expose_last_card=none")
     else:
         for s in range(N):
@@ -241,11 +242,11 @@ def _check_cards(p: dict, rules: Any) -> None:
                 raise err(f"exposed[{s}]=None: every seat's 21st card is exposed "
                           "(expose_last_card=all_players)")
             if not own[s] >> c & 1:
-                raise err(f"exposed[{s}]={MINCHIATE.name(c)!r} is not seat {s}'s: it is in "
+                raise err(f"exposed[{s}]={DECK.name(c)!r} is not seat {s}'s: it is in "
                           f"{where[c]}")
             robbed = p["cutter_robbed"] | p["dealer_robbed"]
             if robbed >> c & 1:
-                raise err(f"exposed[{s}]={MINCHIATE.name(c)!r} is a robbed card: the exposed "
+                raise err(f"exposed[{s}]={DECK.name(c)!r} is a robbed card: the exposed "
                           "card is dealt")
     # the dealer's robbing
     m = p["m"] = _check_robbed(p, own, "dealer", dealer, rules.dealer_rob, "MI-ROB-1")
@@ -304,8 +305,8 @@ def _check_discards(p: dict, rules: Any) -> None:
         for c in bits_of(p["discards"][s]):
             cheaper = [x for x in since if cls[x] < cls[c]]
             if cheaper:
-                raise err(f"discards[{s}] holds {MINCHIATE.name(c)!r} while the seat kept "
-                          f"{MINCHIATE.name(cheaper[0])!r}, a cheaper discard (MI-DISC-2/3)")
+                raise err(f"discards[{s}] holds {DECK.name(c)!r} while the seat kept "
+                          f"{DECK.name(cheaper[0])!r}, a cheaper discard (MI-DISC-2/3)")
     if p["phase"] == L.PHASE_DISCARD:
         if not p["discarding"]:
             raise err("phase='discard' but every discard is made (MI-DISC-1)")
@@ -457,13 +458,13 @@ def _check_trick(p: dict, rules: Any) -> None:
     suits_led = {x for x in range(4) if p["suits_led"] >> x & 1}
     for s, c in p["trick"]:
         if not p["played"][s] >> c & 1:
-            raise err(f"trick: {MINCHIATE.name(c)!r} of seat {s} must be in played[{s}]")
+            raise err(f"trick: {DECK.name(c)!r} of seat {s} must be in played[{s}]")
         if c not in playable(set(bits_of(p["hands"][s])) | {c}, before, suits_led):
-            raise err(f"trick: {MINCHIATE.name(c)!r} of seat {s} was not a legal play with "
+            raise err(f"trick: {DECK.name(c)!r} of seat {s} was not a legal play with "
                       f"hands[{s}] (MI-PLAY-3/4, MI-KING-1)")
         inf = mask_of(inferences(c, before, suits_led))
         if inf & ~p["excluded"][s]:
             raise err(f"excluded[{s}] lacks {_show(inf & ~p['excluded'][s])}, shown absent by "
-                      f"{MINCHIATE.name(c)!r} in the current trick (rules §6)")
+                      f"{DECK.name(c)!r} in the current trick (rules §6)")
         before.append((s, c))
 

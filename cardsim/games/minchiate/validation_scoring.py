@@ -7,17 +7,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import MINCHIATE, bits_of
+from ...cards import bits_of
 from ...protocol.positions import position_error
 from . import layout as L
 from . import reference_scoring
+from .layout import DECK
 from .reference_scoring import LAST_TRICK_POINTS, capot, combos_points, convert, final_rounding, payment_card
 
 N = L.N_PLAYERS
 TEAM_NAMES = ("A", "B")
 SUIT_SHORTS = ("co", "cu", "sw", "ba")
 M_BIT = 1 << L.MATTO
-SUIT_BITS = tuple(MINCHIATE.from_words(L.SUIT_MASK[s]) for s in range(5))
+SUIT_BITS = tuple(DECK.from_words(L.SUIT_MASK[s]) for s in range(5))
 """SUIT_BITS[s]: the cards of suit s (4 = the trumps; the Matto is in none)."""
 VALUES = tuple(reference_scoring.value(c) for c in range(L.N_CARDS))
 """Each card's value (rules §1.3, :func:`.reference_scoring.value`)."""
@@ -29,7 +30,7 @@ def err(msg: str):
 
 def names(mask: int) -> list[str]:
     """Card names of a mask, in index order."""
-    return MINCHIATE.names(mask)
+    return DECK.names(mask)
 
 
 def popcount(mask: int) -> int:
@@ -101,18 +102,18 @@ def check_piles(p: dict, rules: Any) -> None:
             raise err("paid_card=None: the Matto's team owes a card, paid at the end "
                       "(MI-MATTO-2)")
         if not piles[1 - mt] >> paid & 1:
-            raise err(f"paid_card={MINCHIATE.name(paid)!r} must be in piles[{1 - mt}], the "
+            raise err(f"paid_card={DECK.name(paid)!r} must be in piles[{1 - mt}], the "
                       "creditor's")
         before = piles[mt] | 1 << paid
         want = payment_card(set(bits_of(before)))
         if paid != want:
-            raise err(f"paid_card={MINCHIATE.name(paid)!r}: the engine pays "
-                      f"{MINCHIATE.name(want)!r} (lowest zero-value card but T29, MI-MATTO-2)")
+            raise err(f"paid_card={DECK.name(paid)!r}: the engine pays "
+                      f"{DECK.name(want)!r} (lowest zero-value card but T29, MI-MATTO-2)")
         settled = [0, 0]
         settled[mt] = before
         settled[1 - mt] = piles[1 - mt] & ~(1 << paid)
     elif paid is not None:
-        raise err(f"paid_card={MINCHIATE.name(paid)!r}: expected None without a Matto debt")
+        raise err(f"paid_card={DECK.name(paid)!r}: expected None without a Matto debt")
     p["unsettled"] = settled          # the piles before the end's settlement
     for team in range(2):
         if mt is not None and team != mt and settled[team] & M_BIT:

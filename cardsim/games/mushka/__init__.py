@@ -33,10 +33,10 @@ Decisions where the rules are silent (each also in the kernel that implements it
 """
 from __future__ import annotations
 
-from ...cards import MUSHKA
 from ...errors import CardsimError
 from ...protocol.spec import DealConditions, ExactHooks, GameDefinition, TurnedSuit
 from . import exact, layout, match, scoring
+from .layout import DECK
 from .rules import PRESETS, MushkaRules
 from .summary import summarize
 
@@ -100,7 +100,7 @@ def return_bounds(rules: MushkaRules, n: int) -> tuple[float, float]:
 
 
 GAME = GameDefinition.of_package(
-    __name__, reference="ReferenceMushka", rules_type=MushkaRules, deck=MUSHKA,
+    __name__, reference="ReferenceMushka", rules_type=MushkaRules,
     summary="Russian Loo-like game: 3-7 players, exchange or pass, the ace of spades, "
             "count-down from 25",
     summarize=summarize, record_columns=scoring.RECORD_COLUMNS,
@@ -122,9 +122,9 @@ GAME = GameDefinition.of_package(
     categories=("tricks", "ace_bonus", "remise"), deal_setup=set_records,
     endless_match=endless_match, records_match=match.model,
     deal_conditions=DealConditions(
-        sets={"trumps": TurnedSuit(MUSHKA, "scdh"),
-              "aces": MUSHKA.matching(lambda c: c[:-1] == "A"),
-              "ace_of_spades": MUSHKA.mask(["As"])},
+        sets={"trumps": TurnedSuit(DECK, "scdh"),
+              "aces": DECK.matching(lambda c: c[:-1] == "A"),
+              "ace_of_spades": DECK.mask(["As"])},
         turned=True),
     return_bounds=return_bounds,
     # the opponent model (model=1) lifts ISMCTS from below the heuristic to about its level

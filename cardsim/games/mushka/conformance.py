@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from ...cards import MUSHKA
 from . import choose_random
+from .layout import DECK
 
 OPTIONS = [
     {},
@@ -38,7 +38,7 @@ ACE = "As"
 
 def deck(rules) -> list[str]:
     """The cards in play under ``rules`` (deck=auto: 32 for 3-4 players, 52 for 5-7)."""
-    return MUSHKA.names(rules.deck_mask)
+    return DECK.names(rules.deck_mask)
 
 
 def cards(d: dict) -> list[str]:

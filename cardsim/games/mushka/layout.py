@@ -1,4 +1,5 @@
-"""Mushka's flat state vector: named offsets, card tables and the action encoding.
+"""Mushka's deck (``DECK``, its card names) and flat state vector: named offsets, card
+tables and the action encoding.
 
 A state is a ``numpy.uint64`` vector of length :data:`STATE_LEN`; card sets are one word each,
 in the universal 52-card index of rules §1 (``suit * 13 + r``, spades 0, clubs 1, diamonds 2,
@@ -21,6 +22,9 @@ An action is an int64 ``kind << 52 | card_mask``; sorting the ids sorts by kind,
 """
 import numpy as np
 
+from ...cards import Deck, suited
+from ...errors import CardError
+
 N_CARDS = 52
 N_WORDS = 1
 MAX_PLAYERS = 7
@@ -29,6 +33,22 @@ TRICKS_PER_DEAL = 5    # MU-PLAY-1
 ACE_OF_SPADES = 12     # rules §1
 ACE_MASK = np.uint64(1) << np.uint64(ACE_OF_SPADES)
 SPADES = 0
+
+# The deck (rules/mushka.md §1): one universal 52-card index = suit * 13 + r (2..A); the 32-
+# and 36-card decks are sub-masks (:func:`deck_mask`).
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+SUITS = ["s", "c", "d", "h"]
+DECK = Deck("mushka", suited(RANKS, SUITS),
+            "a rank (2 3 4 5 6 7 8 9 T J Q K A) followed by a suit (s c d h), e.g. 'As'")
+
+
+def deck_mask(size: int) -> int:
+    """Mask of the 32-card (7–A), 36-card (6–A) or 52-card (2–A) deck."""
+    lowest = {32: 5, 36: 4, 52: 0}
+    if size not in lowest:
+        raise CardError(f"unknown Mushka deck size {size!r}: expected 32, 36 or 52")
+    return sum(1 << (s * 13 + r) for s in range(4) for r in range(lowest[size], 13))
+
 
 # State vector offsets (per-seat blocks are MAX_PLAYERS words).
 HAND = 0               # HAND + seat
@@ -112,3 +132,15 @@ def deal_slots(rules, dealer: int) -> tuple[int, dict[int, tuple[int, ...]], fro
     if rules.dealer_takes_trump_card:
         places[dealer] += places[-2]
     return rules.deck_size, places, frozenset()
+
+
+# The words each offset of the state vector spans, in the offsets' order (every offset once;
+# tests/conformance/test_layout.py checks that they tile the vector without overlap or gap).
+SLOT_WORDS = {
+    "HAND": MAX_PLAYERS, "DISCARDS": MAX_PLAYERS, "TRICK_CARD": MAX_PLAYERS,
+    "TRICKS_WON": MAX_PLAYERS, "RECORD": MAX_PLAYERS, "START_RECORD": MAX_PLAYERS,
+    "EXCLUDED": MAX_PLAYERS, "PLAYED": MAX_PLAYERS, "DECISION": MAX_PLAYERS, "STOCK": 1,
+    "ORDER": ORDER_WORDS, "NEXT": 1, "TRUMP_CARD": 1, "DEALER": 1, "LEADER": 1, "TO_MOVE": 1,
+    "PHASE": 1, "ACTIVE": 1, "ACE_HOLDER": 1, "BONUS_TAKEN": 1, "TRICK_NUMBER": 1,
+    "LONE_LEFT": 1, "STOP_SEAT": 1, "STOP_AT": 1, "WINNERS": 1, "STOPPER": 1, "MODE": 1,
+    "DEAL_NUMBER": 1, "RNG": 4, "VOID_DEAL": 1, "TRUMP_TAKEN": 1}

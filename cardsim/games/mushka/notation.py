@@ -47,13 +47,14 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ...cards import MUSHKA, mask_of
+from ...cards import mask_of
 from ...compiled.order import UNKNOWN
 from ...errors import CardError, IllegalActionError
 from ...protocol import planes
 from ...protocol.options import rules_dict
 from ...protocol.positions import Fields, check_header, is_int, require_legal, rng_words
 from . import layout as L
+from .layout import DECK
 from .rules import MAX_DEALS
 from .validation import (
     STOP_AT_NAMES,
@@ -79,7 +80,7 @@ MAX_DEAL_NUMBER = MAX_DEALS       # the longest game (max_deals)
 
 def names(mask) -> list[str]:
     """Card names of a mask, in index order."""
-    return MUSHKA.names(int(mask))
+    return DECK.names(int(mask))
 
 
 def seats_of(mask, n: int) -> list[int]:
@@ -118,7 +119,7 @@ def trick_of(vec: np.ndarray, n: int) -> list[list]:
         s = (leader + i) % n
         t = int(vec[L.TRICK_CARD + s])
         if t:
-            out.append([s, MUSHKA.name(t - 1)])
+            out.append([s, DECK.name(t - 1)])
     return out
 
 
@@ -138,13 +139,13 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
         "phase": L.PHASE_NAMES[phase], "dealer": int(vec[L.DEALER]),
         "to_move": None if over else int(vec[L.TO_MOVE]),
         "deal_number": int(vec[L.DEAL_NUMBER]),
-        "trump_card": MUSHKA.name(int(vec[L.TRUMP_CARD])), "trump_taken": bool(vec[L.TRUMP_TAKEN]),
+        "trump_card": DECK.name(int(vec[L.TRUMP_CARD])), "trump_taken": bool(vec[L.TRUMP_TAKEN]),
         "records": [int(vec[L.RECORD + p]) for p in range(n)],
         "start_records": [int(vec[L.START_RECORD + p]) for p in range(n)],
         "hands": [names(vec[L.HAND + p]) for p in range(n)],
         "discards": [names(vec[L.DISCARDS + p]) for p in range(n)],
         "decisions": [decision_value(vec[L.DECISION + p]) for p in range(n)],
-        "stock": [MUSHKA.name(c) for c in stock_cards(vec, rules)],
+        "stock": [DECK.name(c) for c in stock_cards(vec, rules)],
         "active": seats_of(vec[L.ACTIVE], n),
         "ace_holder": holder - 1 if holder else None,
         "ace_bonus_taken": bool(vec[L.BONUS_TAKEN]),
@@ -165,7 +166,7 @@ def to_dict(vec: np.ndarray, rules: Any) -> dict:
 
 # --- from_dict ---------------------------------------------------------------------------------
 
-_F = Fields(MUSHKA)
+_F = Fields(DECK)
 _err = _F.error
 
 
@@ -390,7 +391,7 @@ def action_to_string(vec: np.ndarray, action: int) -> str:
 def _action_card(d: Mapping, key: str) -> int:
     name = d[key]
     try:
-        return MUSHKA.index(name)
+        return DECK.index(name)
     except CardError as e:
         raise IllegalActionError(f"action {dict(d)!r}: {e}") from None
 
@@ -443,7 +444,7 @@ def observation(vec: np.ndarray, rules: Any, player: int) -> dict:
     dealer, trump = int(vec[L.DEALER]), int(vec[L.TRUMP_CARD])
     known_cards: list[list[str]] = [[] for _ in range(n)]
     if vec[L.TRUMP_TAKEN] and int(vec[L.HAND + dealer]) >> trump & 1:
-        known_cards[dealer] = [MUSHKA.name(trump)]
+        known_cards[dealer] = [DECK.name(trump)]
     out = {"player": player}
     for key in ("mode", "phase", "dealer", "to_move", "deal_number", "trump_card",
                 "trump_taken", "records", "start_records"):

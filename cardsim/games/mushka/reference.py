@@ -2,10 +2,11 @@
 
 It implements ``../shared/rules/mushka.md`` again from the text and from the engine's
 conventions (dealing procedure, phases, decisions, action ids, the position dict of
-:mod:`.notation`), independently of the compiled engine (:mod:`.kernels`, :mod:`.layout`,
-:mod:`.notation` are not imported; its scoring is in :mod:`.reference_scoring`): card sets are Python ``set`` objects of card indices, the stock is a ``list`` in
-drawing order, and each rule is one small method whose docstring starts with its rule ID. Only
-the deck (:data:`cardsim.cards.MUSHKA`, :func:`cardsim.cards.mushka_deck_mask`), the random
+:mod:`.notation`), independently of the compiled engine (:mod:`.kernels` and :mod:`.notation`
+are not imported, nor :mod:`.layout`'s tables; its scoring is in :mod:`.reference_scoring`):
+card sets are Python ``set`` objects of card indices, the stock is a ``list`` in drawing order,
+and each rule is one small method whose docstring starts with its rule ID. Only the deck
+(:data:`.layout.DECK`, and the rules' ``deck_mask`` of :func:`.layout.deck_mask`), the random
 number generator (:class:`cardsim.compiled.rng.PyRng`, the plain-Python twin of the kernels' generator)
 and the options (:class:`.rules.MushkaRules`) are shared, so that a seed deals the same cards in
 both engines.
@@ -28,9 +29,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ...cards import MUSHKA, bits_of, mask_of
+from ...cards import bits_of, mask_of
 from ...compiled.rng import PyRng
 from ...protocol.reference import ReferenceEngine
+from .layout import DECK
 from .reference_scoring import ACE_OF_SPADES, ReferenceScoring
 from .rules import MushkaRules
 
@@ -72,7 +74,7 @@ def action_text(action: int) -> str:
     """The engine's text form: ``"play Th"``, ``"exchange 7c+9d"``, ``"stand"``,
     ``"play_on"``."""
     kind, cards = split_action(action)
-    names = "+".join(MUSHKA.name(c) for c in sorted(cards))
+    names = "+".join(DECK.name(c) for c in sorted(cards))
     return KIND_NAMES[kind] + (" " + names if names else "")
 
 
@@ -131,13 +133,13 @@ class ReferenceMushka(ReferenceScoring, ReferenceEngine):
     def from_dict(cls, rules: MushkaRules, d: dict) -> "ReferenceMushka":
         """A state from the position-dict format (the output of :meth:`to_dict`)."""
         g = cls.for_position(rules, d)
-        names = MUSHKA.indices
+        names = DECK.indices
         g.mode = d["mode"]
         g.phase = d["phase"]
         g.dealer = int(d["dealer"])
         g.to_move = None if d["to_move"] is None else int(d["to_move"])
         g.deal_number = int(d["deal_number"])
-        g.trump_card = MUSHKA.index(d["trump_card"])
+        g.trump_card = DECK.index(d["trump_card"])
         g.trump_taken = bool(d["trump_taken"])
         g.records = [int(x) for x in d["records"]]
         g.start_records = [int(x) for x in d["start_records"]]
@@ -151,7 +153,7 @@ class ReferenceMushka(ReferenceScoring, ReferenceEngine):
         g.ace_holder = None if d["ace_holder"] is None else int(d["ace_holder"])
         g.ace_bonus_taken = bool(d["ace_bonus_taken"])
         g.leader = None if d["leader"] is None else int(d["leader"])
-        g.trick = [(int(s), MUSHKA.index(c)) for s, c in d["trick"]]
+        g.trick = [(int(s), DECK.index(c)) for s, c in d["trick"]]
         g.tricks_won = [int(x) for x in d["tricks_won"]]
         g.tricks_played = int(d["tricks_played"])
         g.lone_tricks_left = int(d["lone_tricks_left"])
@@ -554,7 +556,7 @@ class ReferenceMushka(ReferenceScoring, ReferenceEngine):
         """The position dict; card lists sorted by index, except the stock
         (drawing order) and the trick (playing order)."""
         def names(cards):
-            return [MUSHKA.name(c) for c in sorted(cards)]
+            return [DECK.name(c) for c in sorted(cards)]
 
         offer = None if self.stop_offer is None else {"seat": self.stop_offer[0],
                                                       "at": self.stop_offer[1]}
@@ -566,19 +568,19 @@ class ReferenceMushka(ReferenceScoring, ReferenceEngine):
             "dealer": self.dealer,
             "to_move": None if self.is_terminal() else self.to_move,
             "deal_number": self.deal_number,
-            "trump_card": MUSHKA.name(self.trump_card),
+            "trump_card": DECK.name(self.trump_card),
             "trump_taken": self.trump_taken,
             "records": list(self.records),
             "start_records": list(self.start_records),
             "hands": [names(h) for h in self.hands],
             "discards": [names(x) for x in self.discards],
             "decisions": list(self.decisions),
-            "stock": [MUSHKA.name(c) for c in self.stock],
+            "stock": [DECK.name(c) for c in self.stock],
             "active": list(self.active),
             "ace_holder": self.ace_holder,
             "ace_bonus_taken": self.ace_bonus_taken,
             "leader": self.leader,
-            "trick": [[s, MUSHKA.name(c)] for s, c in self.trick],
+            "trick": [[s, DECK.name(c)] for s, c in self.trick],
             "tricks_won": list(self.tricks_won),
             "tricks_played": self.tricks_played,
             "lone_tricks_left": self.lone_tricks_left,

@@ -5,9 +5,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...cards import mushka_deck_mask
 from ...errors import OptionError
 from ...protocol.options import Integers, check_options, option
+from . import layout
 
 # Indices into the int64 params vector that the kernels receive.
 P_NUM_PLAYERS = 0
@@ -82,7 +82,7 @@ class MushkaRules:
     @property
     def deck_mask(self) -> int:
         """The cards in play as a mask of the universal 52-card index."""
-        return mushka_deck_mask(self.deck_size)
+        return layout.deck_mask(self.deck_size)
 
     def kernel_params(self) -> np.ndarray:
         """The packed int64 form the kernels read (indices ``P_*`` of this module)."""

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import MUSHKA
 from ...protocol.positions import Fields, check_trick_counts
 from . import layout as L
+from .layout import DECK
 from .reference import suit
 from .reference_scoring import ace_bonus_points, record_after_bonus, record_after_trick, remise_points
 
 STOP_AT_NAMES = ("play", "bonus", "end")
 
-_err = Fields(MUSHKA).error
+_err = Fields(DECK).error
 
 
 def decision_value(word) -> Any:
@@ -83,22 +83,22 @@ def _check_cards(p: dict, rules: Any) -> None:
     for zone, cards in zones:
         for c in cards:
             if c in seen:
-                raise _err(f"card {MUSHKA.name(c)!r} is in both {seen[c]} and {zone}: each card "
+                raise _err(f"card {DECK.name(c)!r} is in both {seen[c]} and {zone}: each card "
                            "exists once")
             seen[c] = zone
-    missing = [MUSHKA.name(c) for c in range(L.N_CARDS) if deck >> c & 1 and c not in seen]
+    missing = [DECK.name(c) for c in range(L.N_CARDS) if deck >> c & 1 and c not in seen]
     if missing:
         raise _err(f"missing cards {', '.join(missing)}: every card of the {deck.bit_count()}-card "
                    "deck must be in hands, discards, stock, played or be the turned trump_card")
     if p["taken"]:
         where = seen[p["trump"]]
         if where not in (f"hands[{p['dealer']}]", f"played[{p['dealer']}]"):
-            raise _err(f"trump_card {MUSHKA.name(p['trump'])!r} is in {where}: the dealer took "
+            raise _err(f"trump_card {DECK.name(p['trump'])!r} is in {where}: the dealer took "
                        f"it, so it is in hands[{p['dealer']}] or played[{p['dealer']}]")
     for s in range(n):
         clash = set(p["excluded"][s]) & set(p["hands"][s])
         if clash:
-            raise _err(f"excluded[{s}] lists {MUSHKA.name(min(clash))!r}, which is in hands[{s}]")
+            raise _err(f"excluded[{s}] lists {DECK.name(min(clash))!r}, which is in hands[{s}]")
         if L.ACE_OF_SPADES in p["discards"][s] and not rules.ace_of_spades_discardable:
             raise _err(f"discards[{s}] holds 'As', which may not be discarded "
                        "(ace_of_spades_discardable=false)")
@@ -279,7 +279,7 @@ def _check_tricks(p: dict, rules: Any, active: list[int], t: int) -> None:
                    "order from the leader, and not all of them (a full trick is taken)")
     for s, c in p["trick"]:
         if c not in p["played"][s]:
-            raise _err(f"trick: {MUSHKA.name(c)!r} of seat {s} must be in played[{s}]")
+            raise _err(f"trick: {DECK.name(c)!r} of seat {s} must be in played[{s}]")
     check_trick_counts(_err, active, seats, t, L.HAND_SIZE,
                        lambda s: len(p["played"][s]), lambda s: len(p["hands"][s]))
     if phase == L.PHASE_PLAY:

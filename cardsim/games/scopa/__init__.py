@@ -12,13 +12,13 @@ tables).
 Returns: for a deal, each seat's side's deal points minus the other side's; for a match,
 +1 for the winning side and -1 for the other.
 """
-from ...cards import SCOPA
 from ...protocol.spec import DealConditions, ExactHooks, GameDefinition
 from . import exact, layout, match
+from .layout import DECK
 from .rules import PRESETS, ScopaRules
 from .summary import summarize
 
-KINGS = SCOPA.matching(lambda c: c.startswith("K"))
+KINGS = DECK.matching(lambda c: c.startswith("K"))
 
 
 def deal_refusal(rules: ScopaRules, place: int, cards, low: int) -> str | None:
@@ -42,7 +42,7 @@ RECORD_COLUMNS = tuple(f"side{s}_{c}" for s in range(2) for c in layout.CATEGORI
     "dealer", "redeals", "moves")
 
 GAME = GameDefinition.of_package(
-    __name__, reference="ReferenceScopa", rules_type=ScopaRules, deck=SCOPA,
+    __name__, reference="ReferenceScopa", rules_type=ScopaRules,
     summary="Italian fishing game: 40 cards, captures by equal card or sum, 2 players or 2x2",
     summarize=summarize, record_columns=RECORD_COLUMNS,
     max_actions=lambda rules: (layout.MAX_ACTIONS_9 if rules.hand_size == 9
@@ -56,8 +56,8 @@ GAME = GameDefinition.of_package(
     match=match.model, match_cell=match.match_cell,
     partnerships=lambda rules: rules.num_players == 4,
     deal_conditions=DealConditions(
-        sets={"coins": SCOPA.matching(lambda c: c.endswith("co")),
-              "sevens": SCOPA.matching(lambda c: c.startswith("7")), "kings": KINGS},
+        sets={"coins": DECK.matching(lambda c: c.endswith("co")),
+              "sevens": DECK.matching(lambda c: c.startswith("7")), "kings": KINGS},
         table=True, refuses=deal_refusal),
     return_bounds=return_bounds,
     # the opponent model (model=1) lifts ISMCTS from below the heuristic to about its level;

@@ -1,4 +1,5 @@
-"""Scopa's flat state vector: named offsets, card tables and the action encoding.
+"""Scopa's deck (``DECK``, its card names) and flat state vector: named offsets, card
+tables and the action encoding.
 
 A state is a ``numpy.uint64`` vector of length :data:`STATE_LEN`. Card sets are one word each
 (40 cards, :data:`N_WORDS` = 1). Seats are numbered in playing order; the side of seat ``p`` is
@@ -15,9 +16,17 @@ it captures (0 when the card stays on the table). Sorting the ids sorts by card,
 """
 import numpy as np
 
+from ...cards import Deck, suited
+
 N_CARDS = 40
 N_WORDS = 1
 N_SIDES = 2
+
+# The deck (rules/scopa.md §1.3): index = suit * 10 + (capture value - 1).
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "C", "K"]
+SUITS = ["co", "cu", "sw", "ba"]
+DECK = Deck("scopa", suited(RANKS, SUITS),
+            "a rank (A 2 3 4 5 6 7 J C K) followed by a suit (co cu sw ba), e.g. '7co'")
 
 # State vector offsets.
 HAND = 0            # HAND + seat, 4 words (unused seats stay 0 with 2 players)
@@ -92,3 +101,11 @@ def deal_slots(rules, dealer: int) -> tuple[int, dict[int, tuple[int, ...]], fro
     for j in range(n):
         places[(dealer + 1 + j) % n] = tuple(range(4 + h * j, 4 + h * (j + 1)))
     return N_CARDS, places, frozenset()
+
+
+# The words each offset of the state vector spans, in the offsets' order (every offset once;
+# tests/conformance/test_layout.py checks that they tile the vector without overlap or gap).
+SLOT_WORDS = {
+    "HAND": 4, "TABLE": 1, "PILE": N_SIDES, "STOCK": 1, "ORDER": ORDER_WORDS, "NEXT": 1,
+    "TO_MOVE": 1, "DEALER": 1, "LAST_CAPTURER": 1, "SCOPE": N_SIDES, "SCORE": N_SIDES,
+    "DEAL_NUMBER": 1, "REDEALS": 1, "PHASE": 1, "MODE": 1, "RNG": 4}

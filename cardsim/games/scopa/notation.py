@@ -22,7 +22,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ...cards import SCOPA, mask_of
+from ...cards import mask_of
 from ...errors import IllegalActionError, PositionError
 from ...protocol import planes
 from ...protocol.options import rules_dict
@@ -37,6 +37,7 @@ from ...protocol.positions import (
 from . import kernels as K
 from . import layout as L
 from . import scoring, validation
+from .layout import DECK
 
 PHASES = {"play": L.PHASE_PLAY, "deal_over": L.PHASE_DEAL_OVER, "match_over": L.PHASE_MATCH_OVER}
 MODES = {"deal": 0, "match": L.MODE_MATCH}
@@ -46,12 +47,12 @@ _KEYS = {"game", "rules", "mode", "phase", "dealer", "to_move", "hands", "table"
 
 def names(mask: int) -> list[str]:
     """Card names of a mask, in index order."""
-    return SCOPA.names(int(mask))
+    return DECK.names(int(mask))
 
 
 def stock_order(vec: np.ndarray) -> list[str]:
     """The stock, next card first."""
-    return [SCOPA.name(int(K.order_card(vec, i))) for i in range(int(vec[L.NEXT]), L.N_CARDS)]
+    return [DECK.name(int(K.order_card(vec, i))) for i in range(int(vec[L.NEXT]), L.N_CARDS)]
 
 
 def _rev(table: Mapping[str, int], value: int) -> str:
@@ -95,7 +96,7 @@ def _int(d: Mapping, key: str, default: Any, lo: int, hi: int) -> int:
 
 
 def _cards(d: Mapping, key: str, value: Any) -> list[int]:
-    return card_indices(SCOPA, key, value)
+    return card_indices(DECK, key, value)
 
 
 def _pair(d: Mapping, key: str, lo: int, hi: int) -> list[int]:
@@ -135,7 +136,7 @@ def from_dict(d: Mapping[str, Any], rules: Any) -> np.ndarray:
         raise _err(f"piles: expected 2 lists of cards (one per side), got {piles!r}")
     for s in range(2):
         zones[f"piles[{s}]"] = _cards(d, f"piles[{s}]", piles[s])
-    check_each_card_once(SCOPA, zones, "hands, table, stock or piles")
+    check_each_card_once(DECK, zones, "hands, table, stock or piles")
 
     def mask(cards: list[int]) -> np.uint64:
         return np.uint64(mask_of(cards))
@@ -175,13 +176,13 @@ def action_parts(action: int) -> tuple[int, int]:
 def action_to_dict(vec: np.ndarray, action: int) -> dict:
     """``{"play": [card], "capture": [cards]}``."""
     card, taken = action_parts(action)
-    return {"play": [SCOPA.name(card)], "capture": names(taken)}
+    return {"play": [DECK.name(card)], "capture": names(taken)}
 
 
 def action_to_string(vec: np.ndarray, action: int) -> str:
     """``"7sw>7cu"``, ``"6cu>2co+4sw"``, or ``"3co"`` when nothing is captured."""
     card, taken = action_parts(action)
-    text = SCOPA.name(card)
+    text = DECK.name(card)
     return text + (">" + "+".join(names(taken)) if taken else "")
 
 
@@ -194,8 +195,8 @@ def action_from_dict(vec: np.ndarray, rules: Any, d: Mapping[str, Any], legal: l
         play = [play]
     if not isinstance(play, (list, tuple)) or len(play) != 1:
         raise IllegalActionError(f"action {d!r}: 'play' must name exactly one card")
-    card = SCOPA.index(play[0])
-    taken = SCOPA.mask(d.get("capture", []))
+    card = DECK.index(play[0])
+    taken = DECK.mask(d.get("capture", []))
     return require_legal(card << L.ACTION_CARD_SHIFT | taken, legal,
                          lambda a: action_to_string(vec, a))
 

@@ -1,12 +1,12 @@
 """A slow, plain-Python Scopa engine written for clarity: the test oracle of the kernels.
 
 It implements ``../shared/rules/scopa.md`` again from the text, independently of
-:mod:`.kernels` and :mod:`.layout`: card sets are Python ``set`` objects of card indices, the
-stock is a ``list`` in dealing order, and each rule is one small method whose docstring starts
-with its rule ID. Only the deck (:data:`cardsim.cards.SCOPA`, with its mask helpers
-``mask_of`` and ``bits_of``), the random-number generator (:class:`cardsim.compiled.rng.PyRng`, the
-plain-Python twin of the kernels' generator) and the options (:class:`.rules.ScopaRules`) are
-shared, so that a seed deals the same cards in both engines.
+:mod:`.kernels` and of :mod:`.layout`'s tables: card sets are Python ``set`` objects of card
+indices, the stock is a ``list`` in dealing order, and each rule is one small method whose
+docstring starts with its rule ID. Only the deck (:data:`.layout.DECK`, with the mask helpers
+``mask_of`` and ``bits_of`` of :mod:`cardsim.cards`), the random-number generator
+(:class:`cardsim.compiled.rng.PyRng`, the plain-Python twin of the kernels' generator) and the options
+(:class:`.rules.ScopaRules`) are shared, so that a seed deals the same cards in both engines.
 
 The interface mirrors the public ``State`` for the differential test
 (``tests/games/scopa/test_differential.py``): the same action ids
@@ -20,15 +20,16 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ...cards import SCOPA, bits_of, mask_of
+from ...cards import bits_of, mask_of
 from ...compiled.rng import PyRng
 from ...protocol.reference import ReferenceEngine
+from .layout import DECK
 from .rules import ScopaRules
 
 N_CARDS = 40
 ALL_CARDS = frozenset(range(N_CARDS))
 CARD_SHIFT = 40                       # action id = card << 40 | capture mask
-SETTEBELLO = SCOPA.index("7co")       # SC-SCORE-3
+SETTEBELLO = DECK.index("7co")       # SC-SCORE-3
 COIN_SUIT = 0                         # SC-SCORE-2: denari
 # SC-PRIM-1: primiera values by rank A 2 3 4 5 6 7 J C K.
 PRIMIERA_BY_RANK = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
@@ -97,7 +98,7 @@ class ReferenceScopa(ReferenceEngine):
     def from_dict(cls, rules: ScopaRules, position: dict) -> "ReferenceScopa":
         """A state from the position-dict format (the output of :meth:`to_dict`)."""
         g = cls.for_position(rules, position)
-        names = SCOPA.indices
+        names = DECK.indices
         g.mode = position.get("mode", "deal")
         g.phase = position.get("phase", "play")
         g.dealer = int(position["dealer"])
@@ -388,7 +389,7 @@ class ReferenceScopa(ReferenceEngine):
     def to_dict(self) -> dict:
         """The position dict; card lists sorted by index, except the stock (dealing order)."""
         def names(cards):
-            return [SCOPA.name(c) for c in sorted(cards)]
+            return [DECK.name(c) for c in sorted(cards)]
 
         return {
             "game": "scopa",
@@ -399,7 +400,7 @@ class ReferenceScopa(ReferenceEngine):
             "to_move": self.to_move,
             "hands": [names(h) for h in self.hands],
             "table": names(self.table),
-            "stock": [SCOPA.name(c) for c in self.stock],
+            "stock": [DECK.name(c) for c in self.stock],
             "piles": [names(p) for p in self.piles],
             "scopas": list(self.scopas),
             "last_capturer": self.last_capturer,

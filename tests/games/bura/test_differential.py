@@ -30,7 +30,7 @@ import random
 
 import pytest
 
-from cardsim.cards import BURA
+from cardsim.games.bura.layout import DECK as BURA
 from cardsim.games.bura.reference import CLAIM, KIND_NAMES, STOP, ReferenceBura, split_action
 from cardsim.games.bura.reference_scoring import points
 from cardsim.games.bura.rules import BuraRules

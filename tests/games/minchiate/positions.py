@@ -46,8 +46,8 @@ import json
 import random
 from typing import Any, Iterable, Mapping
 
-from cardsim.cards import MINCHIATE
 from cardsim.games.minchiate import layout
+from cardsim.games.minchiate.layout import DECK as MINCHIATE
 from cardsim.games.minchiate.rules import MinchiateRules
 from tests.helpers import game_loader
 

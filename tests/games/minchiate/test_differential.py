@@ -39,7 +39,7 @@ import random
 
 import pytest
 
-from cardsim.cards import MINCHIATE
+from cardsim.games.minchiate.layout import DECK as MINCHIATE
 from cardsim.games.minchiate.reference import (
     DECLARE,
     DISCARD,

@@ -14,9 +14,9 @@ import random
 
 import pytest
 
-from cardsim.cards import MINCHIATE
 from cardsim.errors import CardError, IllegalActionError, PositionError
 from cardsim.games.minchiate import layout, notation, validation_scoring
+from cardsim.games.minchiate.layout import DECK as MINCHIATE
 
 from .positions import (
     BASE,

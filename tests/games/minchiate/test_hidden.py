@@ -35,12 +35,12 @@ import pytest
 from scipy.stats import chi2_contingency, chisquare
 
 import cardsim
-from cardsim.cards import MINCHIATE
 from cardsim.compiled.rng import rng_from_seed
 from cardsim.game import State
 from cardsim.games.minchiate import choose_random, layout, worlds
 from cardsim.games.minchiate.conformance import combos, declaration_excluded, eligible, first_class, own_part
 from cardsim.games.minchiate.conformance import shown_cards as shown
+from cardsim.games.minchiate.layout import DECK as MINCHIATE
 from tests.helpers import game_loader
 
 ALPHA = 1e-4

@@ -39,7 +39,7 @@ import random
 
 import pytest
 
-from cardsim.cards import MUSHKA
+from cardsim.games.mushka.layout import DECK as MUSHKA
 from cardsim.games.mushka.reference import (
     ACE_OF_SPADES,
     DISCARD,

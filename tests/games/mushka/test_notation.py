@@ -20,10 +20,10 @@ import numpy as np
 import pytest
 
 import cardsim
-from cardsim.cards import MUSHKA
 from cardsim.compiled.order import UNKNOWN
 from cardsim.errors import PositionError
 from cardsim.games.mushka import layout, notation
+from cardsim.games.mushka.layout import DECK as MUSHKA
 from tests.games.mushka.positions import (
     DISCARD,
     EXCHANGE,

@@ -5,8 +5,8 @@ That the state vector's slots do not overlap is checked for every game in
 """
 from functools import lru_cache
 
-from cardsim.cards import SCOPA
 from cardsim.games.scopa import layout as L
+from cardsim.games.scopa.layout import DECK as SCOPA
 
 
 def subsets_with_sum(values, target):

@@ -25,8 +25,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardsim.cards import SCOPA
 from cardsim.compiled.rng import rng_from_seed
+from cardsim.games.scopa.layout import DECK as SCOPA
 from cardsim.games.scopa.reference import PRIMIERA_BY_RANK, ReferenceScopa
 from tests.helpers import load_game
 

@@ -918,8 +918,8 @@ def test_sc_team_4_sampled_world_forgets_the_true_deal_order():
     """SC-TEAM-4, rules §5: a sampled world keeps no trace of the true hands: the dealt part of
     the deal order (which lists every player's cards) is overwritten, the stock part is the
     sampled stock."""
-    from cardsim.cards import SCOPA
     from cardsim.games.scopa import kernels, layout
+    from cardsim.games.scopa.layout import DECK as SCOPA
     state = game(num_players=4).new_deal(seed=11)
     for _ in range(5):
         state.apply_action(state.legal_actions()[0])

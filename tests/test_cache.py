@@ -97,7 +97,8 @@ def test_a_second_process_compiles_nothing(name):
 
 def _tree(root):
     files = {"cardsim/compiled/bits.py": "@helper\ndef f(x):\n    return x\n",
-             "cardsim/compiled/turns.py": "def closure(layout):\n    return layout\n",
+             "cardsim/compiled/turns.py": "@helper\ndef over(x):\n    return x\n",
+             "cardsim/compiled/cache.py": "FOLDERS = 1\n",
              "cardsim/errors.py": "class E(Exception):\n    pass\n",
              "cardsim/notation_like.py": "import numba\nx = 1\n",
              "cardsim/solvers/ismcts.py": "@generic\ndef g(x):\n    return x\n"}
@@ -151,8 +152,10 @@ def test_cache_folders_follow_their_sources(tmp_path):
     (tmp_path / "cardsim/compiled/bits.py").write_text("@helper\ndef f(x):\n    return 3\n")
     assert all(v != again[g] for g, v in _hashes(tmp_path).items())
     later = _hashes(tmp_path)
-    (tmp_path / "cardsim/compiled/turns.py").write_text("def closure(layout):\n    return 0\n")
-    assert all(v != later[g] for g, v in _hashes(tmp_path).items())   # the core: every module
+    (tmp_path / "cardsim/compiled/cache.py").write_text("FOLDERS = 2\n")   # not compiled code
+    assert _hashes(tmp_path) == later
+    (tmp_path / "cardsim/compiled/turns.py").write_text("@helper\ndef over(x):\n    return 0\n")
+    assert all(v != later[g] for g, v in _hashes(tmp_path).items())
     from cardsim.compiled.cache import group_hash
     group_hash.cache_clear()
 

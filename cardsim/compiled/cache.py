@@ -16,11 +16,12 @@ group                 its functions                               the folder's h
 ``<game>-solvers``    the copies of generic functions for a game   core, the game, solvers
 ====================  ==========================================  ==========================
 
-The core's hashed files are every module of ``cardsim/compiled/`` (the compiled toolkit and
-how it compiles); another part's are those of its folder that define compiled code (a line
-starting ``@kernel``, ``@helper``, ``@leaf``, ``@generic``, ``@njit`` or ``@intrinsic``) and
-every module of the group's folders they import (a layout's or rules' constants, which compiled
-code bakes in). A module outside the group's
+A part's hashed files are those of its folder that define compiled code (a line starting
+``@kernel``, ``@helper``, ``@leaf``, ``@generic``, ``@njit`` or ``@intrinsic``), every module
+of the group's folders they import (a layout's or rules' constants, which compiled code bakes
+in) and ``cardsim/compiled/jit.py``, which says how everything compiles. A game registered from
+a package outside cardsim (``cardsim.protocol.registry.register``) is a group of its folder
+like any other. A module outside the group's
 folders is never hashed: editing an error message, a notation or a report compiles nothing
 again. Compiled code therefore reads constants only from its group's folders, which
 ``tests/test_cache.py`` checks. Editing one game's kernels starts new folders for that game's
@@ -53,9 +54,11 @@ ROOT = Path(__file__).resolve().parent.parent
 """The ``cardsim`` package's folder."""
 FOLDERS = {"core": ("compiled",), "solvers": ("solvers",)}
 """The folders of the shared parts, under :data:`ROOT`; a game's is ``games/<game>``."""
+OUTSIDE: dict[str, Path] = {}
+"""The folder of each game registered from a package outside cardsim (:func:`add_game`)."""
 _COMPILED = re.compile(rb"^@(kernel|helper|leaf|generic|njit|intrinsic)\b", re.M)
 """A line that starts compiled code: such a file's source is part of its group's hash (and
-``cardsim/compiled/jit.py``, which says how everything compiles)."""
+``compiled/jit.py``, which says how everything compiles)."""
 
 
 def base_folder() -> Path:
@@ -66,50 +69,67 @@ def base_folder() -> Path:
     return (Path(base) if base else Path.home() / ".cache") / "cardsim"
 
 
+def add_game(name: str, folder) -> None:
+    """A game package outside cardsim, in ``folder``: its compiled functions are kept and
+    hashed as a game's group (``None`` forgets it). Called by the registry before the game's
+    modules are imported."""
+    if folder is None:
+        OUTSIDE.pop(name, None)
+    else:
+        OUTSIDE[name] = Path(folder).resolve()
+    group_hash.cache_clear()
+
+
 def part_folder(root: Path, part: str) -> Path:
     """The folder of one part: ``core``, ``solvers`` or a game's name."""
+    if part in OUTSIDE and root == ROOT:
+        return OUTSIDE[part]
     return root.joinpath(*FOLDERS.get(part, ("games", part)))
 
 
 def _sources(root: Path, part: str) -> list[Path]:
     """The compiling ``.py`` files of one part (module docstring)."""
     files = sorted(part_folder(root, part).rglob("*.py"))
-    if part == "core":
-        return files            # the compiled toolkit, every module of it
-    return [f for f in files if _COMPILED.search(f.read_bytes())]
+    return [f for f in files if f.name == "jit.py" and part == "core"
+            or _COMPILED.search(f.read_bytes())]
 
 
 def _imported(root: Path, path: Path) -> set[Path]:
-    """The files of ``root``'s packages that the module at ``path`` imports by name (``from .
-    import layout as L``, ``from .rules import P_X``, ``from cardsim.compiled.bits import ONE``): the
-    constants compiled code reads from them are baked into its machine code."""
+    """The files that the module at ``path`` imports by name, relatively (``from . import
+    layout as L``, ``from .rules import P_X``) or from the ``cardsim`` package in ``root``
+    (``from cardsim.compiled.bits import ONE``): the constants compiled code reads from them are
+    baked into its machine code."""
     try:
         tree = ast.parse(path.read_bytes())
     except SyntaxError:
         return set()
-    package = (root.name, *path.relative_to(root).parent.parts)
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            base = list(package[:len(package) - node.level + 1]) if node.level else []
-            base += (node.module or "").split(".") if node.module else []
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.Import):
-            base, names = [], [a.name for a in node.names]
+        if isinstance(node, ast.ImportFrom) and node.level:
+            folder = path.parent
+            for _ in range(node.level - 1):
+                folder = folder.parent
+            base = (folder, (node.module or "").split(".") if node.module else [])
+        elif isinstance(node, (ast.ImportFrom, ast.Import)):
+            module = node.module if isinstance(node, ast.ImportFrom) else ""
+            parts = module.split(".") if module else []
+            if parts and parts[0] != root.name:
+                continue
+            base = (root, parts[1:])
         else:
             continue
+        folder, parts = base
+        names = [a.name for a in node.names]
         for name in names:
-            for parts in (base + name.split("."), base):
-                if not parts or parts[0] != root.name:
-                    continue
-                for f in (root.joinpath(*parts[1:]).with_suffix(".py"),
-                          root.joinpath(*parts[1:], "__init__.py")):
-                    if len(parts) > 1 and f.is_file():
-                        found.add(f)
-                        break
-                else:
-                    continue
-                break
+            candidates = [parts + name.split("."), parts] if isinstance(node, ast.ImportFrom) \
+                else [name.split(".")[1:]] if name.split(".")[0] == root.name else []
+            for tail in candidates:
+                hit = next((f for f in (folder.joinpath(*tail).with_suffix(".py"),
+                                        folder.joinpath(*tail, "__init__.py"))
+                            if tail and f.is_file()), None)
+                if hit is not None:
+                    found.add(hit)
+                    break
     return found
 
 
@@ -166,8 +186,10 @@ def _code_of(path: Path) -> bytes:
 def group_hash(group: str, root: Path = ROOT) -> str:
     """A hash of the code (:func:`_code_of`) of every file of :func:`_hashed`."""
     h = hashlib.sha256()
+    game = part_folder(root, group.removesuffix("-solvers"))
     for f in _hashed(root, group):
-        h.update(f.relative_to(root).as_posix().encode() + b"\0" + _code_of(f))
+        name = f.relative_to(root if root in f.parents else game.parent)
+        h.update(name.as_posix().encode() + b"\0" + _code_of(f))
     return h.hexdigest()[:16]
 
 
@@ -178,10 +200,15 @@ def group_of(py_func) -> str | None:
         return f"{game}-solvers"
     try:
         path = Path(py_func.__code__.co_filename).resolve()
-        rel = path.relative_to(ROOT)
-    except (ValueError, OSError):
+    except OSError:
         return None
-    parts = rel.parts
+    for name, folder in OUTSIDE.items():
+        if folder in path.parents:
+            return name
+    try:
+        parts = path.relative_to(ROOT).parts
+    except ValueError:
+        return None
     for group, folder in FOLDERS.items():
         if parts[:len(folder)] == folder and len(parts) > len(folder):
             return group

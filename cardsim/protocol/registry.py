@@ -13,7 +13,9 @@ cardsim.errors.UnknownGameError: unknown game 'skat': expected one of bura, minc
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
+from ..compiled import cache
 from ..errors import UnknownGameError
 from .spec import GameDefinition
 
@@ -32,12 +34,17 @@ def register(name: str, package: str) -> None:
     when ``name`` is another package's. :func:`unregister` takes it back."""
     if GAMES.get(name, package) != package:
         raise ValueError(f"game {name!r} is already registered as {GAMES[name]}")
+    found = importlib.util.find_spec(package)
+    if found is None or not found.submodule_search_locations:
+        raise ValueError(f"{package!r} is not an importable package")
+    cache.add_game(name, found.submodule_search_locations[0])   # before its kernels compile
     GAMES[name] = package
 
 
 def unregister(name: str) -> None:
     """Forget the game ``name`` that :func:`register` added."""
-    GAMES.pop(name, None)
+    if GAMES.pop(name, None) is not None:
+        cache.add_game(name, None)
 
 
 def list_games() -> list[str]:

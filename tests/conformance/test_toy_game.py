@@ -45,6 +45,19 @@ def test_registered_once_under_its_name():
         register(NAME, "tests.toygame.another")
 
 
+def test_its_compiled_code_is_cached_by_its_own_sources():
+    """A game from a package outside cardsim is a compile group of its folder: its kernels are
+    kept in its own cache folder, whose hash covers its layout (compiled in as constants), so an
+    edit of its layout cannot leave stale kernels."""
+    from cardsim.compiled.cache import ROOT, _hashed, group_of
+    from cardsim.game import definition
+    kernels = definition(NAME).kernels
+    assert group_of(kernels.apply_action.py_func) == NAME
+    hashed = {f.name for f in _hashed(ROOT, NAME)}
+    assert {"kernels.py", "layout.py", "jit.py"} <= hashed
+    assert "notation.py" not in hashed
+
+
 @pytest.mark.parametrize("opts", conformance.OPTIONS)
 def test_kernels_agree_with_the_reference_engine(opts):
     """The same seeds and moves give the same positions and returns in the kernels and in the

@@ -17,7 +17,7 @@ import inspect
 import numpy as np
 
 import cardsim
-from cardsim.registry import definition
+from cardsim.protocol.registry import definition
 
 
 def pytest_generate_tests(metafunc):

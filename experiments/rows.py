@@ -1,11 +1,11 @@
-"""The experiment store's rows: their format, and the rows read back as games.
+"""The experiment store's rows: their format, how a batch's rows are built from duplicate
+play, and the rows read back as games.
 
-**The format.** One row per game, a deal played in one rotation of the seats (the rows of
-:func:`solvers.duplicate.play_duplicate`, to which :func:`experiments.runner.run_batch` adds
-the matchup and batch); its columns, in order, with their dtypes:
+**The format.** One row per game, a deal played in one rotation of the seats
+(:func:`solvers.duplicate.play_duplicate`); its columns, in order, with their dtypes:
 
 * ``matchup``, ``batch`` (int64): the matchup's index in the spec and the batch's within the
-  matchup (a store's rows only);
+  matchup (a store's rows only: :func:`batch_rows`);
 * ``deal``, ``rotation``, ``seed``, ``dealer``, ``moves`` (int64), ``seconds`` (float64): the
   deal's index (it is dealt from ``SeedSequence([*prefix, deal])``, the prefix the matchup's:
   :func:`experiments.runner.deal_seed`), the rotation (seat ``s`` is played by
@@ -18,7 +18,7 @@ the matchup and batch); its columns, in order, with their dtypes:
   searching agents (ISMCTS, PIMC, the oracle); NaN for the random and heuristic players, which
   are not timed;
 * ``cat_<name>_<s>`` (float64): the game's scoring categories at seat ``s``
-  (:func:`solvers.duplicate.categories`; NaN in a game where the game gives none), and ``end``
+  (:func:`solvers.duplicate.seat_scores`; NaN in a game where the game gives none), and ``end``
   (strings): how the deal ended, where the game says (Bura), in the game's order;
 * the game's deal facts, its notation module's ``deal_columns`` where it has one (Bura:
   ``first_leader``, ``last_trick``, int64).
@@ -44,12 +44,15 @@ and :mod:`experiments.sprt` (the sequential test).
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import pandas as pd
 
 from cardsim.errors import CardsimError
+
+if TYPE_CHECKING:
+    from solvers.duplicate import DuplicateResults
 
 SCHEMA_VERSION = 2
 """The version of the rows' format that this cardsim writes (module docstring)."""
@@ -62,6 +65,8 @@ END = "end"
 """The column of how the deal ended."""
 KEY = ["matchup", "deal", "rotation"]
 """The columns that name a game in a store's rows."""
+STORED = ("matchup", "batch")
+"""The columns that a store's rows have before a game's (:func:`batch_rows`)."""
 COLUMNS = {"matchup": "int64", "batch": "int64", "deal": "int64", "rotation": "int64",
            "seed": "int64", "dealer": "int64", "moves": "int64", "seconds": "float64"}
 """The columns of one value per game and their dtypes, in the rows' order."""
@@ -105,6 +110,59 @@ def thinking_recorded(rows: pd.DataFrame) -> bool:
     ``think_<s>``: rows of version 2 on)."""
     n = sum(1 for c in rows.columns if _SEAT.match(str(c)))
     return n > 0 and set(seat_columns(DECISIONS, n) + seat_columns(THINK, n)) <= set(rows.columns)
+
+
+# --- building ------------------------------------------------------------------------------
+
+def score_columns(scores: dict) -> dict:
+    """A game's scoring categories per seat and its end (:func:`solvers.duplicate.seat_scores`)
+    as columns: ``cat_<name>_<s>`` for each category, ``end`` for the kind of end."""
+    out = {}
+    for name, value in scores.items():
+        if isinstance(value, str):
+            out[END] = value
+        else:
+            for s, v in enumerate(value):
+                out[at_seat(category(name), s)] = v
+    return out
+
+
+def duplicate_rows(results: DuplicateResults, seating: Sequence[int] | None = None) -> pd.DataFrame:
+    """One row per game of ``results`` (:func:`solvers.duplicate.play_duplicate`), without a
+    matchup and batch; ``seating`` maps the agents' indices in the list played to those the
+    ``seat_<s>`` columns record (a matchup's seat tuple: indices in the spec's agents)."""
+    return pd.DataFrame(_rows(results, {}, seating))
+
+
+def batch_rows(results: DuplicateResults, matchup: int, batch: int,
+               seating: Sequence[int]) -> pd.DataFrame:
+    """Batch ``batch`` of matchup ``matchup`` as the store keeps it: the rows of ``results``,
+    played by ``seating``'s agents (the matchup's seat tuple) in that order."""
+    return pd.DataFrame(_rows(results, dict(zip(STORED, (matchup, batch))), seating))
+
+
+def _rows(results: DuplicateResults, first: dict, seating) -> list[dict]:
+    """The rows as dicts, columns in the format's order (module docstring): ``first``, then the
+    game's columns."""
+    n = results.seats.shape[1]
+    seats = results.seats if seating is None else np.asarray(seating, dtype=np.int64)[
+        results.seats]
+    game = {c: getattr(results, c).tolist() for c in COLUMNS if c not in STORED}  # same names
+    seat, ret = seats.tolist(), results.returns.tolist()
+    later = {DECISIONS: results.decisions.tolist(), THINK: results.think.tolist()}
+    out = []
+    for i, (scores, facts) in enumerate(zip(results.scores, results.facts)):
+        row = {**first, **{c: values[i] for c, values in game.items()}}
+        for s in range(n):
+            row[at_seat(SEAT, s)] = seat[i][s]
+            row[at_seat(RETURN, s)] = ret[i][s]
+        for stem, values in later.items():
+            for s in range(n):
+                row[at_seat(stem, s)] = values[i][s]
+        row.update(score_columns(scores))
+        row.update(facts)
+        out.append(row)
+    return out
 
 
 # --- reading -------------------------------------------------------------------------------

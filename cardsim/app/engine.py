@@ -120,6 +120,7 @@ def _simulate_where(args: argparse.Namespace, options: dict) -> int:
 
     from cardsim.deals import parse_where
     from cardsim.game import load_game
+    from experiments.rows import duplicate_rows
     from solvers.duplicate import play_duplicate
     if args.player:
         raise CardsimError("--player sets the compiled random loop's player; with --where the "
@@ -129,9 +130,9 @@ def _simulate_where(args: argparse.Namespace, options: dict) -> int:
     condition = parse_where(game, where)
     with tqdm(total=args.deals, unit="deal", disable=True if args.quiet else None,
               leave=False, desc=f"{game.name} deals") as bar:
-        rows = play_duplicate(game, ["random"] * game.num_players, args.deals,
-                              seed=(args.seed,), rotate=False, progress=bar.update,
-                              where=condition)
+        rows = duplicate_rows(play_duplicate(game, ["random"] * game.num_players, args.deals,
+                                             seed=(args.seed,), rotate=False,
+                                             progress=bar.update, where=condition))
     print_where(game, condition, args.deals, args.seed, rows)
     return 0
 

@@ -22,6 +22,7 @@ from experiments.equity import (
     table_checks,
 )
 from experiments.equity_folder import read_equity
+from experiments.rows import duplicate_rows
 from solvers.agents import play
 from solvers.duplicate import play_duplicate
 
@@ -167,7 +168,7 @@ def test_the_bootstrap_interval_holds_the_estimate_and_narrows_with_more_deals()
 @pytest.fixture(scope="module")
 def scopa_table():
     game = cardsim.load_game("scopa")
-    rows = play_duplicate(game, ["heuristic", "heuristic"], 4000, seed=(20, 1))
+    rows = duplicate_rows(play_duplicate(game, ["heuristic", "heuristic"], 4000, seed=(20, 1)))
     return game, equity_table(rows, match_model(game), boot=100, seed=1)
 
 

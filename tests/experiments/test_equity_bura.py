@@ -25,6 +25,7 @@ from experiments.equity import (
     table_checks,
 )
 from experiments.equity_folder import read_equity
+from experiments.rows import duplicate_rows
 from experiments.spec import SpecError, parse_spec, spec_from_dict
 from solvers.agents import play
 from solvers.duplicate import play_duplicate
@@ -208,8 +209,8 @@ def bura_rows():
     """Duplicate heuristic deals from both setups, on the same seeds (1,000 deals, each
     played 4 times: two rotations x two first leaders)."""
     game = bura(**WINS)
-    parts = [play_duplicate(game, ["heuristic", "heuristic"], 1000, seed=(20, 2), setup=setup)
-             for setup in ({}, DEALER_LEADS)]
+    parts = [duplicate_rows(play_duplicate(game, ["heuristic", "heuristic"], 1000, seed=(20, 2),
+                                           setup=setup)) for setup in ({}, DEALER_LEADS)]
     return pd.concat(parts, ignore_index=True)
 
 

@@ -11,7 +11,7 @@ import cardsim
 from cardsim.app.cli import main
 from cardsim.deals import DealError, deal_where, parse_where
 from cardsim.errors import CardsimError
-from cardsim.experiments.rows import seeded
+from cardsim.experiments.rows import duplicate_rows, seeded
 from cardsim.experiments.runner import RunConfig, run
 from cardsim.experiments.spec import SpecError, parse_spec
 
@@ -173,8 +173,9 @@ def test_spec_deal_table_and_workers(tmp_path):
         assert "7co" in game.new_deal(seq, where=spec.deal).to_dict()["hands"][0]
     from cardsim.experiments.runner import deal_seed
     from cardsim.solvers.duplicate import play_duplicate
-    direct = play_duplicate(game, ["random", "random"], range(10), seed=deal_seed(rare, 0),
-                            where=rare.deal)          # what the runner plays: the condition's
+    # what the runner plays: the condition's
+    direct = duplicate_rows(play_duplicate(game, ["random", "random"], range(10),
+                                           seed=deal_seed(rare, 0), where=rare.deal))
     assert seeded(one).drop(columns=["matchup", "batch"]).reset_index(drop=True).equals(
         seeded(direct)[seeded(one).columns.drop(["matchup", "batch"])])
     with pytest.raises(SpecError, match="deal: impossible condition"):

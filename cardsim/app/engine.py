@@ -119,6 +119,7 @@ def _simulate_where(args: argparse.Namespace, options: dict) -> int:
     from tqdm import tqdm
 
     from cardsim.deals import parse_where
+    from cardsim.experiments.rows import duplicate_rows
     from cardsim.game import load_game
     from cardsim.solvers.duplicate import play_duplicate
     if args.player:
@@ -129,23 +130,25 @@ def _simulate_where(args: argparse.Namespace, options: dict) -> int:
     condition = parse_where(game, where)
     with tqdm(total=args.deals, unit="deal", disable=True if args.quiet else None,
               leave=False, desc=f"{game.name} deals") as bar:
-        rows = play_duplicate(game, ["random"] * game.num_players, args.deals,
-                              seed=(args.seed,), rotate=False, progress=bar.update,
-                              where=condition)
+        rows = duplicate_rows(play_duplicate(game, ["random"] * game.num_players, args.deals,
+                                             seed=(args.seed,), rotate=False,
+                                             progress=bar.update, where=condition))
     print_where(game, condition, args.deals, args.seed, rows)
     return 0
 
 
 def print_where(game, condition, deals: int, seed: int, rows: pd.DataFrame) -> None:
     """``simulate --where``'s table: each seat's mean return and categories per deal."""
+    from cardsim.experiments.rows import RETURN, at_seat, category, category_names
     from cardsim.stats import fmt_interval, mean_interval
     print(f"{game.name}: {deals:,} deals where {json.dumps(dict(condition.canonical))}, "
           f"uniform random legal actions, seed {seed}")
     print("95% confidence intervals in brackets.")
-    columns = ["return"] + sorted({c.rsplit("_", 1)[0] for c in rows.columns if c.startswith("cat_")})
-    table = pd.DataFrame([[fmt_interval(*mean_interval(rows[f"{c}_{s}"].to_numpy()))
-                           for c in columns] for s in range(game.num_players)],
-                         columns=[c.removeprefix("cat_") for c in columns],
+    names = sorted(category_names(rows))
+    stems = [RETURN] + [category(name) for name in names]
+    table = pd.DataFrame([[fmt_interval(*mean_interval(rows[at_seat(stem, s)].to_numpy()))
+                           for stem in stems] for s in range(game.num_players)],
+                         columns=["return"] + names,
                          index=pd.Index(range(game.num_players), name="seat"))
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         print_table("Per seat (mean per deal)", table)

@@ -124,11 +124,12 @@ def _paired(game_name: str, deals: int) -> Callable:
 
 def _wins(deals: int) -> Callable:
     def draw(seq):
+        from cardsim.experiments.rows import duplicate_rows
         from cardsim.experiments.tables import matchup_table
         from cardsim.game import load_game
         from cardsim.solvers.duplicate import play_duplicate
-        rows = play_duplicate(load_game("scopa"), ["random", "random"], deals,
-                              seed=tuple(int(v) for v in seq.entropy))
+        rows = duplicate_rows(play_duplicate(load_game("scopa"), ["random", "random"], deals,
+                                             seed=tuple(int(v) for v in seq.entropy)))
         rows.insert(0, "matchup", 0)
         first = matchup_table(rows, ["r0", "r1"]).set_index("agent").loc[0]
         return tuple(np.array([first[c]]) for c in ("win_rate", "win_rate_lo", "win_rate_hi"))
@@ -138,15 +139,15 @@ def _wins(deals: int) -> Callable:
 def _elo(deals: int) -> Callable:
     def draw(seq):
         from cardsim.experiments.ratings import rating_table
+        from cardsim.experiments.rows import duplicate_rows
         from cardsim.game import load_game
         from cardsim.solvers.duplicate import play_duplicate
         game = load_game("scopa")
         prefix = tuple(int(v) for v in seq.entropy)
         parts = []
-        for m, (a, b) in enumerate(((0, 1), (0, 2), (1, 2))):
-            t = play_duplicate(game, ["random", "random"], deals, seed=(*prefix, m))
-            t["seat_0"], t["seat_1"] = np.where(t["seat_0"] == 0, a, b), np.where(
-                t["seat_1"] == 0, a, b)
+        for m, seating in enumerate(((0, 1), (0, 2), (1, 2))):
+            t = duplicate_rows(play_duplicate(game, ["random", "random"], deals,
+                                              seed=(*prefix, m)), seating)
             t.insert(0, "matchup", m)
             parts.append(t)
         table = rating_table(pd.concat(parts, ignore_index=True), ["r0", "r1", "r2"],
@@ -161,9 +162,11 @@ TRUTH_DEALS = 200_000
 
 
 def _equity_rows(deals: int, seed):
+    from cardsim.experiments.rows import duplicate_rows
     from cardsim.game import load_game
     from cardsim.solvers.duplicate import play_duplicate
-    return play_duplicate(load_game("scopa"), ["heuristic", "heuristic"], deals, seed=seed)
+    return duplicate_rows(play_duplicate(load_game("scopa"), ["heuristic", "heuristic"], deals,
+                                         seed=seed))
 
 
 def _equity(deals: int) -> Callable:

@@ -62,6 +62,7 @@ from .equity_folder import (
     read_manifest,
     read_table,
 )
+from .rows import SEAT, n_seats, seat_columns
 from .spec import ExperimentSpec, parse_spec
 from .store import folder_lock, levels_of, write_synced
 
@@ -127,8 +128,7 @@ def deal_spec(config: EquityConfig, setup: dict | None = None) -> ExperimentSpec
 
 def deal_outcomes(rows: pd.DataFrame, model: MatchModel):
     """Each row's deal index, configuration and outcome (agent 0 is side a)."""
-    n = sum(1 for c in rows.columns if c.startswith("seat_"))
-    side = np.stack([rows[f"seat_{s}"].to_numpy() % 2 for s in range(n)], axis=1)
+    side = rows[seat_columns(SEAT, n_seats(rows))].to_numpy() % 2
     configs, outcomes = model.outcomes(rows, side)
     return rows["deal"].to_numpy(), np.asarray(configs, dtype=np.int64), outcomes
 

@@ -1,32 +1,175 @@
-"""The rows of an experiment store as games: validated arrays, matchups and agents' names.
+"""The experiment store's rows: their format, how a batch's rows are built from duplicate
+play, and the rows read back as games.
 
-The lower half of :mod:`cardsim.experiments.tables` (which builds the tables) and of
-:mod:`cardsim.experiments.sprt` (the sequential test), both reading the rows through :class:`Games`.
-The row format and the matchup order are those of :mod:`cardsim.experiments.tables`' docstring.
+**The format.** One row per game, a deal played in one rotation of the seats
+(:func:`cardsim.solvers.duplicate.play_duplicate`); its columns, in order, with their dtypes:
+
+* ``matchup``, ``batch`` (int64): the matchup's index in the spec and the batch's within the
+  matchup (a store's rows only: :func:`batch_rows`);
+* ``deal``, ``rotation``, ``seed``, ``dealer``, ``moves`` (int64), ``seconds`` (float64): the
+  deal's index (it is dealt from ``SeedSequence([*prefix, deal])``, the prefix the matchup's:
+  :func:`cardsim.experiments.runner.deal_seed`), the rotation (seat ``s`` is played by
+  ``matchup[(s + rotation) % n]``), the last word of the deal's entropy (the deal's index), the
+  dealer's seat (-1 in a game without one), the moves played and the game's wall-clock time;
+* ``seat_<s>`` (int64) and ``return_<s>`` (float64), seat by seat: the agent at seat ``s`` (its
+  index in the spec's agents) and the seat's return;
+* ``decisions_<s>`` (int64): the moves seat ``s`` chose among two or more legal ones;
+* ``think_<s>`` (float64): the seconds seat ``s``'s agent thought on them, measured for the
+  searching agents (ISMCTS, PIMC, the oracle); NaN for the random and heuristic players, which
+  are not timed;
+* ``cat_<name>_<s>`` (float64): the game's scoring categories at seat ``s``
+  (:func:`cardsim.solvers.duplicate.seat_scores`; NaN in a game where the game gives none), and ``end``
+  (strings): how the deal ended, where the game says (Bura), in the game's order;
+* the game's deal facts, its notation module's ``deal_columns`` where it has one (Bura:
+  ``first_leader``, ``last_trick``, int64).
+
+The per-seat columns are ``<stem>_<s>`` (:func:`at_seat`); a category's stem is
+``cat_<name>`` (:func:`category`). The games' match models read a deal's outcome from these
+columns (:class:`cardsim.protocol.match.MatchModel`: ``return_<s>``, ``dealer``, ``cat_<name>_<s>``, the
+deal facts), and :func:`cardsim.solvers.analyze.analyze` builds such rows for the play-outs it values
+for the match. The :data:`MEASURED` columns differ from run to run; everything else is the
+seeds'.
+
+**Versions.** A store's manifest holds the version of the format its rows follow
+(:data:`SCHEMA_VERSION`, written by :mod:`cardsim.experiments.store`); the versions in :data:`READS`
+read. Version 2 added ``decisions_<s>`` and ``think_<s>`` (:data:`ADDED`); rows of version 1
+lack them and read as rows that do not record the thinking time (:func:`thinking_recorded`:
+the thinking table is empty, the report says so), and a run that resumes a version 1 store
+writes its new batches with them.
+
+**Reading.** :class:`Games` holds the rows as validated arrays, for :mod:`cardsim.experiments.tables`
+(which builds the tables, and states the conventions of matchup order and paired statistics)
+and :mod:`cardsim.experiments.sprt` (the sequential test).
 """
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import pandas as pd
 
 from cardsim.errors import CardsimError
 
-KEY = ["matchup", "deal", "rotation"]
-_SEAT = re.compile(r"^seat_(\d+)$")
+if TYPE_CHECKING:
+    from cardsim.solvers.duplicate import DuplicateResults
 
+SCHEMA_VERSION = 2
+"""The version of the rows' format that this cardsim writes (module docstring)."""
+READS = (1, 2)
+"""The versions of the rows' format that this cardsim reads."""
+
+SEAT, RETURN, DECISIONS, THINK = "seat", "return", "decisions", "think"
+"""The stems of the per-seat columns (:func:`at_seat`)."""
+END = "end"
+"""The column of how the deal ended."""
+KEY = ["matchup", "deal", "rotation"]
+"""The columns that name a game in a store's rows."""
+STORED = ("matchup", "batch")
+"""The columns that a store's rows have before a game's (:func:`batch_rows`)."""
+COLUMNS = {"matchup": "int64", "batch": "int64", "deal": "int64", "rotation": "int64",
+           "seed": "int64", "dealer": "int64", "moves": "int64", "seconds": "float64"}
+"""The columns of one value per game and their dtypes, in the rows' order."""
+SEATED = {SEAT: "int64", RETURN: "float64", DECISIONS: "int64", THINK: "float64"}
+"""The stems of the columns of one value per seat and their dtypes, in the rows' order
+(``seat_<s>`` and ``return_<s>`` alternate seat by seat)."""
+ADDED = {DECISIONS: 2, THINK: 2}
+"""The per-seat stems added after version 1, and the version that added each."""
+MEASURED = re.compile(rf"^(seconds|{THINK}_\d+)$")
+"""The columns that are measured, not drawn from the seeds: the game's wall-clock ``seconds``
+and each seat's thinking time ``think_<s>``. Everything else in a row is the same for the same
+seed on any machine and any number of workers."""
+_SEAT = re.compile(rf"^{SEAT}_(\d+)$")
+_CATEGORY = re.compile(r"^cat_(.+)_(\d+)$")
+
+
+def at_seat(stem: str, s: int) -> str:
+    """The column of ``stem`` at seat ``s``: ``<stem>_<s>``."""
+    return f"{stem}_{s}"
+
+
+def seat_columns(stem: str, n: int) -> list[str]:
+    """The columns of ``stem`` at seats ``0 .. n-1``."""
+    return [at_seat(stem, s) for s in range(n)]
+
+
+def category(name: str) -> str:
+    """The stem of scoring category ``name``'s columns: ``cat_<name>``."""
+    return f"cat_{name}"
+
+
+def category_names(rows: pd.DataFrame) -> list[str]:
+    """The names of the scoring categories that ``rows`` carry (their ``cat_<name>_<s>``
+    columns), in column order."""
+    return list(dict.fromkeys(m.group(1) for c in rows.columns
+                              if (m := _CATEGORY.match(str(c)))))
+
+
+def thinking_recorded(rows: pd.DataFrame) -> bool:
+    """Whether ``rows`` record each seat's decisions and thinking time (``decisions_<s>``,
+    ``think_<s>``: rows of version 2 on)."""
+    n = sum(1 for c in rows.columns if _SEAT.match(str(c)))
+    return n > 0 and set(seat_columns(DECISIONS, n) + seat_columns(THINK, n)) <= set(rows.columns)
+
+
+# --- building ------------------------------------------------------------------------------
+
+def score_columns(scores: dict) -> dict:
+    """A game's scoring categories per seat and its end (:func:`cardsim.solvers.duplicate.seat_scores`)
+    as columns: ``cat_<name>_<s>`` for each category, ``end`` for the kind of end."""
+    out = {}
+    for name, value in scores.items():
+        if isinstance(value, str):
+            out[END] = value
+        else:
+            for s, v in enumerate(value):
+                out[at_seat(category(name), s)] = v
+    return out
+
+
+def duplicate_rows(results: DuplicateResults, seating: Sequence[int] | None = None) -> pd.DataFrame:
+    """One row per game of ``results`` (:func:`cardsim.solvers.duplicate.play_duplicate`), without a
+    matchup and batch; ``seating`` maps the agents' indices in the list played to those the
+    ``seat_<s>`` columns record (a matchup's seat tuple: indices in the spec's agents)."""
+    return pd.DataFrame(_rows(results, {}, seating))
+
+
+def batch_rows(results: DuplicateResults, matchup: int, batch: int,
+               seating: Sequence[int]) -> pd.DataFrame:
+    """Batch ``batch`` of matchup ``matchup`` as the store keeps it: the rows of ``results``,
+    played by ``seating``'s agents (the matchup's seat tuple) in that order."""
+    return pd.DataFrame(_rows(results, dict(zip(STORED, (matchup, batch))), seating))
+
+
+def _rows(results: DuplicateResults, first: dict, seating) -> list[dict]:
+    """The rows as dicts, columns in the format's order (module docstring): ``first``, then the
+    game's columns."""
+    n = results.seats.shape[1]
+    seats = results.seats if seating is None else np.asarray(seating, dtype=np.int64)[
+        results.seats]
+    game = {c: getattr(results, c).tolist() for c in COLUMNS if c not in STORED}  # same names
+    seat, ret = seats.tolist(), results.returns.tolist()
+    later = {DECISIONS: results.decisions.tolist(), THINK: results.think.tolist()}
+    out = []
+    for i, (scores, facts) in enumerate(zip(results.scores, results.facts)):
+        row = {**first, **{c: values[i] for c, values in game.items()}}
+        for s in range(n):
+            row[at_seat(SEAT, s)] = seat[i][s]
+            row[at_seat(RETURN, s)] = ret[i][s]
+        for stem, values in later.items():
+            for s in range(n):
+                row[at_seat(stem, s)] = values[i][s]
+        row.update(score_columns(scores))
+        row.update(facts)
+        out.append(row)
+    return out
+
+
+# --- reading -------------------------------------------------------------------------------
 
 class TableError(CardsimError):
     """Rows that do not follow the store's row format (a missing column, an agent index that
     ``agents`` does not have, duplicated games, a matchup whose seats disagree)."""
-
-
-MEASURED = re.compile(r"^(seconds|think_\d+)$")
-"""The columns that are measured, not drawn from the seeds: the game's wall-clock ``seconds``
-and each seat's thinking time ``think_<s>``. Everything else in a row is the same for the same
-seed on any machine and any number of workers."""
 
 
 def seeded(rows: pd.DataFrame) -> pd.DataFrame:
@@ -61,14 +204,14 @@ class Games:
         if not isinstance(rows, pd.DataFrame):
             raise TableError(f"rows: expected a pandas DataFrame, got {type(rows).__name__}")
         n = n_seats(rows)
-        require_columns(rows, KEY + [f"return_{s}" for s in range(n)])
+        require_columns(rows, KEY + seat_columns(RETURN, n))
         keys = [rows[c].to_numpy(dtype=np.int64) for c in KEY]
         sort = np.lexsort(keys[::-1])
         self.rows = rows.iloc[sort].reset_index(drop=True)
         self.n = n
         self.matchup, self.deal, self.rotation = (k[sort] for k in keys)
-        self.seats = self.rows[[f"seat_{s}" for s in range(n)]].to_numpy(dtype=np.int64)
-        self.returns = self.rows[[f"return_{s}" for s in range(n)]].to_numpy(dtype=np.float64)
+        self.seats = self.rows[seat_columns(SEAT, n)].to_numpy(dtype=np.int64)
+        self.returns = self.rows[seat_columns(RETURN, n)].to_numpy(dtype=np.float64)
         if len(sort) > 1:
             same = ((self.matchup[1:] == self.matchup[:-1]) & (self.deal[1:] == self.deal[:-1])
                     & (self.rotation[1:] == self.rotation[:-1]))

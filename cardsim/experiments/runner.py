@@ -16,7 +16,7 @@ the tables (:func:`used_rows`).
 A run is its folder's only writer (:meth:`Store.writer` holds the folder's lock); before it
 computes anything it sets damaged batches aside (:meth:`Store.repair`), so that a damaged store
 is repaired by running again: a batch computed again equals the lost one (its rows depend only
-on its seeds; only the measured times, columns ``seconds`` and ``think_<s>``, differ:
+on its seeds; only the measured columns, :data:`cardsim.experiments.rows.MEASURED`, differ:
 :func:`cardsim.experiments.rows.seeded` leaves them out).
 """
 from __future__ import annotations
@@ -33,6 +33,7 @@ from cardsim.errors import CardsimError
 from cardsim.game import definition
 from cardsim.stats import fmt_interval
 
+from .rows import batch_rows
 from .spec import ExperimentSpec
 from .store import Store, in_order
 
@@ -111,21 +112,17 @@ def deal_seed(spec: ExperimentSpec, matchup: int) -> tuple[int, ...]:
 
 def run_batch(spec: ExperimentSpec, matchup: int, batch: int) -> pd.DataFrame:
     """Play one batch (in any process: ``spec`` is pickled whole, parsed once in the parent);
-    rows as the store keeps them."""
+    its rows as the store keeps them (:func:`cardsim.experiments.rows.batch_rows`)."""
     from cardsim.solvers.duplicate import play_duplicate
     game = spec.load()
     seating = spec.matchups[matchup]
     first = batch * spec.batch_size
     deals = range(first, min(first + spec.batch_size, spec.limit))
-    rows = play_duplicate(game, [spec.agents[k] for k in seating], deals,
-                          seed=deal_seed(spec, matchup), match=spec.unit == "match",
-                          rotate=spec.duplicate, equity=match_values(spec, game),
-                          setup=spec.setup, where=spec.deal or None)
-    for s in range(game.num_players):
-        rows[f"seat_{s}"] = [seating[k] for k in rows[f"seat_{s}"]]
-    rows.insert(0, "batch", batch)
-    rows.insert(0, "matchup", matchup)
-    return rows
+    results = play_duplicate(game, [spec.agents[k] for k in seating], deals,
+                             seed=deal_seed(spec, matchup), match=spec.unit == "match",
+                             rotate=spec.duplicate, equity=match_values(spec, game),
+                             setup=spec.setup, where=spec.deal or None)
+    return batch_rows(results, matchup, batch, seating)
 
 
 def match_values(spec: ExperimentSpec, game):

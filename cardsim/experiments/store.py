@@ -1,11 +1,14 @@
 """The results store of an experiment: a folder with ``manifest.json`` and, per finished batch,
 one Parquet file in ``batches/`` and its record in ``records/``.
 
-``manifest.json`` holds the schema version, the package version, the full spec, its sha256
+``manifest.json`` holds the version of the rows' format (:data:`cardsim.experiments.rows.SCHEMA_VERSION`:
+:mod:`cardsim.experiments.rows` defines the format; stores of the versions in
+:data:`~cardsim.experiments.rows.READS` read), the package version, the full spec, its sha256
 (``spec_sha256``: a spec edited by hand is refused), the root seed and what each named level
 among the agents stood for (``levels``, :func:`levels_of`: a run resumed by a cardsim whose
-levels differ is refused, so that one store never mixes two agents under one name). A batch ``batches/m<matchup>-b<batch>.parquet`` is written to a temporary file, synced
-and renamed into place; then its record ``records/m<matchup>-b<batch>.json`` (the file's size
+levels differ is refused, so that one store never mixes two agents under one name). A batch
+``batches/m<matchup>-b<batch>.parquet`` is written to a temporary file, synced and renamed
+into place; then its record ``records/m<matchup>-b<batch>.json`` (the file's size
 in bytes, its rows and its sha256) is written the same way (``batches/`` holds Parquet files
 only, so that it reads as one Parquet data set). A run killed at any moment (even by SIGKILL)
 leaves only whole batches; temporary leftovers are removed when a run opens the folder again.
@@ -54,12 +57,8 @@ from cardsim.errors import CardsimError
 from cardsim.records.documents import read_document
 from cardsim.solvers.agent_spec import level
 
-SCHEMA_VERSION = 2
-READS = (1, 2)
-"""The store schema versions this cardsim reads: version 2 adds each seat's thinking
-time and decisions to the rows (``think_<s>``, ``decisions_<s>``: cardsim/solvers/duplicate.py);
-version 1 stores read without them (their reports say that time per seat was not recorded),
-and a run that resumes one writes its new batches with them."""
+from .rows import READS, SCHEMA_VERSION
+
 LOCK = ".lock"
 QUARANTINE = "quarantine"
 _FILE = re.compile(r"^m(\d{3})-b(\d{6})\.(parquet|json)$")

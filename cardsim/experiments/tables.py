@@ -1,11 +1,9 @@
 """Aggregation of an experiment store's rows into pandas tables (DESIGN.md §4).
 
-Every function takes the rows DataFrame of the store (one row per game; the columns are fixed
-by the store's contract: ``matchup``, ``deal``, ``rotation``, ``seed``, ``dealer``,
-``seat_<s>``, ``return_<s>``, ``moves``, ``seconds``, optional ``cat_<name>_<s>`` and ``end``,
-and in store schema 2 ``decisions_<s>`` and ``think_<s>``)
-and, where names are shown, ``agents``: the spec's list of agent spec strings, indexed by the
-``seat_<s>`` values. Every table carries a one-sentence ``table.attrs["note"]``.
+Every function takes the rows DataFrame of the store (one row per game, in the format that
+:mod:`cardsim.experiments.rows` defines) and, where names are shown, ``agents``: the spec's list of
+agent spec strings, indexed by the ``seat_<s>`` values. Every table carries a one-sentence
+``table.attrs["note"]``.
 
 Conventions used by all tables:
 
@@ -33,7 +31,6 @@ Conventions used by all tables:
 from __future__ import annotations
 
 import math
-import re
 from typing import Sequence
 
 import numpy as np
@@ -41,11 +38,23 @@ import pandas as pd
 
 from cardsim.stats import clustered_wilson, fmt_interval, mean_interval, noted, t95
 
-from .rows import Games, TableError, agent_name, distinct_agents, matchup_label, require_columns, score_of
+from .rows import (
+    DECISIONS,
+    THINK,
+    Games,
+    TableError,
+    agent_name,
+    at_seat,
+    category,
+    category_names,
+    distinct_agents,
+    matchup_label,
+    require_columns,
+    score_of,
+    seat_columns,
+    thinking_recorded,
+)
 from .sprt import sprt_table
-
-_CAT = re.compile(r"^cat_(.+)_(\d+)$")
-
 
 # --- helpers -----------------------------------------------------------------------------------
 
@@ -291,11 +300,6 @@ def dealer_table(rows: pd.DataFrame) -> pd.DataFrame:
     return noted(pd.DataFrame(out, columns=["position"] + _SEAT_COLUMNS), note)
 
 
-def categories(rows: pd.DataFrame) -> list[str]:
-    """The category names of the ``cat_<name>_<s>`` columns, in column order."""
-    return list(dict.fromkeys(m.group(1) for c in rows.columns if (m := _CAT.match(str(c)))))
-
-
 _CAT_COLUMNS = ["matchup", "label", "agent", "name", "category", "games", "deals", "mean",
                 "mean_lo", "mean_hi", "se"]
 
@@ -308,10 +312,10 @@ def category_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     note = ("Mean points per game in each scoring category for each agent of each matchup "
             "(paired over rotations, 95% intervals).")
     out = []
-    for cat in categories(g.rows) if g.order else []:
+    for cat in category_names(g.rows) if g.order else []:
         values = np.full(g.returns.shape, np.nan)
         for s in range(g.n):
-            column = f"cat_{cat}_{s}"
+            column = at_seat(category(cat), s)
             if column in g.rows.columns:
                 values[:, s] = pd.to_numeric(g.rows[column], errors="coerce").to_numpy(
                     np.float64)
@@ -366,23 +370,23 @@ decision differ by at most this share (``time_ratio`` within 1 ± 0.10)."""
 def thinking_table(rows: pd.DataFrame, agents: Sequence[str]) -> pd.DataFrame:
     """Per matchup and agent: decisions per game (moves among two or more legal ones) and the
     agent's thinking time per decision in milliseconds (its ``think_<s>`` over its
-    ``decisions_<s>``, store schema 2), the mean of each game's figure with a 95% interval;
-    ``time_ratio`` is the agent's mean over the matchup's first timed agent's. Only searching
-    agents are timed (cardsim/solvers/duplicate.py); empty when the rows carry no thinking times (a
-    store of schema version 1)."""
+    ``decisions_<s>``), the mean of each game's figure with a 95% interval; ``time_ratio`` is
+    the agent's mean over the matchup's first timed agent's. Only searching agents are timed
+    (:mod:`cardsim.experiments.rows`); empty when the rows do not record the thinking time (rows of
+    version 1: :func:`cardsim.experiments.rows.thinking_recorded`)."""
     g = Games(rows)
     n = g.n
     note = ("Thinking time per decision (a move among two or more legal ones) of each "
             "searching agent, mean over games with a 95% interval; time_ratio is the agent's "
             "time over the matchup's first searching agent's: equal time means a ratio within "
             f"1 ± {EQUAL_TIME:g}.")
-    columns = [f"think_{s}" for s in range(n)] + [f"decisions_{s}" for s in range(n)]
-    if not set(columns) <= set(rows.columns) or not g.order:
+    recorded = thinking_recorded(rows)
+    if not recorded or not g.order:
         return noted(pd.DataFrame(columns=_THINK_COLUMNS),
-                     note + ("" if set(columns) <= set(rows.columns) else
+                     note + ("" if recorded else
                              " These rows carry no thinking times (store schema version 1)."))
-    think = g.rows[columns[:n]].to_numpy(dtype=np.float64)
-    decisions = g.rows[columns[n:]].to_numpy(dtype=np.float64)
+    think = g.rows[seat_columns(THINK, n)].to_numpy(dtype=np.float64)
+    decisions = g.rows[seat_columns(DECISIONS, n)].to_numpy(dtype=np.float64)
     row, agent, _, seats, mean_think = g.per_agent(think)
     _, _, _, _, mean_decisions = g.per_agent(decisions)
     think_sum, decision_sum = mean_think * seats, mean_decisions * seats

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.experiments import tables as T
-from cardsim.experiments.rows import n_seats
+from cardsim.experiments.rows import RETURN, SEAT, category, n_seats, seat_columns, thinking_recorded
 from cardsim.game import definition
 from cardsim.protocol.options import non_default
 from cardsim.solvers.agent_spec import parse_agent, search_budget
@@ -379,19 +379,20 @@ class _Report:
         """Per matchup and claim outcome, the claimant's points: the winner's in a true claim,
         the loser's in a false one (``cat_points_<s>`` at the seat)."""
         n = n_seats(self.rows)
-        if "end" not in self.rows or not all(f"cat_points_{s}" in self.rows for s in range(n)):
+        at_claim = seat_columns(category("points"), n)
+        if "end" not in self.rows or not all(c in self.rows for c in at_claim):
             return None
         rows = self.rows[self.rows["end"].isin(["claim_won", "claim_lost"])]
         if not len(rows):
             return None
-        ret = rows[[f"return_{s}" for s in range(n)]].to_numpy(float)
-        pts = rows[[f"cat_points_{s}" for s in range(n)]].to_numpy(float)
+        ret = rows[seat_columns(RETURN, n)].to_numpy(float)
+        pts = rows[at_claim].to_numpy(float)
         won = (rows["end"] == "claim_won").to_numpy()
         seat = np.where(won, ret.argmax(axis=1), ret.argmin(axis=1))
         points = pts[np.arange(len(rows)), seat]
         labels = rows["matchup"].map({m: T.matchup_label(self.agents, t)
                                       for m, t in self.order.items()}).to_numpy()
-        seats = rows[[f"seat_{s}" for s in range(n)]].to_numpy(np.int64)
+        seats = rows[seat_columns(SEAT, n)].to_numpy(np.int64)
         who = np.array([self.agents[k] for k in seats[np.arange(len(rows)), seat]])
         out, values = [], {}
         groups = pd.DataFrame({"label": labels, "claimant": who, "end": rows["end"].to_numpy()})
@@ -499,7 +500,7 @@ class _Report:
             tables.append(shown_table("thinking", thinking, [
                 "label", "name", "games", "decisions", "ms_per_decision", "time_ratio"],
                 {"label": "matchup", "name": "agent"}, digits=3))
-        elif "think_0" not in self.rows.columns:
+        elif not thinking_recorded(self.rows):
             text.append("Each seat's thinking time is not in these rows (a store of schema "
                         "version 1): equal time per move cannot be checked.")
         return Section(

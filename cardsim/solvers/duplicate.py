@@ -7,15 +7,11 @@ its return. Deal ``i`` comes from ``SeedSequence([*seed, i])``; each rotation's 
 from their own stream spawned from it, so results do not depend on how deals are split into
 batches or workers.
 
-Rows follow the experiment store's format (cardsim/experiments/README in ``experiments``): ``deal``,
-``rotation``, ``seed``, ``dealer``, ``seat_<s>`` (the agent index at seat s), ``return_<s>``,
-``moves``, ``seconds`` (the game's wall-clock time), ``decisions_<s>`` (the moves seat s chose
-among two or more), ``think_<s>`` (the seconds seat s's agent spent on them, measured for the
-searching agents — ISMCTS, PIMC, the oracle —; NaN for the random and heuristic players, which
-are not timed), ``cat_<category>_<s>`` (the game's per-seat scoring categories), ``end`` (how
-the deal ended, where the game says) and the columns of the game's ``deal_columns(vec,
-rules)`` where its notation module has one (Bura: ``first_leader``, ``last_trick``, which a
-match's next deal depends on).
+:func:`play_duplicate` returns the games as :class:`DuplicateResults`: per game its deal,
+rotation and dealer, the agent at each seat, each seat's return, decisions and thinking time,
+the moves and wall-clock time, and what the game says of the deal at its end (its scoring
+categories per seat, :func:`seat_scores`, and its notation module's ``deal_columns`` where it
+has one). The experiment store's rows are built from them in :mod:`cardsim.experiments.rows`.
 
 A deal may start from a *setup* (``setup``: what ``Game.new_deal(seed, **setup)`` takes besides
 the seed, such as Bura's ``first_leader`` or Mushka's ``records``); the cards are the seed's
@@ -25,6 +21,7 @@ either way, so the same seeds played from two setups are the same deals. A deal 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -35,31 +32,70 @@ from cardsim.stats import mean_interval
 from .agents import NO_LINE, parse_agent, play_out, prime_record, switches, workspace
 
 
-def categories(state, n: int) -> dict:
-    """The game's scoring categories per seat from ``score_breakdown``: every list of numbers
-    per seat (or per side: seat s belongs to side s % sides) becomes ``cat_<name>_<s>``; a
-    result kind becomes ``end``."""
+@dataclass(frozen=True)
+class DuplicateResults:
+    """The games of :func:`play_duplicate` in the order played (deal by deal, each deal's
+    rotations in order): one entry per game; the per-seat arrays have a column per seat."""
+
+    deal: np.ndarray
+    """int64: the deal's index ``i``."""
+    rotation: np.ndarray
+    """int64: the rotation ``r`` (seat ``s`` played by ``agents[(s + r) % n]``)."""
+    seed: np.ndarray
+    """int64: the last word of the deal's entropy ``[*seed, i]``."""
+    dealer: np.ndarray
+    """int64: the dealer's seat (-1 in a game without one)."""
+    seats: np.ndarray
+    """int64, per seat: the index in ``agents`` of the agent at the seat."""
+    returns: np.ndarray
+    """float64, per seat: the seat's return."""
+    moves: np.ndarray
+    """int64: the moves played."""
+    seconds: np.ndarray
+    """float64: the game's wall-clock time."""
+    decisions: np.ndarray
+    """int64, per seat: the moves the seat chose among two or more legal ones."""
+    think: np.ndarray
+    """float64, per seat: the seconds the seat's agent spent on its decisions, measured for the
+    searching agents (ISMCTS, PIMC, the oracle); NaN for the random and heuristic players,
+    which are not timed."""
+    scores: tuple[dict, ...]
+    """Per game, the game's scoring categories per seat and how the deal ended
+    (:func:`seat_scores`)."""
+    facts: tuple[dict, ...]
+    """Per game, the game's ``deal_columns(vec, rules)`` where its notation module has one
+    (Bura: ``first_leader``, ``last_trick``, which a match's next deal depends on), else
+    empty."""
+
+    def __len__(self) -> int:
+        return len(self.deal)
+
+
+def seat_scores(state, n: int) -> dict:
+    """The game's ``score_breakdown`` of ``state`` per seat, in its order: every list of numbers
+    per seat (or per side: seat s belongs to side s % sides) as ``n`` floats under its name, and
+    a result kind (a dict with a string ``kind``) as that string; other entries are left
+    out."""
     out = {}
     for name, value in state.score_breakdown().items():
         if isinstance(value, list) and value and all(isinstance(v, (int, float)) and
                                                      not isinstance(v, bool) for v in value):
             if n % len(value) == 0:
-                for s in range(n):
-                    out[f"cat_{name}_{s}"] = float(value[s % len(value)])
+                out[name] = [float(value[s % len(value)]) for s in range(n)]
         elif isinstance(value, dict) and isinstance(value.get("kind"), str):
-            out["end"] = value["kind"]
+            out[name] = value["kind"]
     return out
 
 
 def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: bool = True,
-                   progress=None, equity=None, setup=None, where=None) -> pd.DataFrame:
-    """One row per deal and rotation (module docstring). ``deals`` is a count or an iterable
-    of deal indices; ``seed`` an int or a tuple of ints (the deal's entropy prefix); with
-    ``rotate=False`` each deal is played once, seat s by ``agents[s]``; ``equity`` is the
+                   progress=None, equity=None, setup=None, where=None) -> DuplicateResults:
+    """Every deal played once per rotation (module docstring). ``deals`` is a count or an
+    iterable of deal indices; ``seed`` an int or a tuple of ints (the deal's entropy prefix);
+    with ``rotate=False`` each deal is played once, seat s by ``agents[s]``; ``equity`` is the
     match-equity table of agents with ``value=match`` (:func:`cardsim.solvers.agents.workspace`);
     ``setup`` (a dict) starts every deal from it and ``where`` (a deal condition, parsed or
     not) deals every deal under it (module docstring; not a match: ``Game.new_match`` takes a
-    seed only)."""
+    seed only); ``progress(1)`` is called after each deal."""
     agents = [parse_agent(a, game) if isinstance(a, str) else a for a in agents]
     spec = game.spec
     n = spec.n_players
@@ -76,7 +112,8 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
     facts = getattr(game.definition.codec, "deal_columns", None)
     ws = workspace(spec, agents, equity)
     run = play_out[spec, switches(agents)]
-    rows = []
+    games = {k: [] for k in ("deal", "rotation", "seed", "dealer", "seats", "returns", "moves",
+                             "seconds", "decisions", "think", "scores", "facts")}
     for i in (range(deals) if isinstance(deals, int) else deals):
         seq = np.random.SeedSequence([*prefix, i])
         deal_seq, *agent_seqs = seq.spawn(1 + n)
@@ -96,50 +133,57 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
             moves = run(spec.params, state.vec, kinds, params, rng, ws, spec.reward_scale, 0,
                         NO_LINE)
             seconds = time.perf_counter() - t
-            row = {"deal": i, "rotation": r, "seed": int(seq.entropy[-1]), "dealer": dealer,
-                   "moves": int(moves), "seconds": seconds}
             ret = state.returns()
-            for s in range(n):
-                row[f"seat_{s}"] = order[s]
-                row[f"return_{s}"] = float(ret[s])
-            for s in range(n):
-                row[f"decisions_{s}"] = int(ws.decisions[s])
-            for s in range(n):
-                timed = agents[order[s]].searches
-                row[f"think_{s}"] = float(ws.think[s]) if timed else float("nan")
-            row.update(categories(state, n))
-            if facts is not None:
-                row.update(facts(state.vec, game.rules))
-            rows.append(row)
+            game_of = {"deal": i, "rotation": r, "seed": int(seq.entropy[-1]),
+                       "dealer": dealer, "seats": order,
+                       "returns": [float(ret[s]) for s in range(n)], "moves": int(moves),
+                       "seconds": seconds,
+                       "decisions": [int(ws.decisions[s]) for s in range(n)],
+                       "think": [float(ws.think[s]) if agents[order[s]].searches
+                                 else float("nan") for s in range(n)],
+                       "scores": seat_scores(state, n),
+                       "facts": facts(state.vec, game.rules) if facts is not None else {}}
+            for k, v in game_of.items():
+                games[k].append(v)
         if progress is not None:
             progress(1)
-    return pd.DataFrame(rows)
+    per_seat = {"seats": np.int64, "returns": np.float64, "decisions": np.int64,
+                "think": np.float64}
+    per_game = {"deal": np.int64, "rotation": np.int64, "seed": np.int64, "dealer": np.int64,
+                "moves": np.int64, "seconds": np.float64}
+    return DuplicateResults(
+        **{k: np.array(games[k], dtype=t).reshape(-1, n) for k, t in per_seat.items()},
+        **{k: np.array(games[k], dtype=t) for k, t in per_game.items()},
+        scores=tuple(games["scores"]), facts=tuple(games["facts"]))
 
 
-def agent_returns(table: pd.DataFrame, agent: int) -> pd.Series:
-    """Each row's return of the seat ``agent`` played."""
-    n = sum(1 for c in table.columns if c.startswith("seat_"))
-    out = pd.Series(np.nan, index=table.index)
-    for s in range(n):
-        mine = table[f"seat_{s}"] == agent
-        out[mine] = table.loc[mine, f"return_{s}"]
+def agent_returns(results: DuplicateResults, agent: int) -> np.ndarray:
+    """Each game's return of the seat ``agent`` played (its last seat when it held several;
+    NaN in a game it did not play)."""
+    out = np.full(len(results), np.nan)
+    for s in range(results.seats.shape[1]):
+        mine = results.seats[:, s] == agent
+        out[mine] = results.returns[mine, s]
     return out
 
 
-def think_per_decision(table: pd.DataFrame, agent: int) -> float:
-    """The mean seconds agent ``agent`` thought a decision (a move among two or more) over
-    ``table``'s rows; NaN for an agent that is not timed."""
-    n = sum(1 for c in table.columns if c.startswith("seat_"))
+def deal_returns(results: DuplicateResults, agent: int) -> np.ndarray:
+    """Agent ``agent``'s return per deal, averaged over the deal's rotations, in deal order."""
+    return pd.Series(agent_returns(results, agent)).groupby(results.deal).mean().to_numpy()
+
+
+def think_per_decision(results: DuplicateResults, agent: int) -> float:
+    """The mean seconds agent ``agent`` thought a decision (a move among two or more) over the
+    games; NaN for an agent that is not timed."""
     think = decisions = 0.0
-    for s in range(n):
-        mine = table[f"seat_{s}"] == agent
-        think += table.loc[mine, f"think_{s}"].sum(min_count=1)
-        decisions += table.loc[mine, f"decisions_{s}"].sum()
+    for s in range(results.seats.shape[1]):
+        mine = results.seats[:, s] == agent
+        think += pd.Series(results.think[mine, s]).sum(min_count=1)
+        decisions += results.decisions[mine, s].sum()
     return float(think / decisions) if decisions else float("nan")
 
 
-def margin(table: pd.DataFrame, agent: int = 0) -> tuple[float, float, float]:
+def margin(results: DuplicateResults, agent: int = 0) -> tuple[float, float, float]:
     """Agent ``agent``'s mean return per deal (averaged over rotations first, so the paired
     deals give the standard error) with its 95% interval."""
-    per_deal = agent_returns(table, agent).groupby(table["deal"]).mean()
-    return mean_interval(per_deal.to_numpy())
+    return mean_interval(deal_returns(results, agent))

@@ -154,10 +154,9 @@ def baseline(game, start, seat: int, agent: str, deals: int,
     spec = game.spec
     n = spec.n_players
     dealer = int(start.vec[spec.dealer_word]) if spec.dealer_word >= 0 else 0
-    rows = play_duplicate(game, [agent] * n, deals, seed=(seed, 1), rotate=False)
-    returns = rows[[f"return_{s}" for s in range(n)]].to_numpy()
-    at = (rows["dealer"].to_numpy().clip(0) + seat - dealer) % n
-    mean, low, _ = mean_interval(returns[np.arange(len(rows)), at])
+    games = play_duplicate(game, [agent] * n, deals, seed=(seed, 1), rotate=False)
+    at = (games.dealer.clip(0) + seat - dealer) % n
+    mean, low, _ = mean_interval(games.returns[np.arange(len(games)), at])
     return float(mean), float(mean - low)
 
 

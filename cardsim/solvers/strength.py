@@ -24,7 +24,7 @@ import numpy as np
 import cardsim
 from cardsim.stats import fmt_interval, mean_interval
 
-from .duplicate import agent_returns, play_duplicate, think_per_decision
+from .duplicate import deal_returns, play_duplicate, think_per_decision
 
 MATCHUPS = (
     ("heuristic", "random"),
@@ -54,16 +54,15 @@ def gains(game, agent: str, opponent: str, deals: int, seed: int = 1,
     timed): equal time is part of a fair comparison."""
     n = game.num_players
     if n == 2 or partners:
-        table = play_duplicate(game, [agent, opponent] * (n // 2), deals, seed=seed)
+        games = play_duplicate(game, [agent, opponent] * (n // 2), deals, seed=seed)
         if think is not None:
-            think[:] = [think_per_decision(table, 0), think_per_decision(table, 1)]
-        return agent_returns(table, 0).groupby(table["deal"]).mean().to_numpy()
-    table = play_duplicate(game, [agent] + [opponent] * (n - 1), deals, seed=seed)
+            think[:] = [think_per_decision(games, 0), think_per_decision(games, 1)]
+        return deal_returns(games, 0)
+    games = play_duplicate(game, [agent] + [opponent] * (n - 1), deals, seed=seed)
     if think is not None:
-        think[:] = [think_per_decision(table, a) for a in (0, 1)]
+        think[:] = [think_per_decision(games, a) for a in (0, 1)]
     base = play_duplicate(game, [opponent] * n, deals, seed=seed, rotate=False)
-    mine = agent_returns(table, 0).groupby(table["deal"]).mean().to_numpy()
-    return mine - base[[f"return_{s}" for s in range(n)]].mean(axis=1).to_numpy()
+    return deal_returns(games, 0) - base.returns.mean(axis=1)
 
 
 def main(argv=None) -> None:

@@ -20,6 +20,7 @@ from cardsim.experiments.equity import (
     table_checks,
 )
 from cardsim.experiments.equity_folder import read_equity
+from cardsim.experiments.rows import duplicate_rows
 from cardsim.games.scopa.match import decide
 from cardsim.protocol.match import A_WINS, B_WINS, DRAW
 from cardsim.solvers.agents import play
@@ -167,7 +168,7 @@ def test_the_bootstrap_interval_holds_the_estimate_and_narrows_with_more_deals()
 @pytest.fixture(scope="module")
 def scopa_table():
     game = cardsim.load_game("scopa")
-    rows = play_duplicate(game, ["heuristic", "heuristic"], 4000, seed=(20, 1))
+    rows = duplicate_rows(play_duplicate(game, ["heuristic", "heuristic"], 4000, seed=(20, 1)))
     return game, equity_table(rows, match_model(game), boot=100, seed=1)
 
 

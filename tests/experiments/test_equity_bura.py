@@ -23,6 +23,7 @@ from cardsim.experiments.equity import (
     table_checks,
 )
 from cardsim.experiments.equity_folder import read_equity
+from cardsim.experiments.rows import duplicate_rows
 from cardsim.experiments.spec import SpecError, parse_spec, spec_from_dict
 from cardsim.games.bura.match import DEALER_LEADS, decide_penalty, decide_wins
 from cardsim.protocol.match import A_WINS, B_WINS
@@ -208,8 +209,8 @@ def bura_rows():
     """Duplicate heuristic deals from both setups, on the same seeds (1,000 deals, each
     played 4 times: two rotations x two first leaders)."""
     game = bura(**WINS)
-    parts = [play_duplicate(game, ["heuristic", "heuristic"], 1000, seed=(20, 2), setup=setup)
-             for setup in ({}, DEALER_LEADS)]
+    parts = [duplicate_rows(play_duplicate(game, ["heuristic", "heuristic"], 1000, seed=(20, 2),
+                                           setup=setup)) for setup in ({}, DEALER_LEADS)]
     return pd.concat(parts, ignore_index=True)
 
 

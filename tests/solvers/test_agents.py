@@ -14,7 +14,7 @@ import pytest
 import cardsim
 from cardsim.compiled.rng import rng_from_seed
 from cardsim.errors import AgentError, CardsimError
-from cardsim.experiments.rows import seeded
+from cardsim.experiments.rows import duplicate_rows, seeded
 from cardsim.solvers import ismcts
 from cardsim.solvers.agents import choose, parse_agent, play, play_out, switches, workspace
 from cardsim.solvers.analyze import AnalysisConfig, analyze
@@ -75,8 +75,8 @@ def test_a_level_is_played_as_the_games_own_agent():
     (an iteration budget) plays the same deal, move for move, as its spelled-out agent."""
     bura = cardsim.load_game("bura")
     spelled = bura.definition.levels["best"]
-    a = play_duplicate(bura, ["best", "heuristic"], 2, seed=3)
-    b = play_duplicate(bura, [spelled, "heuristic"], 2, seed=3)
+    a = duplicate_rows(play_duplicate(bura, ["best", "heuristic"], 2, seed=3))
+    b = duplicate_rows(play_duplicate(bura, [spelled, "heuristic"], 2, seed=3))
     same = [c for c in a.columns if not c.startswith(("think_", "seconds"))]
     assert a[same].equals(b[same])
     one, other = bura.new_deal(seed=5), bura.new_deal(seed=5)
@@ -360,7 +360,7 @@ def test_ismcts_sees_a_face_down_throw_only_as_its_size():
 
 def test_duplicate_deals_swap_seats_over_the_same_cards():
     game = cardsim.load_game("bura")
-    table = play_duplicate(game, ["heuristic", "random"], deals=6, seed=2)
+    table = duplicate_rows(play_duplicate(game, ["heuristic", "random"], deals=6, seed=2))
     assert len(table) == 12 and set(table["rotation"]) == {0, 1}
     assert (table["seat_0"] == table["rotation"]).all()      # agent 0 sits at seat 0, then 1
     assert (table["seat_1"] == 1 - table["rotation"]).all()
@@ -371,19 +371,19 @@ def test_duplicate_deals_swap_seats_over_the_same_cards():
     first = table[table["rotation"] == 0].set_index("deal")
     second = table[table["rotation"] == 1].set_index("deal")
     assert (first["dealer"] == second["dealer"]).all()       # the same cards
-    again = play_duplicate(game, ["heuristic", "random"], deals=6, seed=2)
+    again = duplicate_rows(play_duplicate(game, ["heuristic", "random"], deals=6, seed=2))
     assert seeded(again).equals(seeded(table))
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_duplicate_rows_record_each_seats_decisions_and_thinking_time(name):
-    """Store schema 2: ``decisions_<s>`` counts the moves seat s chose among two or
+    """Rows of version 2 (:mod:`cardsim.experiments.rows`): ``decisions_<s>`` counts the moves seat s chose among two or
     more legal ones (checked by replaying the deal's moves, drawn from the same seeds, on the
     state), ``think_<s>`` is the searching agent's thinking time (> 0) and NaN for the
     heuristic, which is not timed."""
     game = cardsim.load_game(name)
     agents = [parse_agent("ismcts:iterations=30"), parse_agent("heuristic")]
-    table = play_duplicate(game, agents, deals=2, seed=3)
+    table = duplicate_rows(play_duplicate(game, agents, deals=2, seed=3))
     spec = game.spec
     for _, row in table.iterrows():
         deal_seq, *agent_seqs = np.random.SeedSequence([3, int(row["deal"])]).spawn(3)

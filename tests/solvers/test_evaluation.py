@@ -435,12 +435,13 @@ def test_the_fast_level_is_a_4_ms_search_that_plays_a_deal(name):
     network where the level uses it; it plays a whole deal against the heuristic, its thinking
     timed. Its speed on an idle core is a benchmark's figure (README, "Agents"), not this
     test's: a shared test machine is too noisy for a timed assertion."""
+    from cardsim.experiments.rows import duplicate_rows
     from cardsim.solvers.duplicate import play_duplicate
     game = cardsim.load_game(name)
     fast = parse_agent("fast", game)
     assert fast.params[SECONDS] == 0.004 and fast.params[ITERATIONS] == 0
-    table = play_duplicate(game, ["fast"] + ["heuristic"] * (game.num_players - 1), 1, seed=2,
-                           rotate=False)
+    table = duplicate_rows(play_duplicate(
+        game, ["fast"] + ["heuristic"] * (game.num_players - 1), 1, seed=2, rotate=False))
     think, decisions = float(table["think_0"].iloc[0]), int(table["decisions_0"].iloc[0])
     assert decisions > 0 and 0 < think
 

@@ -390,9 +390,9 @@ def observation(vec: np.ndarray, rules: Any, player: int) -> dict:
 
 def deal_columns(vec: np.ndarray, rules: Any) -> dict:
     """What a finished deal's row in an experiment store records besides its returns and
-    categories (:func:`cardsim.solvers.duplicate.play_duplicate`): the deal's first leader and the
-    last trick's taker (seats; -1 when the deal had no trick), which decide the next deal's
-    first leader in a match (BU-LEAD-2)."""
+    categories (:mod:`cardsim.experiments.rows`): the deal's first leader and the last trick's taker
+    (seats; -1 when the deal had no trick), which decide the next deal's first leader in a
+    match (BU-LEAD-2)."""
     return {"first_leader": int(vec[L.FIRST_LEADER]),
             "last_trick": int(vec[L.LAST_TRICK_TAKER]) - 1}
 

@@ -333,7 +333,8 @@ def test_observation_known_cards():
 # --- score breakdowns --------------------------------------------------------------------------
 
 def test_score_breakdown_adds_up():
-    from cardsim.solvers.duplicate import categories
+    from cardsim.experiments.rows import score_columns
+    from cardsim.solvers.duplicate import seat_scores
     for options in ({}, {"capot": "it_rules", "declaration_mode": "all"}):
         g = game(**options)
         for seed in range(3):
@@ -351,7 +352,7 @@ def test_score_breakdown_adds_up():
             assert b["D"] == d["D"]
             counted = sum(sum(b[f"declared_{k}"]) for k in layout.COMBO_KINDS)
             assert counted == sum(len(x) for x in d["declared"])
-            cats = categories(s, 4)
+            cats = score_columns(seat_scores(s, 4))
             for src in g.definition.categories:
                 for seat in range(4):
                     assert cats[f"cat_{src}_{seat}"] == b[src][seat & 1]

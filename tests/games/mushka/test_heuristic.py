@@ -26,6 +26,7 @@ the rest spread so that the position is legal; an ace of spades not named lies i
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from cardsim.compiled.rng import PyRng, rng_from_seed
@@ -41,7 +42,7 @@ from cardsim.games.mushka.layout import (
     STOCK,
     TRUMP_CARD,
 )
-from cardsim.solvers.duplicate import agent_returns, margin, play_duplicate
+from cardsim.solvers.duplicate import deal_returns, margin, play_duplicate
 from cardsim.stats import mean_interval
 from tests.games.mushka.positions import action_id, position
 from tests.helpers import game_loader
@@ -224,7 +225,7 @@ def test_same_choice_whatever_the_hidden_cards(options):
 
 def per_deal(table, agent: int):
     """Agent ``agent``'s return per deal, averaged over the rotations."""
-    return agent_returns(table, agent).groupby(table["deal"]).mean()
+    return pd.Series(deal_returns(table, agent))
 
 
 @pytest.mark.parametrize("num_players,deals,floor", [(4, 600, 2.0), (3, 400, 2.0),

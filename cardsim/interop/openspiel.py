@@ -100,6 +100,10 @@ _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL
 DEFAULT_DEAL_SEEDS = 1000
 """The chance node's outcomes by default (the ``deal_seeds`` parameter)."""
 
+_DEALS_KEPT = 1024
+"""The deals a game keeps dealt (:meth:`_Context.deal`): every seed of the default chance node,
+at most about a megabyte."""
+
 
 # --- tensors -----------------------------------------------------------------------------------
 
@@ -212,6 +216,21 @@ def utility_bounds(game: Game) -> tuple[float, float]:
     return game.definition.return_bounds(game.rules, game.num_players)
 
 
+def _compiled(kernel, *example):
+    """The compiled function that the numba dispatcher ``kernel`` runs for arguments of the
+    types of ``example`` (compiled, or loaded from the cache, now). Called directly it skips
+    the dispatcher's look-up of the arguments' types, most of the cost of a move's call; its
+    arguments must then have exactly those types (C-contiguous, writeable arrays of the same
+    dtypes; integers)."""
+    return kernel.compile(tuple(kernel.typeof_pyval(a) for a in example))
+
+
+def _new_log(moves: int, n_players: int) -> np.ndarray:
+    """A deal's empty log (:class:`CardsimState`): per move, the seat, then the move as each
+    seat saw it."""
+    return np.zeros((moves, 1 + n_players), np.int64)
+
+
 class _Context:
     """What every state of one game shares: the cardsim game, its kernels, the card index.
     Shared by clones (``deepcopy`` returns it) and pickled by name and options."""
@@ -227,10 +246,35 @@ class _Context:
         self.index = {card: i for i, card in enumerate(self.game.definition.deck.cards)}
         self.outcomes = [(k, 1.0 / deal_seeds) for k in range(deal_seeds)]
         self.buffer = np.empty(spec.max_actions, dtype=np.int64)
-        self.step = logged_step[spec]
         self.legal_actions = spec.legal_actions
-        self.sample_observation = self.game.new_deal(seed=0).observation(0)
+        self.deals: dict[int, tuple[np.ndarray, int]] = {}
+        self.indices: dict[int, list[int]] = {}
+        sample = self.game.new_deal(seed=0)
+        self.sample_observation = sample.observation(0)
+        self.step = _compiled(logged_step[spec], sample.vec, self.params, 0, self.n_players,
+                              _new_log(self.max_moves, self.n_players), 0, self.buffer)
         self.observers = {True: _Observer(self, True), False: _Observer(self, False)}
+
+    def deal(self, seed: int) -> tuple[np.ndarray, int]:
+        """The deal of ``seed``: its vector (read-only: the caller copies it) and the seat to
+        move. The first :data:`_DEALS_KEPT` seeds drawn are kept, so that the chance node does
+        not derive a seed's generator again."""
+        dealt = self.deals.get(seed)
+        if dealt is None:
+            vec = self.game.new_deal(seed=seed).vec
+            dealt = vec, (_TERMINAL if self.spec.is_terminal(vec, self.params)
+                          else int(self.spec.current_player(vec, self.params)))
+            vec.flags.writeable = False
+            if len(self.deals) < _DEALS_KEPT:
+                self.deals[seed] = dealt
+        return dealt
+
+    def actions(self, n: int) -> list[int]:
+        """A new list of the action indices ``0 .. n - 1``."""
+        indices = self.indices.get(n)
+        if indices is None:
+            indices = self.indices[n] = list(range(n))
+        return indices.copy()
 
     def __deepcopy__(self, memo) -> "_Context":
         return self
@@ -286,15 +330,17 @@ class CardsimState(pyspiel.State):
     """A deal: the chance node before it, then a cardsim state vector (module docstring).
 
     Attributes (all that ``clone`` copies and serialization pickles): ``vec`` (the ``uint64``
-    state vector, None at the chance node), ``log`` (per move: the seat that moved, then the
-    move's id as each seat saw it), ``n_moves`` and ``context``."""
+    state vector, None at the chance node; a writeable, C-contiguous array of its own, as the
+    compiled step takes it), ``player`` (the seat to move), ``log`` (per move: the seat that
+    moved, then the move's id as each seat saw it), ``n_moves``, ``_ids`` (the legal action
+    ids, None until asked for after the deal) and ``context``."""
 
     def __init__(self, game: CardsimGame) -> None:
         super().__init__(game)
         self.context = game.context
         self.vec = None
         self.player = _CHANCE
-        self.log = np.zeros((self.context.max_moves, 1 + self.context.n_players), np.int64)
+        self.log = _new_log(self.context.max_moves, self.context.n_players)
         self.n_moves = 0
         self._ids = None
 
@@ -305,6 +351,10 @@ class CardsimState(pyspiel.State):
     def current_player(self) -> int:
         """The seat to move, ``CHANCE`` before the deal, ``TERMINAL`` after it."""
         return self.player
+
+    def is_chance_node(self) -> bool:
+        """True before the deal (answered in Python: OpenSpiel's would call back into it)."""
+        return self.player == _CHANCE
 
     def _set_player(self) -> None:
         c = self.context
@@ -320,32 +370,33 @@ class CardsimState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         """Indices into the sorted cardsim legal actions (module docstring)."""
-        return list(range(len(self._legal_ids())))
+        return self.context.actions(len(self._legal_ids()))
 
     def legal_actions(self, player=None) -> list[int]:
         """As OpenSpiel's ``State.legal_actions``, answered in Python: the legal actions of the
         seat to move (the deal seeds at the chance node), none for another seat."""
         if player is not None and player != self.player:
             return []
-        if self.player == _CHANCE:
-            return list(range(self.context.deal_seeds))
-        return list(range(len(self._legal_ids()))) if self.player >= 0 else []
+        if self.player >= 0:
+            return self.context.actions(len(self._legal_ids()))
+        return self.context.actions(self.context.deal_seeds) if self.player == _CHANCE else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The deal seeds, equally likely."""
-        return self.context.outcomes
+        """The deal seeds, equally likely (a new list of the game's shared pairs)."""
+        return self.context.outcomes.copy()
 
     def _apply_action(self, action: int) -> None:
         c = self.context
         if self.vec is None:
-            self.vec = c.game.new_deal(seed=int(action)).vec
-            self._set_player()
+            vec, self.player = c.deal(int(action))
+            self.vec = vec.copy()
             return
-        if self.n_moves == len(self.log):
+        k = self.n_moves
+        if k == len(self.log):
             self.log = np.concatenate([self.log, np.zeros_like(self.log)])
-        code = c.step(self.vec, c.params, self._legal_ids()[action], c.n_players, self.log,
-                      self.n_moves, c.buffer)
-        self.n_moves += 1
+        code = c.step(self.vec, c.params, self._legal_ids()[action], c.n_players, self.log, k,
+                      c.buffer)
+        self.n_moves = k + 1
         if code == 0:
             self.player, self._ids = _TERMINAL, c.buffer[:0].copy()
         else:

@@ -7,78 +7,47 @@ Python game, ``cardsim_scopa``, ``cardsim_bura``, ``cardsim_mushka`` and ``cards
 >>> game.num_players(), game.num_distinct_actions()
 (3, 16)
 
-**One game is one deal.** The game parameters are the game's rules options (names, defaults
-and allowed values of ``cardsim games``; :func:`cardsim.protocol.options.describe`), typed as OpenSpiel
-parameters (an int option is an int, a true/false option a bool, any other a string: Mushka's
-``max_deals`` is ``"none"`` or the digits of a number), plus ``deal_seeds`` (below). Mushka's
-deal starts from every seat's starting record.
+**One game is one deal.** Its parameters are the game's rules options (``cardsim games``) as
+OpenSpiel parameters (an int option an int, a true/false one a bool, any other a string,
+``"none"`` for no value), plus ``deal_seeds``. The per-game facts below come from each game's
+package, through its :class:`~cardsim.protocol.spec.GameDefinition`; look there for them.
 
-**Dealing: one explicit chance node.** The first node of every game is a chance node with
-``deal_seeds`` (1,000 by default) equally likely outcomes; outcome ``k`` deals
-``cardsim.load_game(...).new_deal(seed=k)``. Every later random event (Scopa's refills and
-redeals, Bura's and Mushka's draws) is already fixed in the state vector, so the players' nodes
-follow without further chance nodes. Why not a chance node per card, as OpenSpiel's Hearts
-deals: the engines shuffle inside compiled code from a seed, a card-by-card deal would need a
-second, Python dealing path that the engines' differential tests do not cover, and it would
-add 36 to 97 chance nodes to every deal, each listing its outcomes, for algorithms that only
-sample them. Why not ``SAMPLED_STOCHASTIC``: the seed is a finite, listed chance outcome, so
-``chance_outcomes``, serialization (the history replays the same deal) and every algorithm that
-walks chance nodes work unchanged. The price: the tree holds ``deal_seeds`` deals, not every
-deal; :meth:`CardsimState.resample_from_infostate` samples among every deal consistent with
-what the player has seen (cardsim's ``determinize``), which may lie outside those seeds — a
-world of the real game, not of the truncated chance node.
+**Chance: one node, the deal's seed.** The first node is a chance node of ``deal_seeds``
+(1,000 by default) equally likely outcomes; outcome ``k`` deals
+``cardsim.load_game(...).new_deal(seed=k)`` (Mushka's from every seat's starting record). Every
+later random event is fixed in the state vector, so no other chance node follows. Not a node
+per card: the engines shuffle in compiled code, and a Python dealing path would escape their
+differential tests. Not ``SAMPLED_STOCHASTIC``: listed outcomes keep ``chance_outcomes``,
+serialization and the algorithms that walk chance nodes working. The price: the tree holds
+``deal_seeds`` deals, not every deal.
 
-**Actions.** cardsim's action ids are sparse (a card and a capture mask in Scopa: ``card << 40
-| mask``), so an OpenSpiel action is the index of the move in the state's sorted legal-action
-list, and ``num_distinct_actions`` is the game's most legal actions at once
-(:attr:`cardsim.protocol.spec.GameSpec.max_actions`: Scopa 5,106 with three-card hands, Bura 16, Mushka
-40, Minchiate 40). The player to move knows his legal actions (they are a function of his
-information state), so an index names the same move in every world of his information set, as
-ISMCTS needs; ``action_to_string`` writes the move in the game's notation.
+**Actions.** An OpenSpiel action is the index of the move in the state's sorted legal action
+ids (cardsim's ids are sparse); ``num_distinct_actions`` is the game's
+:attr:`~cardsim.protocol.spec.GameSpec.max_actions`. The player to move knows his legal
+actions, so an index names the same move in every world of his information set, as ISMCTS
+needs. ``action_to_string`` writes the move in the game's notation.
 
-**Utilities.** ``utility`` is ``ZERO_SUM`` for Scopa, Bura and Minchiate and ``GENERAL_SUM`` for
-Mushka (a deal's return is each seat's record written off; every seat can gain or lose), from
-:attr:`cardsim.protocol.spec.GameDefinition.zero_sum`. The bounds (:func:`utility_bounds`): Scopa ±(4 +
-18) (four categories and at most one scopa per play of a side's 18), Bura -2 to 2(n-1) (a loser
-pays at most the doubled false-claim stake; the winners share the losers' total), Mushka
--(remise + 2 x ace bonus) to 5 + 2 x ace bonus, Minchiate ± a bound on the resti of every point
-of the deal, doubled for ``capot``. ``max_game_length`` is the game's ``MAX_DEAL_MOVES`` (the
-players' moves of one deal).
+**Utilities.** ``ZERO_SUM`` or ``GENERAL_SUM`` by the game's ``zero_sum``; the bounds are its
+``return_bounds`` (:func:`utility_bounds`); ``max_game_length`` is its ``MAX_DEAL_MOVES``.
 
-**Information states and observations.** The observation string of a player is
-``State.observation(player)`` as canonical JSON; the information-state string adds the deal's
-moves as that player saw them (the seat and ``observed_action`` of every move: the same id for
-moves he cannot tell apart). Both tensors share one layout per game (its
-:attr:`~cardsim.protocol.spec.GameDefinition.observation_planes`, in its notation), from the
-observation: one-hot ``seat``, ``to_move`` and ``dealer`` (a block of ``num_players`` each), the
-``hand_sizes`` divided by the deck's size, the stock's size divided by the deck's size, then
-card planes of the deck's size (bit-index order of ``cardsim.cards``), one per entry of
-:attr:`~cardsim.protocol.spec.GameDefinition.observation_planes`:
+**Information states and observations.** The observation string is ``State.observation(player)``
+as canonical JSON; the information-state string adds the deal's moves as the player saw them
+(each move's seat and ``observed_action``). The two tensors are the same, in one layout a game:
+one-hot ``seat``, ``to_move`` and ``dealer``, ``hand_sizes`` and ``stock_size`` over the deck's
+size, then a block of card planes (bit-index order of ``cardsim.cards``) for each of the game's
+``observation_planes`` (its notation's ``OBSERVATION_PLANES``). Every game's observation keeps
+the cards each seat has shown; the order of the moves is in the string only.
 
-- Scopa: hand, table, pile of side 0, pile of side 1.
-- Bura: hand, trump card, current trick, cards thrown face down (known to the player), then per
-  seat: face-up pile, face-down pile (cards the player knows), cards played this deal.
-- Mushka: hand, trump card, current trick, the player's discards, then per seat: cards played,
-  cards known to be in his hand.
-- Minchiate: hand, current trick, the Fola (as far as it is seen), exposed cards, then per seat:
-  cards played, cards known in his hand, discards seen; then per team: pile.
+**Sampling worlds.** ``resample_from_infostate(player, sampler)`` gives the state of
+``State.sample_world(player, seed)``, the seed drawn from ``sampler``: any deal consistent with
+what the player has seen (maybe none of the chance node's), his information-state string and,
+when he is to move, his legal actions unchanged; the other seats' histories are his view of the
+moves, and it has no ``history()``. OpenSpiel's Python ISMCTS calls it; its C++ algorithms
+cannot (a Python game cannot override ``ResampleFromInfostate``).
 
-The information-state tensor is the observation tensor: every game's observation already
-accumulates the cards each seat has shown (Bura's per-trick history, the ``played`` lists,
-Scopa's piles); the perfect-recall detail (the order of the moves) is in the string.
-
-**Sampling worlds.** ``resample_from_infostate(player, sampler)`` returns a state whose vector is
-``State.sample_world(player, seed)`` with a seed drawn from ``sampler``: the player's
-information-state string and, when he is to move, his legal actions are unchanged. The other
-seats' histories in the sampled world are the player's own view of the moves (the sampled world
-does not say what they saw). OpenSpiel's C++ algorithms cannot call it (a Python game cannot
-override ``ResampleFromInfostate``); the Python ISMCTS bot does. A resampled state has no
-OpenSpiel ``history()``.
-
-**Clone and serialization.** A state's Python attributes are its ``uint64`` vector, the log of
-moves as each seat saw them and a shared, picklable game context, so OpenSpiel's default
-``clone`` (a deep copy) and ``serialize_game_and_state`` (a pickle of the attributes with the
-history) work as for any Python game.
+**Clone and serialization.** A state's attributes (:class:`CardsimState`) share one picklable
+game context, so OpenSpiel's default ``clone`` (a deep copy) and ``serialize_game_and_state``
+(a pickle of the attributes with the history) work as for any Python game.
 """
 from __future__ import annotations
 

@@ -129,12 +129,10 @@ def test_bench_prints_every_figure(capsys, monkeypatch):
                    "compiled engine, median run (deals/s)", "reference engine (deals/s)",
                    "compiled (best) / reference",
                    "OpenSpiel random play over cardsim, best run (deals/s, 1 core)",
-                   "OpenSpiel random play over cardsim, standard loop (chance_outcomes() "
-                   "sampled), median run (deals/s, 1 core)",
-                   "OpenSpiel, standard loop (chance_outcomes() sampled): cardsim / Python "
-                   "reference",
-                   "OpenSpiel random play over cardsim, chance action given directly, median "
-                   "run (deals/s, 1 core)",
+                   "OpenSpiel standard loop over cardsim, median run (deals/s, 1 core)",
+                   "OpenSpiel standard loop: cardsim / Python reference",
+                   "OpenSpiel direct loop over cardsim, median run (deals/s, 1 core)",
+                   "OpenSpiel direct loop: cardsim / Python reference",
                    "OpenSpiel's Python ISMCTS over cardsim (simulations/s, random rollouts)",
                    "ISMCTS from the opening, best run (iterations/s, 1 core, random rollouts)",
                    "ISMCTS, median run (iterations/s)",

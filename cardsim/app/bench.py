@@ -12,8 +12,8 @@ per deal over a fixed set of seeded deals (median, 99th percentile, nodes per se
 PIMC's time per decision. With the ``openspiel`` extra: random play through OpenSpiel over
 cardsim's game and over the game's reference engine written as an OpenSpiel Python game
 (:mod:`.openspiel_baseline`), in OpenSpiel's standard loop and with the chance action given
-directly, in the same rounds, with their ratios (:func:`openspiel_figures`). Figures are
-measurements, never guesses: report them as printed.
+directly (the direct loop), in the same rounds, with their ratios (:func:`openspiel_figures`).
+Figures are measurements, never guesses: report them as printed.
 """
 from __future__ import annotations
 
@@ -282,8 +282,9 @@ def openspiel_standard_deal(game, sampler: np.random.RandomState, chooser: rando
 
 
 def openspiel_direct_deal(game, sampler: np.random.RandomState, chooser: random.Random) -> int:
-    """One deal of the standard loop with the chance action given directly (a seed drawn by
-    ``random.randrange``, the outcomes being equally likely); the decisions as there."""
+    """One deal of the direct loop: the standard loop with the chance action given directly (a
+    deal seed drawn by ``random.randrange``, the outcomes being equally likely, without
+    ``chance_outcomes()``); the decisions as there."""
     state = game.new_initial_state()
     state.apply_action(chooser.randrange(game.max_chance_outcomes()))
     moves = 0
@@ -381,19 +382,18 @@ def openspiel_ismcts_per_second(game_name: str, seconds: float) -> float:
         sims *= 2
 
 
-def openspiel_rows(game_name: str, o: dict) -> list[tuple[str, str]]:
-    """:func:`openspiel_figures` as printed rows: each loop over cardsim and over the baseline,
-    and their ratio."""
+def openspiel_rows(o: dict) -> list[tuple[str, str]]:
+    """:func:`openspiel_figures` as printed rows: each loop over cardsim and over the baseline
+    (the Python reference), and their ratio; the standard loop's chance draw alone."""
     rows = []
-    for loop, what in (("standard", "standard loop (chance_outcomes() sampled)"),
-                       ("direct", "chance action given directly")):
-        rows += [(f"OpenSpiel random play over cardsim, {what}, median run (deals/s, 1 core)",
-                  f"{o[loop]:,.0f}"),
-                 (f"OpenSpiel random play over the Python reference {game_name}, {what}, "
-                  "median run (deals/s)", f"{o[loop + '_baseline']:,.0f}"),
-                 (f"OpenSpiel, {what}: cardsim / Python reference", f"{o[loop + '_ratio']:.1f}x")]
-    return rows + [("OpenSpiel standard loop: its draw from the chance outcomes alone (us a "
-                    "deal, any game)", f"{o['chance_draw_us']:,.0f}"),
+    for loop in OPENSPIEL_LOOPS:
+        what = f"OpenSpiel {loop} loop"
+        rows += [(f"{what} over cardsim, median run (deals/s, 1 core)", f"{o[loop]:,.0f}"),
+                 (f"{what} over the Python reference, median (deals/s)",
+                  f"{o[loop + '_baseline']:,.0f}"),
+                 (f"{what}: cardsim / Python reference", f"{o[loop + '_ratio']:.1f}x")]
+    return rows + [("OpenSpiel standard loop: its chance draw alone (us a deal, any game)",
+                    f"{o['chance_draw_us']:,.0f}"),
                    ("OpenSpiel random play over cardsim, best run (deals/s, 1 core)",
                     f"{o['deals_per_s']:,.0f}")]
 
@@ -575,7 +575,7 @@ def bench(config: BenchConfig) -> list[tuple[str, str]]:
              ("reference engine (deals/s)", f"{slow:,.0f}"),
              ("compiled (best) / reference", f"{fast / slow:,.0f}x")]
     if importlib.util.find_spec("pyspiel") is not None:     # the openspiel extra
-        rows += openspiel_rows(config.game, openspiel_figures(config.game, config.seconds))
+        rows += openspiel_rows(openspiel_figures(config.game, config.seconds))
     d = rare_deal_figures(config.game)
     rows += [("rare condition (drawn by construction)", json.dumps(load_game(config.game).definition.bench_where)),
              ("a deal under the rare condition (ms)", f"{1000 * d['rare']:.2f}"),

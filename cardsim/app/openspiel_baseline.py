@@ -6,10 +6,10 @@
 It is the deal of :mod:`cardsim.interop.openspiel` in plain Python: the same chance node (the
 deal seeds, equally likely; a seed deals the same cards in both engines), the same actions
 (indices into the sorted legal action ids), the same returns. It is written as OpenSpiel's
-Python games are (``_legal_actions``, ``_apply_action``; the legal list computed once a
-state); the engine is as the tests use it, written for clarity (Python sets and lists), and
-its ``apply_action`` checks the move against the legal list it generates again. It has no
-observations: the bench only plays it.
+Python games are (``_legal_actions``, ``_apply_action``), with the legal list generated once a
+position: the engine, written for clarity (Python sets and lists), checks each move it is given
+against the list the state already holds (:class:`GivenLegalList`) rather than generating it
+again. It has no observations: the bench only plays it.
 """
 from __future__ import annotations
 
@@ -24,6 +24,18 @@ from cardsim.interop.openspiel import DEFAULT_DEAL_SEEDS, game_type, utility_bou
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 
+class GivenLegalList:
+    """Mixed into a reference engine: the legality check that opens its ``apply_action`` (its
+    only call of ``legal_actions`` there) reads the list set in ``given``, once, instead of
+    generating the list again."""
+
+    given = None
+
+    def legal_actions(self) -> list[int]:
+        given, self.given = self.given, None
+        return super().legal_actions() if given is None else given
+
+
 class ReferenceGame(pyspiel.Game):
     """A reference engine as an OpenSpiel game of one deal (module docstring); one subclass a
     game (:func:`load`), naming it."""
@@ -34,7 +46,8 @@ class ReferenceGame(pyspiel.Game):
         name = self.name
         game = load_game(name)
         module, _, engine = game.definition.reference.partition(":")
-        self.engine = getattr(importlib.import_module(module), engine)
+        engine = getattr(importlib.import_module(module), engine)
+        self.engine = type(engine.__name__, (GivenLegalList, engine), {})
         self.rules = game.rules
         self.outcomes = [(k, 1.0 / DEFAULT_DEAL_SEEDS) for k in range(DEFAULT_DEAL_SEEDS)]
         low, high = utility_bounds(game)
@@ -79,7 +92,8 @@ class ReferenceState(pyspiel.State):
         if self.engine is None:
             self.engine = self.game.engine.new_deal(self.game.rules, int(action))
         else:
-            self.engine.apply_action(self._legal_ids()[action])
+            ids = self.engine.given = self._legal_ids()
+            self.engine.apply_action(ids[action])
         self.ids = None
 
     def _action_to_string(self, player: int, action: int) -> str:

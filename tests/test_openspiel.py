@@ -12,7 +12,8 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import cardsim.interop.openspiel as cos
-from cardsim.app.bench import openspiel_figures
+from cardsim.app.bench import OPENSPIEL_LOOPS, openspiel_figures, openspiel_rows
+from cardsim.app.openspiel_baseline import load as load_baseline
 from cardsim.protocol.options import describe
 from cardsim.protocol.registry import definition, list_games
 
@@ -148,9 +149,42 @@ def test_tensors_have_the_documented_layout(name):
 
 
 def test_openspiel_figures_are_positive():
+    """Both loops over cardsim's game and over the baseline, and their ratios, as the bench
+    prints them (speeds are the bench's to report, not asserted here)."""
     figures = openspiel_figures("scopa", 0.2)
     assert figures["deals_per_s"] > 0 and figures["moves_per_s"] > 0
     assert figures["deals_per_s_median"] > 0
+    for loop in OPENSPIEL_LOOPS:
+        assert figures[loop] > 0 and figures[f"{loop}_baseline"] > 0
+        assert figures[f"{loop}_ratio"] > 0
+    assert figures["chance_draw_us"] > 0
+    printed = dict(openspiel_rows(figures))
+    for loop in ("standard", "direct"):
+        assert f"OpenSpiel {loop} loop over cardsim, median run (deals/s, 1 core)" in printed
+        assert f"OpenSpiel {loop} loop over the Python reference, median (deals/s)" in printed
+        assert printed[f"OpenSpiel {loop} loop: cardsim / Python reference"].endswith("x")
+    assert all(len(figure) <= 72 for figure in printed)     # the bench's column
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_benchs_baseline_plays_the_same_deals(name):
+    """The bench's baseline (the reference engine as an OpenSpiel game) deals the same cards
+    from a seed, numbers the same moves and scores them alike."""
+    ours, baseline = pyspiel.load_game(f"cardsim_{name}"), load_baseline(name)
+    assert baseline.max_chance_outcomes() == ours.max_chance_outcomes()
+    for seed in range(3):
+        rnd = random.Random(seed)
+        a, b = ours.new_initial_state(), baseline.new_initial_state()
+        assert a.chance_outcomes() == b.chance_outcomes()
+        for state in (a, b):
+            state.apply_action(seed)
+        while not a.is_terminal():
+            assert b.current_player() == a.current_player()
+            assert b.legal_actions() == a.legal_actions()
+            action = rnd.choice(a.legal_actions())
+            a.apply_action(action)
+            b.apply_action(action)
+        assert b.is_terminal() and b.returns() == a.returns()
 
 
 def test_docstring_examples():

@@ -9,8 +9,11 @@ under a rare condition (the game's :attr:`~cardsim.protocol.spec.GameDefinition.
 constructed) against a plain deal; and the exact
 solver's time
 per deal over a fixed set of seeded deals (median, 99th percentile, nodes per second) with
-PIMC's time per decision. Figures are measurements, never
-guesses: report them as printed.
+PIMC's time per decision. With the ``openspiel`` extra: random play through OpenSpiel over
+cardsim's game and over the game's reference engine written as an OpenSpiel Python game
+(:mod:`.openspiel_baseline`), in OpenSpiel's standard loop and with the chance action given
+directly (the direct loop), in the same rounds, with their ratios (:func:`openspiel_figures`).
+Figures are measurements, never guesses: report them as printed.
 """
 from __future__ import annotations
 
@@ -259,43 +262,99 @@ def rare_deal_figures(game_name: str, deals: int = 200) -> dict:
             "kept": acceptance(game, where, made)}
 
 
+def openspiel_standard_deal(game, sampler: np.random.RandomState, chooser: random.Random) -> int:
+    """One deal of OpenSpiel's standard random loop (its ``example.py``; its MCTS rollouts
+    sample chance alike): at the chance node ``chance_outcomes()``, split by ``zip`` and drawn
+    by ``numpy``'s ``choice`` with their probabilities; at a decision ``random.choice`` of
+    ``legal_actions()``; then ``apply_action``; the returns read at the end. Its moves."""
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            action = sampler.choice(actions, p=probs)
+        else:
+            action = chooser.choice(state.legal_actions())
+            moves += 1
+        state.apply_action(action)
+    state.returns()
+    return moves
+
+
+def openspiel_direct_deal(game, sampler: np.random.RandomState, chooser: random.Random) -> int:
+    """One deal of the direct loop: the standard loop with the chance action given directly (a
+    deal seed drawn by ``random.randrange``, the outcomes being equally likely, without
+    ``chance_outcomes()``); the decisions as there."""
+    state = game.new_initial_state()
+    state.apply_action(chooser.randrange(game.max_chance_outcomes()))
+    moves = 0
+    while not state.is_terminal():
+        state.apply_action(chooser.choice(state.legal_actions()))
+        moves += 1
+    state.returns()
+    return moves
+
+
+def openspiel_chance_draw(game, sampler: np.random.RandomState, chooser: random.Random) -> int:
+    """The standard loop's draw at the chance node alone (:func:`openspiel_standard_deal`):
+    what it costs a deal over the direct loop, whatever the game. No moves."""
+    actions, probs = zip(*game.new_initial_state().chance_outcomes())
+    sampler.choice(actions, p=probs)
+    return 0
+
+
+OPENSPIEL_LOOPS = {"standard": openspiel_standard_deal, "direct": openspiel_direct_deal}
+"""The loops of :func:`openspiel_figures`, by name."""
+
+
 def openspiel_figures(game_name: str, seconds: float) -> dict:
-    """Random play through OpenSpiel over cardsim's game (:mod:`cardsim.interop.openspiel`, the
-    ``openspiel`` extra): deals per second (best and median of runs of about 0.1 s, one
-    core) and OpenSpiel moves per second of the best run. Each deal draws its chance outcome
-    (the deal seed) and then uniformly random legal actions, in a Python loop of
-    ``state.legal_actions()`` and ``state.apply_action()``, as an OpenSpiel user writes it."""
+    """Random play through OpenSpiel (the ``openspiel`` extra): deals per second of each loop
+    of :data:`OPENSPIEL_LOOPS` over cardsim's game (:mod:`cardsim.interop.openspiel`) and over
+    the baseline, the game's plain-Python reference engine as an OpenSpiel Python game
+    (:mod:`cardsim.app.openspiel_baseline`), one core. The budget is split into rounds; a round
+    runs each loop over each game for about 0.1 s, one after the other, so that the two games
+    share the machine's load; each figure is the median (and the best) of its rounds, each
+    ratio the median of the rounds' ratios. Keys: ``<loop>`` and ``<loop>_baseline`` (median
+    deals/s), ``<loop>_best``, ``<loop>_ratio`` (cardsim / baseline), ``chance_draw_us``
+    (:func:`openspiel_chance_draw`, microseconds, median), and for the direct loop
+    ``deals_per_s`` (best), ``deals_per_s_median`` and ``moves_per_s`` (of the best run)."""
     import pyspiel
 
     import cardsim.interop.openspiel  # noqa: F401  (registers the games)
-    game = pyspiel.load_game(f"cardsim_{game_name}")
-    chooser = random.Random(1)
-    seeds = game.max_chance_outcomes()
+    from cardsim.app.openspiel_baseline import load
+    games = {"": pyspiel.load_game(f"cardsim_{game_name}"), "_baseline": load(game_name)}
+    sampler, chooser = np.random.RandomState(1), random.Random(1)
 
-    def run(budget: float) -> tuple[int, int, float]:
+    def run(loop, game, budget: float) -> tuple[float, float]:
         deals = moves = 0
         t0 = time.perf_counter()
         while True:
-            state = game.new_initial_state()
-            state.apply_action(chooser.randrange(seeds))
-            while not state.is_terminal():
-                legal = state.legal_actions()
-                state.apply_action(legal[int(chooser.random() * len(legal))])
-                moves += 1
+            moves += loop(game, sampler, chooser)
             deals += 1
             dt = time.perf_counter() - t0
             if dt >= budget:
-                return deals, moves, dt
+                return deals / dt, moves / dt
 
-    run(0.05)  # compile and warm up
-    runs = []
+    for loop in OPENSPIEL_LOOPS.values():      # compile and warm up
+        for game in games.values():
+            run(loop, game, 0.02)
+    runs: dict[str, list[tuple[float, float]]] = {}
     t_end = time.perf_counter() + seconds
-    while time.perf_counter() < t_end or len(runs) < 3:
-        runs.append(run(0.1))
-    rates = [d / dt for d, _, dt in runs]
-    best = max(range(len(runs)), key=lambda i: rates[i])
-    return {"deals_per_s": rates[best], "deals_per_s_median": float(np.median(rates)),
-            "moves_per_s": runs[best][1] / runs[best][2]}
+    while time.perf_counter() < t_end or len(runs.get("direct", ())) < 3:
+        for name, loop in OPENSPIEL_LOOPS.items():
+            for suffix, game in games.items():
+                runs.setdefault(name + suffix, []).append(run(loop, game, 0.1))
+        runs.setdefault("draw", []).append(run(openspiel_chance_draw, games[""], 0.02))
+    out = {"chance_draw_us": 1e6 / float(np.median([d for d, _ in runs["draw"]]))}
+    for name in OPENSPIEL_LOOPS:
+        ours, theirs = runs[name], runs[name + "_baseline"]
+        out[name] = float(np.median([d for d, _ in ours]))
+        out[name + "_best"] = max(d for d, _ in ours)
+        out[name + "_baseline"] = float(np.median([d for d, _ in theirs]))
+        out[name + "_ratio"] = float(np.median([a / b for (a, _), (b, _) in zip(ours, theirs)]))
+    best = max(runs["direct"])
+    out.update(deals_per_s=best[0], deals_per_s_median=out["direct"], moves_per_s=best[1])
+    return out
 
 
 def openspiel_ismcts_per_second(game_name: str, seconds: float) -> float:
@@ -321,6 +380,22 @@ def openspiel_ismcts_per_second(game_name: str, seconds: float) -> float:
         if dt >= min(seconds, 1.0) or sims >= 100_000:
             return sims / dt
         sims *= 2
+
+
+def openspiel_rows(o: dict) -> list[tuple[str, str]]:
+    """:func:`openspiel_figures` as printed rows: each loop over cardsim and over the baseline
+    (the Python reference), and their ratio; the standard loop's chance draw alone."""
+    rows = []
+    for loop in OPENSPIEL_LOOPS:
+        what = f"OpenSpiel {loop} loop"
+        rows += [(f"{what} over cardsim, median run (deals/s, 1 core)", f"{o[loop]:,.0f}"),
+                 (f"{what} over the Python reference, median (deals/s)",
+                  f"{o[loop + '_baseline']:,.0f}"),
+                 (f"{what}: cardsim / Python reference", f"{o[loop + '_ratio']:.1f}x")]
+    return rows + [("OpenSpiel standard loop: its chance draw alone (us a deal, any game)",
+                    f"{o['chance_draw_us']:,.0f}"),
+                   ("OpenSpiel random play over cardsim, best run (deals/s, 1 core)",
+                    f"{o['deals_per_s']:,.0f}")]
 
 
 def _timed_run(argv: list[str], env: dict, cwd: str | None = None) -> tuple[float, float]:
@@ -500,11 +575,7 @@ def bench(config: BenchConfig) -> list[tuple[str, str]]:
              ("reference engine (deals/s)", f"{slow:,.0f}"),
              ("compiled (best) / reference", f"{fast / slow:,.0f}x")]
     if importlib.util.find_spec("pyspiel") is not None:     # the openspiel extra
-        o = openspiel_figures(config.game, config.seconds)
-        rows += [("OpenSpiel random play over cardsim, best run (deals/s, 1 core)",
-                  f"{o['deals_per_s']:,.0f}"),
-                 ("OpenSpiel random play, median run (deals/s)",
-                  f"{o['deals_per_s_median']:,.0f}")]
+        rows += openspiel_rows(openspiel_figures(config.game, config.seconds))
     d = rare_deal_figures(config.game)
     rows += [("rare condition (drawn by construction)", json.dumps(load_game(config.game).definition.bench_where)),
              ("a deal under the rare condition (ms)", f"{1000 * d['rare']:.2f}"),

@@ -7,78 +7,47 @@ Python game, ``cardsim_scopa``, ``cardsim_bura``, ``cardsim_mushka`` and ``cards
 >>> game.num_players(), game.num_distinct_actions()
 (3, 16)
 
-**One game is one deal.** The game parameters are the game's rules options (names, defaults
-and allowed values of ``cardsim games``; :func:`cardsim.protocol.options.describe`), typed as OpenSpiel
-parameters (an int option is an int, a true/false option a bool, any other a string: Mushka's
-``max_deals`` is ``"none"`` or the digits of a number), plus ``deal_seeds`` (below). Mushka's
-deal starts from every seat's starting record.
+**One game is one deal.** Its parameters are the game's rules options (``cardsim games``) as
+OpenSpiel parameters (an int option an int, a true/false one a bool, any other a string,
+``"none"`` for no value), plus ``deal_seeds``. The per-game facts below come from each game's
+package, through its :class:`~cardsim.protocol.spec.GameDefinition`; look there for them.
 
-**Dealing: one explicit chance node.** The first node of every game is a chance node with
-``deal_seeds`` (1,000 by default) equally likely outcomes; outcome ``k`` deals
-``cardsim.load_game(...).new_deal(seed=k)``. Every later random event (Scopa's refills and
-redeals, Bura's and Mushka's draws) is already fixed in the state vector, so the players' nodes
-follow without further chance nodes. Why not a chance node per card, as OpenSpiel's Hearts
-deals: the engines shuffle inside compiled code from a seed, a card-by-card deal would need a
-second, Python dealing path that the engines' differential tests do not cover, and it would
-add 36 to 97 chance nodes to every deal, each listing its outcomes, for algorithms that only
-sample them. Why not ``SAMPLED_STOCHASTIC``: the seed is a finite, listed chance outcome, so
-``chance_outcomes``, serialization (the history replays the same deal) and every algorithm that
-walks chance nodes work unchanged. The price: the tree holds ``deal_seeds`` deals, not every
-deal; :meth:`CardsimState.resample_from_infostate` samples among every deal consistent with
-what the player has seen (cardsim's ``determinize``), which may lie outside those seeds — a
-world of the real game, not of the truncated chance node.
+**Chance: one node, the deal's seed.** The first node is a chance node of ``deal_seeds``
+(1,000 by default) equally likely outcomes; outcome ``k`` deals
+``cardsim.load_game(...).new_deal(seed=k)`` (Mushka's from every seat's starting record). Every
+later random event is fixed in the state vector, so no other chance node follows. Not a node
+per card: the engines shuffle in compiled code, and a Python dealing path would escape their
+differential tests. Not ``SAMPLED_STOCHASTIC``: listed outcomes keep ``chance_outcomes``,
+serialization and the algorithms that walk chance nodes working. The price: the tree holds
+``deal_seeds`` deals, not every deal.
 
-**Actions.** cardsim's action ids are sparse (a card and a capture mask in Scopa: ``card << 40
-| mask``), so an OpenSpiel action is the index of the move in the state's sorted legal-action
-list, and ``num_distinct_actions`` is the game's most legal actions at once
-(:attr:`cardsim.protocol.spec.GameSpec.max_actions`: Scopa 5,106 with three-card hands, Bura 16, Mushka
-40, Minchiate 40). The player to move knows his legal actions (they are a function of his
-information state), so an index names the same move in every world of his information set, as
-ISMCTS needs; ``action_to_string`` writes the move in the game's notation.
+**Actions.** An OpenSpiel action is the index of the move in the state's sorted legal action
+ids (cardsim's ids are sparse); ``num_distinct_actions`` is the game's
+:attr:`~cardsim.protocol.spec.GameSpec.max_actions`. The player to move knows his legal
+actions, so an index names the same move in every world of his information set, as ISMCTS
+needs. ``action_to_string`` writes the move in the game's notation.
 
-**Utilities.** ``utility`` is ``ZERO_SUM`` for Scopa, Bura and Minchiate and ``GENERAL_SUM`` for
-Mushka (a deal's return is each seat's record written off; every seat can gain or lose), from
-:attr:`cardsim.protocol.spec.GameDefinition.zero_sum`. The bounds (:func:`utility_bounds`): Scopa ±(4 +
-18) (four categories and at most one scopa per play of a side's 18), Bura -2 to 2(n-1) (a loser
-pays at most the doubled false-claim stake; the winners share the losers' total), Mushka
--(remise + 2 x ace bonus) to 5 + 2 x ace bonus, Minchiate ± a bound on the resti of every point
-of the deal, doubled for ``capot``. ``max_game_length`` is the game's ``MAX_DEAL_MOVES`` (the
-players' moves of one deal).
+**Utilities.** ``ZERO_SUM`` or ``GENERAL_SUM`` by the game's ``zero_sum``; the bounds are its
+``return_bounds`` (:func:`utility_bounds`); ``max_game_length`` is its ``MAX_DEAL_MOVES``.
 
-**Information states and observations.** The observation string of a player is
-``State.observation(player)`` as canonical JSON; the information-state string adds the deal's
-moves as that player saw them (the seat and ``observed_action`` of every move: the same id for
-moves he cannot tell apart). Both tensors share one layout per game (its
-:attr:`~cardsim.protocol.spec.GameDefinition.observation_planes`, in its notation), from the
-observation: one-hot ``seat``, ``to_move`` and ``dealer`` (a block of ``num_players`` each), the
-``hand_sizes`` divided by the deck's size, the stock's size divided by the deck's size, then
-card planes of the deck's size (bit-index order of ``cardsim.cards``), one per entry of
-:attr:`~cardsim.protocol.spec.GameDefinition.observation_planes`:
+**Information states and observations.** The observation string is ``State.observation(player)``
+as canonical JSON; the information-state string adds the deal's moves as the player saw them
+(each move's seat and ``observed_action``). The two tensors are the same, in one layout a game:
+one-hot ``seat``, ``to_move`` and ``dealer``, ``hand_sizes`` and ``stock_size`` over the deck's
+size, then a block of card planes (bit-index order of ``cardsim.cards``) for each of the game's
+``observation_planes`` (its notation's ``OBSERVATION_PLANES``). Every game's observation keeps
+the cards each seat has shown; the order of the moves is in the string only.
 
-- Scopa: hand, table, pile of side 0, pile of side 1.
-- Bura: hand, trump card, current trick, cards thrown face down (known to the player), then per
-  seat: face-up pile, face-down pile (cards the player knows), cards played this deal.
-- Mushka: hand, trump card, current trick, the player's discards, then per seat: cards played,
-  cards known to be in his hand.
-- Minchiate: hand, current trick, the Fola (as far as it is seen), exposed cards, then per seat:
-  cards played, cards known in his hand, discards seen; then per team: pile.
+**Sampling worlds.** ``resample_from_infostate(player, sampler)`` gives the state of
+``State.sample_world(player, seed)``, the seed drawn from ``sampler``: any deal consistent with
+what the player has seen (maybe none of the chance node's), his information-state string and,
+when he is to move, his legal actions unchanged; the other seats' histories are his view of the
+moves, and it has no ``history()``. OpenSpiel's Python ISMCTS calls it; its C++ algorithms
+cannot (a Python game cannot override ``ResampleFromInfostate``).
 
-The information-state tensor is the observation tensor: every game's observation already
-accumulates the cards each seat has shown (Bura's per-trick history, the ``played`` lists,
-Scopa's piles); the perfect-recall detail (the order of the moves) is in the string.
-
-**Sampling worlds.** ``resample_from_infostate(player, sampler)`` returns a state whose vector is
-``State.sample_world(player, seed)`` with a seed drawn from ``sampler``: the player's
-information-state string and, when he is to move, his legal actions are unchanged. The other
-seats' histories in the sampled world are the player's own view of the moves (the sampled world
-does not say what they saw). OpenSpiel's C++ algorithms cannot call it (a Python game cannot
-override ``ResampleFromInfostate``); the Python ISMCTS bot does. A resampled state has no
-OpenSpiel ``history()``.
-
-**Clone and serialization.** A state's Python attributes are its ``uint64`` vector, the log of
-moves as each seat saw them and a shared, picklable game context, so OpenSpiel's default
-``clone`` (a deep copy) and ``serialize_game_and_state`` (a pickle of the attributes with the
-history) work as for any Python game.
+**Clone and serialization.** A state's attributes (:class:`CardsimState`) share one picklable
+game context, so OpenSpiel's default ``clone`` (a deep copy) and ``serialize_game_and_state``
+(a pickle of the attributes with the history) work as for any Python game.
 """
 from __future__ import annotations
 
@@ -99,6 +68,10 @@ _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL
 
 DEFAULT_DEAL_SEEDS = 1000
 """The chance node's outcomes by default (the ``deal_seeds`` parameter)."""
+
+_DEALS_KEPT = 1024
+"""The deals a game keeps dealt (:meth:`_Context.deal`): every seed of the default chance node,
+at most about a megabyte."""
 
 
 # --- tensors -----------------------------------------------------------------------------------
@@ -212,6 +185,21 @@ def utility_bounds(game: Game) -> tuple[float, float]:
     return game.definition.return_bounds(game.rules, game.num_players)
 
 
+def _compiled(kernel, *example):
+    """The compiled function that the numba dispatcher ``kernel`` runs for arguments of the
+    types of ``example`` (compiled, or loaded from the cache, now). Called directly it skips
+    the dispatcher's look-up of the arguments' types, most of the cost of a move's call; its
+    arguments must then have exactly those types (C-contiguous, writeable arrays of the same
+    dtypes; integers)."""
+    return kernel.compile(tuple(kernel.typeof_pyval(a) for a in example))
+
+
+def _new_log(moves: int, n_players: int) -> np.ndarray:
+    """A deal's empty log (:class:`CardsimState`): per move, the seat, then the move as each
+    seat saw it."""
+    return np.zeros((moves, 1 + n_players), np.int64)
+
+
 class _Context:
     """What every state of one game shares: the cardsim game, its kernels, the card index.
     Shared by clones (``deepcopy`` returns it) and pickled by name and options."""
@@ -227,10 +215,35 @@ class _Context:
         self.index = {card: i for i, card in enumerate(self.game.definition.deck.cards)}
         self.outcomes = [(k, 1.0 / deal_seeds) for k in range(deal_seeds)]
         self.buffer = np.empty(spec.max_actions, dtype=np.int64)
-        self.step = logged_step[spec]
         self.legal_actions = spec.legal_actions
-        self.sample_observation = self.game.new_deal(seed=0).observation(0)
+        self.deals: dict[int, tuple[np.ndarray, int]] = {}
+        self.indices: dict[int, list[int]] = {}
+        sample = self.game.new_deal(seed=0)
+        self.sample_observation = sample.observation(0)
+        self.step = _compiled(logged_step[spec], sample.vec, self.params, 0, self.n_players,
+                              _new_log(self.max_moves, self.n_players), 0, self.buffer)
         self.observers = {True: _Observer(self, True), False: _Observer(self, False)}
+
+    def deal(self, seed: int) -> tuple[np.ndarray, int]:
+        """The deal of ``seed``: its vector (read-only: the caller copies it) and the seat to
+        move. The first :data:`_DEALS_KEPT` seeds drawn are kept, so that the chance node does
+        not derive a seed's generator again."""
+        dealt = self.deals.get(seed)
+        if dealt is None:
+            vec = self.game.new_deal(seed=seed).vec
+            dealt = vec, (_TERMINAL if self.spec.is_terminal(vec, self.params)
+                          else int(self.spec.current_player(vec, self.params)))
+            vec.flags.writeable = False
+            if len(self.deals) < _DEALS_KEPT:
+                self.deals[seed] = dealt
+        return dealt
+
+    def actions(self, n: int) -> list[int]:
+        """A new list of the action indices ``0 .. n - 1``."""
+        indices = self.indices.get(n)
+        if indices is None:
+            indices = self.indices[n] = list(range(n))
+        return indices.copy()
 
     def __deepcopy__(self, memo) -> "_Context":
         return self
@@ -286,15 +299,17 @@ class CardsimState(pyspiel.State):
     """A deal: the chance node before it, then a cardsim state vector (module docstring).
 
     Attributes (all that ``clone`` copies and serialization pickles): ``vec`` (the ``uint64``
-    state vector, None at the chance node), ``log`` (per move: the seat that moved, then the
-    move's id as each seat saw it), ``n_moves`` and ``context``."""
+    state vector, None at the chance node; a writeable, C-contiguous array of its own, as the
+    compiled step takes it), ``player`` (the seat to move), ``log`` (per move: the seat that
+    moved, then the move's id as each seat saw it), ``n_moves``, ``_ids`` (the legal action
+    ids, None until asked for after the deal) and ``context``."""
 
     def __init__(self, game: CardsimGame) -> None:
         super().__init__(game)
         self.context = game.context
         self.vec = None
         self.player = _CHANCE
-        self.log = np.zeros((self.context.max_moves, 1 + self.context.n_players), np.int64)
+        self.log = _new_log(self.context.max_moves, self.context.n_players)
         self.n_moves = 0
         self._ids = None
 
@@ -305,6 +320,10 @@ class CardsimState(pyspiel.State):
     def current_player(self) -> int:
         """The seat to move, ``CHANCE`` before the deal, ``TERMINAL`` after it."""
         return self.player
+
+    def is_chance_node(self) -> bool:
+        """True before the deal (answered in Python: OpenSpiel's would call back into it)."""
+        return self.player == _CHANCE
 
     def _set_player(self) -> None:
         c = self.context
@@ -320,32 +339,33 @@ class CardsimState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         """Indices into the sorted cardsim legal actions (module docstring)."""
-        return list(range(len(self._legal_ids())))
+        return self.context.actions(len(self._legal_ids()))
 
     def legal_actions(self, player=None) -> list[int]:
         """As OpenSpiel's ``State.legal_actions``, answered in Python: the legal actions of the
         seat to move (the deal seeds at the chance node), none for another seat."""
         if player is not None and player != self.player:
             return []
-        if self.player == _CHANCE:
-            return list(range(self.context.deal_seeds))
-        return list(range(len(self._legal_ids()))) if self.player >= 0 else []
+        if self.player >= 0:
+            return self.context.actions(len(self._legal_ids()))
+        return self.context.actions(self.context.deal_seeds) if self.player == _CHANCE else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The deal seeds, equally likely."""
-        return self.context.outcomes
+        """The deal seeds, equally likely (a new list of the game's shared pairs)."""
+        return self.context.outcomes.copy()
 
     def _apply_action(self, action: int) -> None:
         c = self.context
         if self.vec is None:
-            self.vec = c.game.new_deal(seed=int(action)).vec
-            self._set_player()
+            vec, self.player = c.deal(int(action))
+            self.vec = vec.copy()
             return
-        if self.n_moves == len(self.log):
+        k = self.n_moves
+        if k == len(self.log):
             self.log = np.concatenate([self.log, np.zeros_like(self.log)])
-        code = c.step(self.vec, c.params, self._legal_ids()[action], c.n_players, self.log,
-                      self.n_moves, c.buffer)
-        self.n_moves += 1
+        code = c.step(self.vec, c.params, self._legal_ids()[action], c.n_players, self.log, k,
+                      c.buffer)
+        self.n_moves = k + 1
         if code == 0:
             self.player, self._ids = _TERMINAL, c.buffer[:0].copy()
         else:

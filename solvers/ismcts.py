@@ -297,7 +297,7 @@ def exact_endgame(params, world, ws, root):
         moves += 1
 
 
-@generic(inline=True)
+@generic(inline=True, nrt=False)
 def lone_deal(params, world, scratch):
     """Whether ``world`` is a lone deal (not a match): the exact solver's ``single_deal``
     leaves it as it is."""
@@ -326,7 +326,7 @@ def exact_returns(params, world, ws, root):
 # :func:`net_leaf` (``WITH_NET``), :func:`infer_pool` and inference's draw (``WITH_INFER``).
 
 
-@generic(inline=True)
+@generic(inline=True, nrt=False)
 def deal_ended(params, world, stop_cell):
     """``value=match``: whether ``world``'s deal is over, its match gone on to another state
     than the root's (``stop_cell``, -1 for a search of another value). Only a copy with
@@ -336,7 +336,7 @@ def deal_ended(params, world, stop_cell):
     return False
 
 
-@generic(inline=True)
+@generic(inline=True, nrt=False)
 def match_values(params, world, rets, equity):
     """``value=match`` (module docstring): each seat's match value at ``world``, the end of a
     deal — the table's (``equity``, seat ``p`` playing for side ``p % 2``: tables are of two
@@ -377,10 +377,15 @@ def net_leaf(params, world, observer, search, rng, ws, reward_scale):
     return False
 
 
-@generic(switches=("WITH_EXACT", "WITH_MATCH", "WITH_NET"), inline="ir")
+@generic(switches=("WITH_EXACT", "WITH_MATCH", "WITH_NET"), inline=True, nrt=False)
 def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell):
     """One ISMCTS iteration on the world in ``ws.world``; returns the new node count.
-    ``stop_cell`` (``value=match``) is the root's match cell, else -1."""
+    ``stop_cell`` (``value=match``) is the root's match cell, else -1.
+
+    It allocates nothing, so it is compiled without reference counting and inlined by LLVM:
+    taken in as numba IR by the reference-counted :func:`search`, each iteration would count
+    a reference to every array of the workspace in and out (two calls an array, every
+    feature's arrays among them), most of an iteration's time near the end of a deal."""
     tree, stats, world = ws.tree, ws.stats, ws.world
     actions, keys, seen, path = ws.actions, ws.keys, ws.seen, ws.path
     c = search[C]
@@ -559,10 +564,11 @@ def infer_pool(params, root, observer, search, rng, ws):
     return np.int64(0)
 
 
-@generic(switches=("WITH_INFER",), inline=True)
+@generic(switches=("WITH_INFER",), inline=True, nrt=False)
 def next_world(params, root, observer, rng, ws, n_pool, out):
     """A world for the search into ``out``: drawn from the root's pool by weight when it has
-    one (``infer``; a copy without ``WITH_INFER`` has none), else sampled uniformly."""
+    one (``infer``; a copy without ``WITH_INFER`` has none), else sampled uniformly. Called
+    each iteration with the workspace: no reference counting (as :func:`iterate`)."""
     if WITH_INFER:
         if n_pool > 0:
             copy_words(out, ws.pool[draw_weighted(ws.cum, n_pool, uniform(rng))])

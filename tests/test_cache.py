@@ -2,7 +2,9 @@
 
 - a cold process (an empty cache folder) that plays Scopa with random, heuristic and ISMCTS
   players — ``cardsim demo``'s agents — compiles Scopa's code and the shared code only: no
-  other game, no PIMC, no exact solver;
+  other game, no PIMC, no exact solver; analyzing a position with ISMCTS (``cardsim analyze
+  --agent ismcts:...``) compiles none of the search's parts that the agent does not use
+  (matches, inference, the network);
 - a second process loads every compiled entry point it needs from the cache and compiles
   nothing (numba's own compile events, and ``NUMBA_DEBUG_CACHE``);
 - the cache folders follow the sources of their group: editing one game's kernels changes
@@ -39,14 +41,27 @@ by_simulate = len(seen)
 state = game.new_deal(seed=1)
 play(state, ["ismcts:iterations=20", "heuristic"], seed=1)
 play(game.new_deal(seed=2), ["random", "heuristic"], seed=1)
-print(json.dumps({"simulate": by_simulate, "seen": seen}))
+by_play = len(seen)
+from cardsim.solvers.analyze import AnalysisConfig, analyze
+position = game.new_deal(seed=3)
+analyze(position, AnalysisConfig(player=position.current_player(),
+                                 agent="ismcts:iterations=20", worlds=2))
+print(json.dumps({"simulate": by_simulate, "play": by_play, "seen": seen}))
 """
 
 
+UNUSED_BY_ISMCTS = {"deal_ended", "match_values", "match_start", "alone", "lone_deal",
+                    "net_leaf", "infer_pool", "draw_weighted", "weigh_worlds", "net_returns"}
+"""Parts of the search that a plain ISMCTS agent (no ``value=match``/``points``, ``leaf=net``
+or ``infer``) never runs: its copy must not compile them (switched off where they are
+called)."""
+
+
 def test_demo_agents_compile_only_scopa_and_their_kinds_then_load(tmp_path):
-    """``cardsim demo``'s agents (Scopa: random, heuristic, ISMCTS) and ``cardsim simulate
-    scopa`` from an empty cache compile Scopa's code and the shared code only, into Scopa's
-    folders; a second process doing the same compiles nothing and loads it all."""
+    """``cardsim demo``'s agents (Scopa: random, heuristic, ISMCTS), ``cardsim simulate
+    scopa`` and an analysis played out by ISMCTS from an empty cache compile Scopa's code and
+    the shared code only, into Scopa's folders, and of the search only what the agent runs; a
+    second process doing the same compiles nothing and loads it all."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_DEBUG_CACHE="1")
     first, second = (subprocess.run([sys.executable, "-c", COMPILED], env=env,
                                     capture_output=True, text=True, check=True)
@@ -67,6 +82,10 @@ def test_demo_agents_compile_only_scopa_and_their_kinds_then_load(tmp_path):
     assert not any("exact" in q.rsplit("__", 1)[-1] for q in names if "__scopa__" in q)
     folders = sorted(p.name.rsplit("-", 1)[0] for p in tmp_path.iterdir())
     assert folders == ["core", "scopa", "scopa-solvers", "solvers"], folders
+    assert "_evaluate__scopa__ismcts" in {q for _, q, _ in seen[out["play"]:]}
+    assert not {q.split("__")[0] for q in names} & UNUSED_BY_ISMCTS, names
+    assert not modules & {"cardsim.solvers.inference", "cardsim.solvers.evaluation", "cardsim.solvers.lookahead"}
+    assert not any("raise_with_shape" in q for q in names)    # numba's slice-copy message
     assert json.loads(second.stdout.strip().splitlines()[-1])["seen"] == []   # compiled nothing
     log = second.stdout + second.stderr
     assert "[cache] data loaded" in log and "[cache] data saved" not in log
@@ -260,7 +279,7 @@ def test_the_cache_lives_in_numba_cache_dir_or_the_user_cache(tmp_path):
                          check=True, env=dict(env, XDG_CACHE_HOME=str(tmp_path)))
     core, solvers = json.loads(run.stdout)
     assert core.startswith(str(tmp_path / "cardsim" / "core-"))
-    assert solvers.startswith(str(tmp_path / "cardsim" / "scopa-solvers-"))
+    assert cardsim.solvers.startswith(str(tmp_path / "cardsim" / "scopa-solvers-"))
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=dict(env, NUMBA_CACHE_DIR=str(tmp_path / "mine")))
     assert json.loads(run.stdout)[0].startswith(str(tmp_path / "mine" / "core-"))

@@ -293,7 +293,7 @@ def exact_endgame(params, world, ws, root):
         moves += 1
 
 
-@generic(inline=True)
+@generic(inline=True, nrt=False)
 def lone_deal(params, world, scratch):
     """Whether ``world`` is a lone deal (not a match): the exact solver's ``single_deal``
     leaves it as it is."""
@@ -316,62 +316,72 @@ def exact_returns(params, world, ws, root):
         ws.rets[p] = r if G.exact_side(world, params, p, root) == 0 else -r
 
 
-@generic(switches=("WITH_MATCH",), inline=True)
+# The search's switches are read where their functions are called, so that a copy without a
+# switch never types (never compiles) the functions it turns off: :func:`deal_ended`,
+# :func:`match_values`, :func:`match_start` (``WITH_MATCH``), :func:`alone` (``WITH_POINTS``),
+# :func:`net_leaf` (``WITH_NET``), :func:`infer_pool` and inference's draw (``WITH_INFER``).
+
+
+@generic(inline=True, nrt=False)
 def deal_ended(params, world, stop_cell):
     """``value=match``: whether ``world``'s deal is over, its match gone on to another state
-    than the root's (``stop_cell``, -1 for a search of another value)."""
-    if WITH_MATCH:
-        if stop_cell >= 0 and G.match_cell(world, params, 0) != stop_cell:
-            return True
+    than the root's (``stop_cell``, -1 for a search of another value). Only a copy with
+    ``WITH_MATCH`` calls it."""
+    if stop_cell >= 0 and G.match_cell(world, params, 0) != stop_cell:
+        return True
     return False
 
 
-@generic(switches=("WITH_MATCH",), inline=True)
+@generic(inline=True, nrt=False)
 def match_values(params, world, rets, equity):
     """``value=match`` (module docstring): each seat's match value at ``world``, the end of a
     deal — the table's (``equity``, seat ``p`` playing for side ``p % 2``: tables are of two
-    sides), or the sign of the returns of a match decided there."""
-    if WITH_MATCH:
-        if G.is_terminal(world, params):
-            G.returns(world, params, rets)
-            for p in range(rets.shape[0]):
-                rets[p] = np.sign(rets[p])
-        else:
-            for p in range(rets.shape[0]):
-                rets[p] = equity[G.match_cell(world, params, p % 2)]
+    sides), or the sign of the returns of a match decided there. Only a copy with
+    ``WITH_MATCH`` calls it."""
+    if G.is_terminal(world, params):
+        G.returns(world, params, rets)
+        for p in range(rets.shape[0]):
+            rets[p] = np.sign(rets[p])
+    else:
+        for p in range(rets.shape[0]):
+            rets[p] = equity[G.match_cell(world, params, p % 2)]
 
 
-@generic(switches=("WITH_NET",), inline="ir")
+@generic(inline="ir")
 def net_leaf(params, world, observer, search, rng, ws, reward_scale):
     """``leaf=net``: play ``playout`` moves of the rollout player from the leaf ``world``, then,
     unless the deal is over or within ``exact`` cards of its end (solved exactly instead),
     value it by the network into ``ws.rets`` (module docstring).
-    Whether the network valued it (False for another leaf, a copy without the switch or an
-    empty network: the search plays out as before)."""
-    if WITH_NET:
-        if search[LEAF] == LEAF_NET and ws.net.w1.shape[0] > 0:
-            actions = ws.actions
-            rollout = np.int64(search[ROLLOUT])
-            epsilon = search[EPSILON]
-            for _ in range(np.int64(search[PLAYOUT])):
-                if G.is_terminal(world, params):
-                    return False
-                n = G.legal_actions(world, params, actions)
-                G.apply_action(world, params,
-                               policy_action(world, params, rollout, epsilon, actions, n, rng))
-            endgame = np.int64(search[EXACT])
-            if G.is_terminal(world, params) or (
-                    endgame > 0 and G.exact_cards_left(world, params) <= endgame):
-                return False                  # over, or an exact endgame (``exact=K``)
-            net_returns(params, world, observer, ws.net, ws.rets, reward_scale)
-            return True
+    Whether the network valued it (False for another leaf or an empty network: the search
+    plays out as before). Only a copy with ``WITH_NET`` calls it."""
+    if search[LEAF] == LEAF_NET and ws.net.w1.shape[0] > 0:
+        actions = ws.actions
+        rollout = np.int64(search[ROLLOUT])
+        epsilon = search[EPSILON]
+        for _ in range(np.int64(search[PLAYOUT])):
+            if G.is_terminal(world, params):
+                return False
+            n = G.legal_actions(world, params, actions)
+            G.apply_action(world, params,
+                           policy_action(world, params, rollout, epsilon, actions, n, rng))
+        endgame = np.int64(search[EXACT])
+        if G.is_terminal(world, params) or (
+                endgame > 0 and G.exact_cards_left(world, params) <= endgame):
+            return False                  # over, or an exact endgame (``exact=K``)
+        net_returns(params, world, observer, ws.net, ws.rets, reward_scale)
+        return True
     return False
 
 
-@generic(switches=("WITH_EXACT", "WITH_MATCH"), inline="ir")
+@generic(switches=("WITH_EXACT", "WITH_MATCH", "WITH_NET"), inline=True, nrt=False)
 def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell):
     """One ISMCTS iteration on the world in ``ws.world``; returns the new node count.
-    ``stop_cell`` (``value=match``) is the root's match cell, else -1."""
+    ``stop_cell`` (``value=match``) is the root's match cell, else -1.
+
+    It allocates nothing, so it is compiled without reference counting and inlined by LLVM:
+    taken in as numba IR by the reference-counted :func:`search`, each iteration would count
+    a reference to every array of the workspace in and out (two calls an array, every
+    feature's arrays among them), most of an iteration's time near the end of a deal."""
     tree, stats, world = ws.tree, ws.stats, ws.world
     actions, keys, seen, path = ws.actions, ws.keys, ws.seen, ws.path
     c = search[C]
@@ -382,7 +392,10 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell)
     prior = search[PRIOR]
     node = 0
     depth = 0
-    while not G.is_terminal(world, params) and not deal_ended(params, world, stop_cell):
+    while not G.is_terminal(world, params):
+        if WITH_MATCH:
+            if deal_ended(params, world, stop_cell):
+                break
         n = G.legal_actions(world, params, actions)
         for i in range(n):
             keys[i] = G.observed_action(world, params, actions[i], observer)
@@ -462,13 +475,18 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell)
         node = best
         G.apply_action(world, params, modelled if modelled >= 0
                        else any_with_key(actions, keys, n, tree[best, KEY], rng))
-    solved = net_leaf(params, world, observer, search, rng, ws, reward_scale)
-    mixed = solved and search[MIX] < 1.0     # ``mix``: the play-out's returns too
-    if mixed:
-        ws.valued[:] = ws.rets
-        solved = False
-    while not solved and not G.is_terminal(world, params) and not deal_ended(
-            params, world, stop_cell):
+    solved = False
+    mixed = False
+    if WITH_NET:
+        solved = net_leaf(params, world, observer, search, rng, ws, reward_scale)
+        mixed = solved and search[MIX] < 1.0     # ``mix``: the play-out's returns too
+        if mixed:
+            copy_words(ws.valued, ws.rets)
+            solved = False
+    while not solved and not G.is_terminal(world, params):
+        if WITH_MATCH:
+            if deal_ended(params, world, stop_cell):
+                break
         if WITH_EXACT:
             if endgame > 0 and G.exact_cards_left(world, params) <= endgame:
                 if lone_deal(params, world, ws.scratch):
@@ -481,14 +499,18 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell)
         G.apply_action(world, params,
                        policy_action(world, params, rollout, epsilon, actions, n, rng))
     scale = reward_scale
-    if stop_cell >= 0:
-        match_values(params, world, ws.rets, ws.equity)
-        scale = 1.0
-    elif not solved:
+    matched = False
+    if WITH_MATCH:
+        matched = stop_cell >= 0
+        if matched:
+            match_values(params, world, ws.rets, ws.equity)
+            scale = 1.0
+    if not matched and not solved:
         G.returns(world, params, ws.rets)
-    if mixed:
-        for p in range(ws.rets.shape[0]):
-            ws.rets[p] = search[MIX] * ws.valued[p] + (1.0 - search[MIX]) * ws.rets[p]
+    if WITH_NET:
+        if mixed:
+            for p in range(ws.rets.shape[0]):
+                ws.rets[p] = search[MIX] * ws.valued[p] + (1.0 - search[MIX]) * ws.rets[p]
     stats[0, VISITS] += 1.0
     for d in range(1, depth + 1):
         nd = path[d]
@@ -497,68 +519,70 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell)
     return n_nodes
 
 
-@generic(switches=("WITH_MATCH",), inline=True)
+@generic(inline=True)
 def match_start(params, root, value, scratch):
     """The root's match cell for ``value=match`` (where the walk stops: :func:`deal_ended`),
-    -1 for another value, a lone deal (searched for its points) or a copy without the
-    switch."""
-    if WITH_MATCH:
-        if value == VALUE_MATCH and not lone_deal(params, root, scratch):
-            return G.match_cell(root, params, 0)
+    -1 for another value or a lone deal (searched for its points). Only a copy with
+    ``WITH_MATCH`` calls it."""
+    if value == VALUE_MATCH and not lone_deal(params, root, scratch):
+        return G.match_cell(root, params, 0)
     return np.int64(-1)
 
 
-@generic(switches=("WITH_POINTS",), inline=True)
+@generic(inline=True)
 def alone(params, root, value, lone):
     """``value=points``: the root as a lone deal (module docstring), copied into ``lone``;
-    else (or in a copy without the switch) the root itself."""
-    if WITH_POINTS:
-        if value == VALUE_POINTS:
-            copy_words(lone, root)
-            G.exact_single_deal(lone, params)
-            return lone
+    else the root itself. Only a copy with ``WITH_POINTS`` calls it."""
+    if value == VALUE_POINTS:
+        copy_words(lone, root)
+        G.exact_single_deal(lone, params)
+        return lone
     return root
 
 
-@generic(switches=("WITH_INFER",), inline="ir")
+@generic(inline="ir")
 def infer_pool(params, root, observer, search, rng, ws):
     """``infer`` (module docstring): sample the root's pool of worlds into ``ws.pool``, weigh
     them by the deal's moves in ``ws``'s record and write their tempered cumulative weights to
-    ``ws.cum``; returns the pool's size, 0 when the worlds are uniform (no inference asked, no
-    moves of the deal known, or a copy without the switch)."""
-    if WITH_INFER:
-        epsilon = search[INFER]
-        moves = ws.record[REC_MOVES]
-        if epsilon > 0.0 and moves > 0:
-            n = min(np.int64(search[POOL]), ws.pool.shape[0])
-            for k in range(4):
-                ws.model_rng[k] = rng_next(rng)
-            weigh_worlds(params, root, observer, ws.deal_start, ws.deal_moves, moves, epsilon,
-                         rng, ws.model_rng, ws.pool[:n], ws.logw[:n], ws.scratch, ws.made,
-                         ws.keys)
-            tempered_cumulative(ws.logw, n, INFER_EFFECTIVE * n, ws.cum)
-            return n
+    ``ws.cum``; returns the pool's size, 0 when the worlds are uniform (no inference asked or
+    no moves of the deal known). Only a copy with ``WITH_INFER`` calls it."""
+    epsilon = search[INFER]
+    moves = ws.record[REC_MOVES]
+    if epsilon > 0.0 and moves > 0:
+        n = min(np.int64(search[POOL]), ws.pool.shape[0])
+        for k in range(4):
+            ws.model_rng[k] = rng_next(rng)
+        weigh_worlds(params, root, observer, ws.deal_start, ws.deal_moves, moves, epsilon,
+                     rng, ws.model_rng, ws.pool[:n], ws.logw[:n], ws.scratch, ws.made,
+                     ws.keys)
+        tempered_cumulative(ws.logw, n, INFER_EFFECTIVE * n, ws.cum)
+        return n
     return np.int64(0)
 
 
-@generic(inline=True)
+@generic(switches=("WITH_INFER",), inline=True, nrt=False)
 def next_world(params, root, observer, rng, ws, n_pool, out):
     """A world for the search into ``out``: drawn from the root's pool by weight when it has
-    one (``infer``), else sampled uniformly."""
-    if n_pool > 0:
-        copy_words(out, ws.pool[draw_weighted(ws.cum, n_pool, uniform(rng))])
-    else:
-        G.determinize(root, params, observer, rng, out)
+    one (``infer``; a copy without ``WITH_INFER`` has none), else sampled uniformly. Called
+    each iteration with the workspace: no reference counting (as :func:`iterate`)."""
+    if WITH_INFER:
+        if n_pool > 0:
+            copy_words(out, ws.pool[draw_weighted(ws.cum, n_pool, uniform(rng))])
+            return
+    G.determinize(root, params, observer, rng, out)
 
 
-@generic
+@generic(switches=("WITH_MATCH", "WITH_POINTS", "WITH_INFER"))
 def search(params, root, search_params, rng, ws, reward_scale):
     """ISMCTS from ``root`` for the player to move; returns (action, iterations run). The
     tree is left in ``ws`` (node 0 is the root)."""
     observer = G.current_player(root, params)
     value = np.int64(search_params[VALUE])
-    root = alone(params, root, value, ws.lone)
-    stop_cell = match_start(params, root, value, ws.scratch)
+    if WITH_POINTS:
+        root = alone(params, root, value, ws.lone)
+    stop_cell = np.int64(-1)
+    if WITH_MATCH:
+        stop_cell = match_start(params, root, value, ws.scratch)
     iterations = np.int64(search_params[ITERATIONS])
     seconds = search_params[SECONDS]
     n_worlds = np.int64(search_params[WORLDS])
@@ -572,7 +596,9 @@ def search(params, root, search_params, rng, ws, reward_scale):
     stats[0, TOTAL] = 0.0
     n_nodes = np.int64(1)
     start = clock() if seconds > 0 else 0.0
-    n_pool = infer_pool(params, root, observer, search_params, rng, ws)
+    n_pool = np.int64(0)
+    if WITH_INFER:
+        n_pool = infer_pool(params, root, observer, search_params, rng, ws)
     for w in range(n_worlds):
         next_world(params, root, observer, rng, ws, n_pool, ws.worlds[w])
     it = 0

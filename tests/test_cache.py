@@ -279,7 +279,7 @@ def test_the_cache_lives_in_numba_cache_dir_or_the_user_cache(tmp_path):
                          check=True, env=dict(env, XDG_CACHE_HOME=str(tmp_path)))
     core, solvers = json.loads(run.stdout)
     assert core.startswith(str(tmp_path / "cardsim" / "core-"))
-    assert cardsim.solvers.startswith(str(tmp_path / "cardsim" / "scopa-solvers-"))
+    assert solvers.startswith(str(tmp_path / "cardsim" / "scopa-solvers-"))
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=dict(env, NUMBA_CACHE_DIR=str(tmp_path / "mine")))
     assert json.loads(run.stdout)[0].startswith(str(tmp_path / "mine" / "core-"))

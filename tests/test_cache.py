@@ -181,14 +181,14 @@ def test_cache_folders_follow_their_sources(tmp_path):
 
 def _compiling_modules():
     """Every module of the package that defines compiled code, with its group."""
-    from cardsim.compiled.cache import _COMPILED, ROOT, group_parts, part_folder
+    from cardsim.compiled.cache import _COMPILED, ROOT, part_folder
     parts = {"core", "solvers", *cardsim.list_games()}
     folders = {p: part_folder(ROOT, p) for p in parts}
     out = {}
     for path in sorted(ROOT.rglob("*.py")):
         if _COMPILED.search(path.read_bytes()):
             out[path] = next((p for p, f in folders.items() if f in path.parents), None)
-    return out, folders, group_parts
+    return out, folders
 
 
 def test_an_edit_outside_the_compiled_folders_compiles_nothing_again():
@@ -197,7 +197,7 @@ def test_an_edit_outside_the_compiled_folders_compiles_nothing_again():
     an error message (``cardsim/errors.py``), the public ``Game``, a notation, a report or the
     command line recompiles nothing."""
     from cardsim.compiled.cache import ROOT, _hashed
-    found, _, _ = _compiling_modules()
+    found, _ = _compiling_modules()
     assert len(found) > 30
     outside = [p.relative_to(ROOT).as_posix() for p, part in found.items() if part is None]
     assert outside == []
@@ -232,8 +232,8 @@ def test_compiled_code_reads_no_constant_from_outside_its_group():
     a module (a number, a string, a tuple or an array would be baked in unhashed)."""
     import ast
 
-    from cardsim.compiled.cache import ROOT
-    found, folders, group_parts = _compiling_modules()
+    from cardsim.compiled.cache import ROOT, group_parts
+    found, folders = _compiling_modules()
     bad = []
     for path, part in found.items():
         allowed = [folders[p] for p in group_parts(part if part in ("core", "solvers")

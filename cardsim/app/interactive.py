@@ -38,7 +38,6 @@ from cardsim.compiled.rng import child_seed as move_seed  # the agent's seed at 
 from cardsim.errors import AgentError, CardsimError
 from cardsim.records.record import PERSON
 from cardsim.records.render import MATCH_SCORE_KEYS, View
-from cardsim.records.render import render_observation as render_observation  # re-exported: it lived here
 from cardsim.solvers.agents import Agent, choose, parse_agent, workspace
 
 HELP_WORDS = ("?", "help", "h")

@@ -13,8 +13,9 @@ import re
 import pytest
 
 import cardsim
-from cardsim.app.interactive import move_seed, play_interactive, render_observation, resolve_opponents
+from cardsim.app.interactive import move_seed, play_interactive, resolve_opponents
 from cardsim.errors import AgentError, CardsimError
+from cardsim.records.render import render_observation
 from cardsim.solvers.agents import choose, workspace
 
 TOKEN = re.compile(r"[A-Za-z0-9]+")

@@ -15,7 +15,7 @@ import numpy as np
 from cardsim.compiled import order as deal_order
 from cardsim.compiled import turns
 from cardsim.compiled.actions import next_seat
-from cardsim.compiled.bits import ONE, ZERO, bit, lowest_index, popcount
+from cardsim.compiled.bits import ONE, ZERO, bit, indices_of, popcount
 from cardsim.compiled.jit import helper, kernel
 from cardsim.compiled.rng import rng_below, seed_stream
 
@@ -75,13 +75,7 @@ def legal_actions(state, params, out):
     """HC-TRICK-1: any card of the hand of the player to move, in index order."""
     if state[L.PHASE] != L.PHASE_PLAY:
         return 0
-    hand = state[L.HAND + state[L.TO_MOVE]]
-    n = 0
-    while hand:
-        out[n] = lowest_index(hand)
-        hand &= hand - ONE
-        n += 1
-    return n
+    return indices_of(state[L.HAND + state[L.TO_MOVE]], out)
 
 
 @helper

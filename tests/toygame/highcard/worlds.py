@@ -6,7 +6,7 @@ Every card is played face up: only the other hand and the stock (and its order) 
 import numpy as np
 
 from cardsim.compiled import order as deal_order
-from cardsim.compiled.bits import ONE, ZERO, bit, copy_words, lowest_index, popcount
+from cardsim.compiled.bits import ZERO, bit, copy_words, indices_of, popcount
 from cardsim.compiled.jit import helper, kernel
 from cardsim.compiled.rng import rng_next, rng_shuffle
 
@@ -32,11 +32,7 @@ def determinize(state, params, observer, rng, out):
         seen |= bit(np.int64(state[L.TRICK_CARD]) - 1)
     unseen = L.FULL_DECK & ~seen
     cards = np.empty(L.N_CARDS, dtype=np.int64)
-    k = 0
-    while unseen:
-        cards[k] = lowest_index(unseen)
-        unseen &= unseen - ONE
-        k += 1
+    k = indices_of(unseen, cards)
     rng_shuffle(cards, k, rng)
     other = 1 - observer
     used = popcount(state[L.HAND + other])

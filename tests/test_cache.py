@@ -38,15 +38,15 @@ from cardsim.solvers.agents import play
 game = cardsim.load_game("scopa")
 cardsim.simulate.play_random_deals("scopa", 5, 1)
 by_simulate = len(seen)
-state = game.new_deal(seed=1)
-play(state, ["ismcts:iterations=20", "heuristic"], seed=1)
-play(game.new_deal(seed=2), ["random", "heuristic"], seed=1)
-by_play = len(seen)
 from cardsim.solvers.analyze import AnalysisConfig, analyze
 position = game.new_deal(seed=3)
 analyze(position, AnalysisConfig(player=position.current_player(),
                                  agent="ismcts:iterations=20", worlds=2))
-print(json.dumps({"simulate": by_simulate, "play": by_play, "seen": seen}))
+by_analyze = len(seen)
+state = game.new_deal(seed=1)
+play(state, ["ismcts:iterations=20", "heuristic"], seed=1)
+play(game.new_deal(seed=2), ["random", "heuristic"], seed=1)
+print(json.dumps({"simulate": by_simulate, "analyze": by_analyze, "seen": seen}))
 """
 
 
@@ -78,11 +78,15 @@ def test_demo_agents_compile_only_scopa_and_their_kinds_then_load(tmp_path):
                    for m in modules), modules
     assert not modules & {"cardsim.solvers.pimc", "cardsim.solvers.exact", "cardsim.games.scopa.exact"}
     names = {q for _, q, _ in seen}
-    assert "play_out__scopa__ismcts" in names and "play_out__scopa__base" in names
+    assert {"play_out__scopa__heuristic_ismcts", "play_out__scopa__heuristic"} <= names, names
     assert not any("exact" in q.rsplit("__", 1)[-1] for q in names if "__scopa__" in q)
     folders = sorted(p.name.rsplit("-", 1)[0] for p in tmp_path.iterdir())
     assert folders == ["core", "scopa", "scopa-solvers", "solvers"], folders
-    assert "_evaluate__scopa__ismcts" in {q for _, q, _ in seen[out["play"]:]}
+    analysis = seen[out["simulate"]:out["analyze"]]
+    assert "_evaluate__scopa__ismcts" in {q for _, q, _ in analysis}
+    # random rollouts: the analysis compiles no heuristic; the games against it do
+    assert not any(m.endswith(".heuristic") for m, _, _ in analysis), analysis
+    assert any(m == "cardsim.games.scopa.heuristic" for m, _, _ in seen[out["analyze"]:])
     assert not {q.split("__")[0] for q in names} & UNUSED_BY_ISMCTS, names
     assert not modules & {"cardsim.solvers.inference", "cardsim.solvers.evaluation", "cardsim.solvers.lookahead"}
     assert not any("raise_with_shape" in q for q in names)    # numba's slice-copy message

@@ -104,20 +104,37 @@ def test_agent_loops_switch_on_only_the_kinds_they_run():
                                       "pimc:leaf=net,exact=6", "ismcts:infer=0.3")]
     off = {"WITH_ISMCTS": False, "WITH_PIMC": False, "WITH_EXACT": False,
            "WITH_MATCH": False, "WITH_POINTS": False, "WITH_NET": False,
-           "WITH_LOOKAHEAD": False, "WITH_INFER": False}
-    assert switches(kinds[:2]) == off
-    assert switches(kinds[:3]) == {**off, "WITH_ISMCTS": True}
+           "WITH_LOOKAHEAD": False, "WITH_INFER": False, "WITH_HEURISTIC": False}
+    h = {"WITH_HEURISTIC": True}                     # the heuristic player among them
+    assert switches(kinds[:1]) == off
+    assert switches(kinds[:2]) == {**off, **h}
+    assert switches(kinds[:3]) == {**off, **h, "WITH_ISMCTS": True}
+    assert switches([kinds[2], kinds[0]]) == {**off, "WITH_ISMCTS": True}
     assert switches([kinds[3], kinds[0]]) == {**off, "WITH_PIMC": True}
-    assert switches([kinds[5], kinds[1]]) == {**off, "WITH_PIMC": True}
+    assert switches([kinds[5], kinds[1]]) == {**off, **h, "WITH_PIMC": True}
     assert switches([kinds[4], kinds[0]]) == {**off, "WITH_ISMCTS": True, "WITH_EXACT": True}
     assert switches([kinds[6], kinds[2]]) == {**off, "WITH_ISMCTS": True, "WITH_MATCH": True}
-    assert switches([kinds[7], kinds[1]]) == {**off, "WITH_ISMCTS": True, "WITH_POINTS": True}
-    assert switches([kinds[8], kinds[1]]) == {**off, "WITH_ISMCTS": True, "WITH_POINTS": True,
-                                              "WITH_NET": True}
-    assert switches([kinds[9], kinds[1]]) == {**off, "WITH_LOOKAHEAD": True, "WITH_NET": True}
-    assert switches([kinds[10], kinds[1]]) == {**off, "WITH_LOOKAHEAD": True, "WITH_NET": True,
-                                               "WITH_EXACT": True}
-    assert switches([kinds[11], kinds[1]]) == {**off, "WITH_ISMCTS": True, "WITH_INFER": True}
+    assert switches([kinds[7], kinds[1]]) == {**off, **h, "WITH_ISMCTS": True,
+                                              "WITH_POINTS": True}
+    assert switches([kinds[8], kinds[1]]) == {**off, **h, "WITH_ISMCTS": True,
+                                              "WITH_POINTS": True, "WITH_NET": True}
+    assert switches([kinds[9], kinds[0]]) == {**off, "WITH_LOOKAHEAD": True, "WITH_NET": True}
+    assert switches([kinds[10], kinds[1]]) == {**off, **h, "WITH_LOOKAHEAD": True,
+                                               "WITH_NET": True, "WITH_EXACT": True}
+    assert switches([kinds[11], kinds[0]]) == {**off, **h, "WITH_ISMCTS": True,
+                                               "WITH_INFER": True}
+
+
+@pytest.mark.parametrize("agent, uses", [
+    ("random", False), ("heuristic", True), ("ismcts", False), ("ismcts:rollout=heuristic", True),
+    ("ismcts:model=0.5", True), ("ismcts:prior=1", True), ("ismcts:infer=0.3", True),
+    ("ismcts:leaf=net", False), ("pimc", False), ("pimc:leaf=net", False),
+    ("pimc:leaf=net,model=1", True), ("oracle", False)])
+def test_only_agents_that_play_or_consult_the_heuristic_compile_it(agent, uses):
+    """The game loop's ``WITH_HEURISTIC``: on for the heuristic player and for a search that
+    consults it (heuristic rollouts, an opponent model, a prior, inference); off otherwise,
+    so that a plain ISMCTS or PIMC loop compiles no heuristic."""
+    assert switches([parse_agent(agent)])["WITH_HEURISTIC"] is uses
 
 
 def test_exact_endgames_and_pimc_have_separate_switches():
@@ -126,16 +143,21 @@ def test_exact_endgames_and_pimc_have_separate_switches():
     compile PIMC, and a PIMC loop does not compile the search's endgames. PIMC over the
     network has its own (``WITH_LOOKAHEAD``): it compiles neither whole-deal PIMC nor ISMCTS."""
     from cardsim.solvers import agents, ismcts, lookahead, pimc
-    assert agents.choose_action.all_switches() == ("WITH_EXACT", "WITH_INFER", "WITH_ISMCTS",
-                                                   "WITH_LOOKAHEAD", "WITH_MATCH", "WITH_NET",
-                                                   "WITH_PIMC", "WITH_POINTS")
+    assert agents.choose_action.all_switches() == ("WITH_EXACT", "WITH_HEURISTIC", "WITH_INFER",
+                                                   "WITH_ISMCTS", "WITH_LOOKAHEAD", "WITH_MATCH",
+                                                   "WITH_NET", "WITH_PIMC", "WITH_POINTS")
     assert "WITH_PIMC" in agents.choose_action.switches
-    assert pimc.net_search.all_switches() == ("WITH_EXACT", "WITH_LOOKAHEAD")
-    assert lookahead.world_value.all_switches() == ("WITH_EXACT",)
+    assert pimc.net_search.all_switches() == ("WITH_EXACT", "WITH_HEURISTIC", "WITH_LOOKAHEAD")
+    assert lookahead.world_value.all_switches() == ("WITH_EXACT", "WITH_HEURISTIC")
+    # called with no switches, a copy takes each from the module that declares it
+    assert pimc.net_search.switch_defaults() == {"WITH_EXACT": False, "WITH_HEURISTIC": True,
+                                                 "WITH_LOOKAHEAD": False}
+    assert agents.choose_action.switch_defaults()["WITH_EXACT"] is True    # its own module's
     assert "WITH_EXACT" not in agents.choose_action.switches
-    assert ismcts.iterate.all_switches() == ("WITH_EXACT", "WITH_MATCH", "WITH_NET")
-    assert ismcts.search.all_switches() == ("WITH_EXACT", "WITH_INFER", "WITH_MATCH",
-                                            "WITH_NET", "WITH_POINTS")
+    assert ismcts.iterate.all_switches() == ("WITH_EXACT", "WITH_HEURISTIC", "WITH_MATCH",
+                                             "WITH_NET")
+    assert ismcts.search.all_switches() == ("WITH_EXACT", "WITH_HEURISTIC", "WITH_INFER",
+                                            "WITH_MATCH", "WITH_NET", "WITH_POINTS")
 
 
 def test_generic_functions_are_not_called_directly():

@@ -196,6 +196,18 @@ class Generic:
             found += callee.all_switches(_seen | {self})
         return tuple(sorted(set(found)))
 
+    def switch_defaults(self, _seen: frozenset = frozenset()) -> dict[str, bool]:
+        """Each switch's value when a caller gives none: the module's own global of that name
+        where the module has one, else that of the callee's module that declares it."""
+        glob = self.py_func.__globals__
+        found: dict[str, bool] = {}
+        for _, callee in self._callees():
+            if callee not in _seen:
+                found.update(callee.switch_defaults(_seen | {self}))
+        found.update({name: bool(glob.get(name, False)) for name in self.switches})
+        found.update({name: bool(glob[name]) for name in found if name in glob})
+        return found
+
     def __getitem__(self, key):
         game, given = key if isinstance(key, tuple) else (key, {})
         return self.specialize(game, given)
@@ -204,7 +216,8 @@ class Generic:
         """The dispatcher of this function for ``game`` with ``switches`` (module docstring)."""
         record = _definition(game)
         glob = self.py_func.__globals__
-        values = {name: bool((switches or {}).get(name, glob.get(name, False)))
+        defaults = self.switch_defaults()
+        values = {name: bool((switches or {}).get(name, defaults[name]))
                   for name in self.all_switches()}
         key = (record.name, tuple(sorted(values.items())))
         dispatcher = self.copies.get(key)

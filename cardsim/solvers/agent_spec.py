@@ -227,6 +227,19 @@ class Agent:
         return self.kind in (ISMCTS, PIMC) and self.params[LEAF] == LEAF_NET
 
     @property
+    def uses_heuristic(self) -> bool:
+        """An agent that plays or consults the game's heuristic: the heuristic itself, a
+        search with heuristic rollouts, an opponent model (``model``), the heuristic as a prior
+        (``prior``) or inference (whose model of the players is the heuristic)."""
+        if self.kind == HEURISTIC:
+            return True
+        if self.kind == PIMC:
+            return self.looks_ahead and self.params[MODEL] > 0
+        return self.kind == ISMCTS and (self.params[ROLLOUT] == ROLLOUT_HEURISTIC
+                                        or self.params[MODEL] > 0 or self.params[PRIOR] > 0
+                                        or self.params[INFER] > 0)
+
+    @property
     def infers(self) -> bool:
         """An ISMCTS agent that weighs its worlds by the deal's moves (``infer``)."""
         return self.kind == ISMCTS and self.params[INFER] > 0

@@ -151,10 +151,12 @@ WITH_PIMC = True
 WITH_EXACT = True
 WITH_LOOKAHEAD = True
 WITH_INFER = True
+WITH_HEURISTIC = True
 """The agent loop's switches (:mod:`cardsim.compiled.jit`): whether a compiled loop can run the ISMCTS
 agents, PIMC and the oracle, exact endgames (:data:`cardsim.solvers.ismcts.WITH_EXACT`,
-:data:`cardsim.solvers.lookahead.WITH_EXACT`), PIMC over the network (``WITH_LOOKAHEAD``) and the
-deal's record of inferring searches (``WITH_INFER``: :func:`note_deal`).
+:data:`cardsim.solvers.lookahead.WITH_EXACT`), PIMC over the network (``WITH_LOOKAHEAD``), the
+deal's record of inferring searches (``WITH_INFER``: :func:`note_deal`) and the game's heuristic
+(``WITH_HEURISTIC``: as a player, a rollout player, an opponent model or a prior).
 A loop is compiled for the kinds it runs (:func:`switches`): two random players never compile
 a search, and an exact-endgame ISMCTS does not compile PIMC's loop."""
 
@@ -168,10 +170,11 @@ def switches(agents) -> dict[str, bool]:
             "WITH_MATCH": any(a.for_the_match for a in agents),
             "WITH_POINTS": any(a.for_the_points for a in agents),
             "WITH_NET": any(a.uses_net for a in agents),
-            "WITH_INFER": any(a.infers for a in agents)}
+            "WITH_INFER": any(a.infers for a in agents),
+            "WITH_HEURISTIC": any(a.uses_heuristic for a in agents)}
 
 
-@generic(switches=("WITH_ISMCTS", "WITH_PIMC", "WITH_LOOKAHEAD"), inline="ir")
+@generic(switches=("WITH_ISMCTS", "WITH_PIMC", "WITH_LOOKAHEAD", "WITH_HEURISTIC"), inline="ir")
 def choose_action(params, kind, agent_params, state, rng, ws, reward_scale, n, seat):
     """The action of the agent (``kind``, ``agent_params``) for the player to move (``seat``),
     whose ``n`` legal actions are in ``ws.search.actions``; a searching agent's thinking time
@@ -180,8 +183,9 @@ def choose_action(params, kind, agent_params, state, rng, ws, reward_scale, n, s
     actions = ws.search.actions
     if n == 1:
         return actions[0]
-    if kind == HEURISTIC:
-        return actions[G.heuristic(state, params, actions, n, rng)]
+    if WITH_HEURISTIC:
+        if kind == HEURISTIC:
+            return actions[G.heuristic(state, params, actions, n, rng)]
     if WITH_LOOKAHEAD:
         if kind == PIMC and agent_params[DEPTH] > 0:
             start = clock()

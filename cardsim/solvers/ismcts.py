@@ -154,6 +154,11 @@ WITH_INFER = False
 """The search's switch for ``infer``: whether a copy weighs its worlds by the deal's moves
 (the game's ``world_start`` and :mod:`cardsim.solvers.inference`; off unless an agent asks)."""
 
+WITH_HEURISTIC = True
+"""The search's switch for the game's heuristic (``rollout=heuristic``, ``model``, ``prior``,
+``infer``): a copy without it compiles no heuristic (turned off by the game loop for agents
+that use none)."""
+
 INFER_EFFECTIVE = 0.1
 """``infer``: the share of the root's pool kept effective by tempering the weights (as
 :data:`cardsim.solvers.analyze.INFER_EFFECTIVE`)."""
@@ -220,14 +225,15 @@ def workspace(spec, max_nodes: int, max_worlds: int = 0, solver=None,
         model_rng=np.zeros(4, dtype=np.uint64))
 
 
-@generic(inline=True, nrt=False)
+@generic(switches=("WITH_HEURISTIC",), inline=True, nrt=False)
 def policy_action(state, params, rollout, epsilon, actions, n, rng):
     """The rollout player's action: uniform, or the game's heuristic — except, with
     probability ``epsilon``, a uniform one (ε-greedy rollouts, Sutton and Barto 2018, §2.2;
     used in MCTS playouts by Sturtevant 2008)."""
-    if rollout == ROLLOUT_HEURISTIC:
-        if epsilon <= 0.0 or uniform(rng) >= epsilon:
-            return actions[G.heuristic(state, params, actions, n, rng)]
+    if WITH_HEURISTIC:
+        if rollout == ROLLOUT_HEURISTIC:
+            if epsilon <= 0.0 or uniform(rng) >= epsilon:
+                return actions[G.heuristic(state, params, actions, n, rng)]
     return actions[rng_below(rng, n)]
 
 
@@ -373,7 +379,8 @@ def net_leaf(params, world, observer, search, rng, ws, reward_scale):
     return False
 
 
-@generic(switches=("WITH_EXACT", "WITH_MATCH", "WITH_NET"), inline=True, nrt=False)
+@generic(switches=("WITH_EXACT", "WITH_MATCH", "WITH_NET", "WITH_HEURISTIC"), inline=True,
+         nrt=False)
 def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell):
     """One ISMCTS iteration on the world in ``ws.world``; returns the new node count.
     ``stop_cell`` (``value=match``) is the root's match cell, else -1.
@@ -402,13 +409,14 @@ def iterate(params, observer, search, rng, ws, n_nodes, reward_scale, stop_cell)
             seen[i] = False
         modelled = -1                     # the opponent model's action, if it plays
         key = -1
-        if model > 0.0 and G.current_player(world, params) != observer and (
-                model >= 1.0 or uniform(rng) < model):
-            modelled = actions[G.heuristic(world, params, actions, n, rng)]
-            key = G.observed_action(world, params, modelled, observer)
         hinted = -1                       # ``prior``: the heuristic's move, as a key
-        if prior > 0.0 and modelled < 0 and n > 1:
-            hinted = keys[G.heuristic(world, params, actions, n, rng)]
+        if WITH_HEURISTIC:
+            if model > 0.0 and G.current_player(world, params) != observer and (
+                    model >= 1.0 or uniform(rng) < model):
+                modelled = actions[G.heuristic(world, params, actions, n, rng)]
+                key = G.observed_action(world, params, modelled, observer)
+            if prior > 0.0 and modelled < 0 and n > 1:
+                hinted = keys[G.heuristic(world, params, actions, n, rng)]
         best = -1
         best_score = -np.inf
         child = tree[node, CHILD]

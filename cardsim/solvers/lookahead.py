@@ -38,6 +38,9 @@ from .exact import solve_root
 WITH_EXACT = False
 """The switch (:mod:`cardsim.compiled.jit`): whether a copy can solve the deal's last cards exactly
 (``exact=K``)."""
+WITH_HEURISTIC = True
+"""The search's switch for ``model`` (the opponents play the game's heuristic move): a copy
+without it compiles no heuristic."""
 
 # Columns of the int64 ``moves`` stack and of the float64 ``window`` stack.
 N, K, MAXIMIZE = range(3)
@@ -94,7 +97,7 @@ def leaf(params, ply, depth, root, endgame, net, ws, solver, scale):
     return False, 0.0
 
 
-@generic(inline=True)
+@generic(switches=("WITH_HEURISTIC",), inline=True)
 def open_node(params, ply, depth, root, endgame, model, net, ws, solver, scale, rng):
     """Value a leaf at once (:func:`leaf`), or generate and order the moves of
     ``ws.states[ply]`` and return (False, 0). With ``model``, an opponent of the searcher
@@ -109,9 +112,10 @@ def open_node(params, ply, depth, root, endgame, model, net, ws, solver, scale, 
     n = G.legal_actions(state, params, actions)
     mover = G.current_player(state, params)
     side = G.exact_side(state, params, root, root)
-    if model and n > 1 and G.exact_side(state, params, mover, root) != side:
-        actions[0] = actions[G.heuristic(state, params, actions, n, rng)]
-        n = 1
+    if WITH_HEURISTIC:
+        if model and n > 1 and G.exact_side(state, params, mover, root) != side:
+            actions[0] = actions[G.heuristic(state, params, actions, n, rng)]
+            n = 1
     G.exact_order(state, params, actions, n, scores)
     for i in range(n):                     # the best guess first (insertion sort of indices)
         j = i
@@ -227,7 +231,7 @@ def value(state, depth: int, weights=None, root: int | None = None, exact: int =
     root = state.current_player() if root is None else int(root)
     net = no_net(spec) if weights is None else weights.net(spec)
     solver = exact_solver.workspace(spec, table_bits=12)
-    run = _value[spec, {"WITH_EXACT": exact > 0}]
+    run = _value[spec, {"WITH_EXACT": exact > 0, "WITH_HEURISTIC": bool(model)}]
     plies = depth if weights is not None else max(depth, spec.max_deal_moves)   # no limit
     result = run(spec.params, state.vec, root, depth, exact, model, net,
                  workspace(spec, plies), solver, spec.reward_scale, rng_from_seed(seed))

@@ -14,6 +14,11 @@ from pathlib import Path
 
 from cardsim.app import cli
 
+SLOW_EXAMPLES = int(os.environ.get("CARDSIM_FUZZ_EXAMPLES", "2000"))
+"""Inputs each slow fuzz test tries: the environment variable ``CARDSIM_FUZZ_EXAMPLES``, else
+a count that keeps the whole slow suite within an hour on two cores (``100000`` for a long
+run)."""
+
 HANG = 600
 """Seconds after which a command counts as hung (a cold compile of the agent loop takes up to
 a minute or two; every fuzzed command does tiny work once compiled)."""

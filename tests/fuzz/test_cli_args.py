@@ -24,7 +24,8 @@ minutes when valid: their lists always hold a wrong part, and their work functio
 by stubs that fail the test if reached. ``compile --prune`` is drawn only with a wrong part (the
 stub stands in for the pruning).
 
-The normal run tries a bounded number of examples; ``-m slow`` tries 100,000.
+The normal run tries a bounded number of examples; ``-m slow`` tries ``CARDSIM_FUZZ_EXAMPLES``
+(:data:`tests.fuzz.outcome.SLOW_EXAMPLES`; 100,000 for the long run).
 """
 from __future__ import annotations
 
@@ -45,11 +46,11 @@ from cardsim.app import cli, studies
 from cardsim.errors import CardsimError
 from cardsim.game import definition
 from cardsim.protocol.options import Integers, describe
-from tests.fuzz.outcome import counted, run_cli, works_or_one_line
+from tests.fuzz.outcome import SLOW_EXAMPLES, counted, run_cli, works_or_one_line
 
 GAMES = cardsim.list_games()
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-SLOW = settings(max_examples=100_000, deadline=None, suppress_health_check=list(HealthCheck))
+SLOW = settings(max_examples=SLOW_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 
 BAD_GAMES = ["chess", "", "Scopa", " scopa", "scopa ", "sc", "scopa\n", "bura,scopa"]
 BAD_INTS = ["-1", "1.5", "1e3", "", "x", "0x10", "nan", "inf", "1,000", "2 3", "--", "½", "−1"]

@@ -18,8 +18,9 @@ of cards may be one string of names), or are refused in one line; action strings
 ``cardsim play``, Minchiate's ``action_from_string``) likewise. Any other exception fails the
 test with the input that raised it.
 
-The normal run tries a bounded number of examples per game; ``-m slow`` tries 100,000 per
-surface (the target: no traceback in 100,000 inputs per surface).
+The normal run tries a bounded number of examples per game; ``-m slow`` tries
+``CARDSIM_FUZZ_EXAMPLES`` per surface (:data:`tests.fuzz.outcome.SLOW_EXAMPLES`; 100,000 for
+the long run).
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ from hypothesis import strategies as st
 import cardsim
 from cardsim.errors import CardsimError
 from tests.fuzz.mutate import JUNK, mutate, mutations
-from tests.fuzz.outcome import counted
+from tests.fuzz.outcome import SLOW_EXAMPLES, counted
 
 RULES = {"scopa": ({}, {"num_players": 4}), "bura": ({}, {"num_players": 3}),
          "mushka": ({}, {"num_players": 5}), "minchiate": ({}, {"declaration_mode": "all"})}
@@ -46,7 +47,7 @@ GAMES = sorted(RULES)
 NOT_GIVEN = {"bura": {"history"}}
 """Keys whose documented value ``None`` means "not given" (Bura's ``history``: unknown)."""
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
-SLOW = settings(max_examples=100_000, deadline=None, suppress_health_check=list(HealthCheck))
+SLOW = settings(max_examples=SLOW_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 
 
 @lru_cache(maxsize=None)

@@ -21,7 +21,8 @@ The manifest's form (``spec_from_dict`` on mutated ``to_dict()`` dicts, which ma
 line. A few small valid specs (every game, random and heuristic agents, 1 or 2 deals) are run
 through ``cardsim run`` into a temporary folder; they must finish and keep the spec.
 
-The normal run tries a bounded number of examples; ``-m slow`` tries 100,000 per surface.
+The normal run tries a bounded number of examples; ``-m slow`` tries ``CARDSIM_FUZZ_EXAMPLES`` per
+surface (:data:`tests.fuzz.outcome.SLOW_EXAMPLES`; 100,000 for the long run).
 """
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ from cardsim.simulate import MAX_DEALS
 from cardsim.solvers import agent_spec
 from cardsim.solvers.agent_spec import parse_agent
 from tests.fuzz.mutate import JUNK, mutate, mutations
-from tests.fuzz.outcome import counted
+from tests.fuzz.outcome import SLOW_EXAMPLES, counted
 from tests.helpers import DEMO_SPEC, shipped_specs
 
 SPEC_FILES = shipped_specs()
@@ -55,7 +56,7 @@ SHIPPED = {p.stem: tomllib.loads(p.read_text(encoding="utf-8"))
 tests/experiments/test_calibration.py)."""
 GAMES = cardsim.list_games()
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-SLOW = settings(max_examples=100_000, deadline=None, suppress_health_check=list(HealthCheck))
+SLOW = settings(max_examples=SLOW_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 
 
 # --- TOML text ---------------------------------------------------------------------------

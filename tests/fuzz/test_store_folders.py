@@ -20,8 +20,9 @@ manifest lost its checksum is only required to work or fail in one line. (Found 
 slow run of seed 18: before that rule a batch file without its record was trusted in every
 store, and a byte flipped in one left it readable with a column renamed.)
 
-The normal run tries a bounded number of examples; ``-m slow`` tries 100,000 through
-``verify`` and the read, and 10,000 through the repair too.
+The normal run tries a bounded number of examples; ``-m slow`` tries ``CARDSIM_FUZZ_EXAMPLES``
+(see :data:`tests.fuzz.outcome.SLOW_EXAMPLES`) through ``verify`` and the read, and a tenth
+of them through the repair too.
 """
 from __future__ import annotations
 
@@ -40,11 +41,11 @@ from cardsim.experiments.runner import RunConfig, run
 from cardsim.experiments.spec import parse_spec
 from cardsim.experiments.store import QUARANTINE, Store
 from tests.fuzz.mutate import mutate, mutations
-from tests.fuzz.outcome import counted, run_cli, works_or_one_line
+from tests.fuzz.outcome import SLOW_EXAMPLES, counted, run_cli, works_or_one_line
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck),
                 phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
-SLOW = settings(FAST, max_examples=100_000)
+SLOW = settings(FAST, max_examples=SLOW_EXAMPLES)
 
 SPEC = {"game": "scopa", "agents": ["heuristic", "random"], "seed": 5, "batch_size": 3,
         "size": {"deals": 12}}                                      # 4 batches of 6 rows
@@ -230,15 +231,15 @@ def test_a_damaged_folder_is_repaired_or_refused_in_one_line(clean, hurts):
 @given(damages)
 @counted
 def test_slow_a_damaged_folder_is_verified_and_read_or_refused_in_one_line(clean, hurts):
-    """100,000 damaged folders through ``verify`` and the report's read."""
+    """Damaged folders (:data:`SLOW_EXAMPLES`) through ``verify`` and the report's read."""
     check_folder(clean, hurts, repair=False)
 
 
 @pytest.mark.slow
-@settings(FAST, max_examples=10_000)
+@settings(FAST, max_examples=max(1, SLOW_EXAMPLES // 10))
 @given(damages)
 @counted
 def test_slow_a_damaged_folder_is_repaired_or_refused_in_one_line(clean, hurts):
-    """10,000 damaged folders through ``verify``, the read and ``cardsim run`` (a tenth of the
-    inputs: a repair costs about 0.1 s)."""
+    """Damaged folders through ``verify``, the read and ``cardsim run`` (a tenth of
+    :data:`SLOW_EXAMPLES`: a repair costs more than a read)."""
     check_folder(clean, hurts)

@@ -3,8 +3,8 @@
 The deals run in the game's own compiled loop (``GameSpec.play_random_deals``) in chunks of
 :data:`CHUNK` deals, so a progress bar can follow long runs; one chance stream runs through all
 chunks. ``simulate`` adds each chunk to exact sums (the game's :class:`~cardsim.stats.Summary`)
-and drops it, so its memory does not grow with the number of deals; the records of every deal
-are kept only when asked (``SimulationConfig(keep_records=True)``, or
+and drops it, so its memory does not grow with the number of deals; the rows of every deal
+are kept only when asked (``SimulationConfig(keep_rows=True)``, or
 :func:`play_random_deals`).
 """
 from __future__ import annotations
@@ -49,8 +49,8 @@ class SimulationConfig:
     options: dict = field(default_factory=dict)
     player: dict = field(default_factory=dict)
     progress: bool = False
-    keep_records: bool = False
-    """Keep every deal's record row in the result (memory grows with ``deals``)."""
+    keep_rows: bool = False
+    """Keep every deal's row in the result (memory grows with ``deals``)."""
 
     def __post_init__(self) -> None:
         check_deals(self.deals)
@@ -58,12 +58,12 @@ class SimulationConfig:
 
 @dataclass(frozen=True)
 class SimulationResult:
-    """The game's summary tables, and the records of every deal (one row each) when the
+    """The game's summary tables, and the rows of every deal (one each) when the
     config asked to keep them (else None)."""
 
     config: SimulationConfig
     rules: Any
-    records: pd.DataFrame | None
+    rows: pd.DataFrame | None
     tables: dict[str, pd.DataFrame]
 
 
@@ -90,33 +90,32 @@ def random_policy(d: GameDefinition, player: dict | None = None) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
-def record_chunks(game: Game, deals: int, seed, player: dict | None = None,
-                  progress: bool = False) -> Iterator[pd.DataFrame]:
-    """The records of ``deals`` random deals of ``game``, one DataFrame of at most
+def row_chunks(game: Game, deals: int, seed, player: dict | None = None,
+               progress: bool = False) -> Iterator[pd.DataFrame]:
+    """The rows of ``deals`` random deals of ``game``, one DataFrame of at most
     :data:`CHUNK` rows at a time, each made when asked for; one chance stream from ``seed``
     runs through them all."""
     check_deals(deals)
     spec = game.spec
     policy = random_policy(game.definition, player)
     rng = rng_from_seed(seed)
-    columns = list(spec.record_columns)
+    columns = list(spec.row_columns)
     with tqdm(total=deals, unit="deal", disable=None if progress else True,
               desc=f"{game.definition.name} deals", leave=False) as bar:
         for start in range(0, deals, CHUNK):
-            records = np.zeros((min(CHUNK, deals - start), len(columns)), dtype=np.int64)
-            spec.play_random_deals(spec.params, rng, len(records), records, spec.max_actions,
-                                   policy)
-            bar.update(len(records))
-            yield pd.DataFrame(records, columns=columns, copy=False)
+            rows = np.zeros((min(CHUNK, deals - start), len(columns)), dtype=np.int64)
+            spec.play_random_deals(spec.params, rng, len(rows), rows, spec.max_actions, policy)
+            bar.update(len(rows))
+            yield pd.DataFrame(rows, columns=columns, copy=False)
 
 
 def play_random_deals(game_name: str, deals: int, seed: int, options: dict | None = None,
                       progress: bool = False,
                       player: dict | None = None) -> tuple[Any, pd.DataFrame]:
-    """Play ``deals`` random deals; return the rules and one record row per deal (all in
+    """Play ``deals`` random deals; return the rules and one row per deal (all in
     memory: ``simulate`` summarises long runs chunk by chunk instead)."""
     game = load_game(game_name, **(options or {}))
-    chunks = list(record_chunks(game, deals, seed, player, progress))
+    chunks = list(row_chunks(game, deals, seed, player, progress))
     return game.rules, pd.concat(chunks, ignore_index=True)
 
 
@@ -127,10 +126,9 @@ def simulate(config: SimulationConfig) -> SimulationResult:
     summary = game.definition.summarize
     sums = Sums()
     kept = []
-    for chunk in record_chunks(game, config.deals, config.seed, config.player,
-                               config.progress):
+    for chunk in row_chunks(game, config.deals, config.seed, config.player, config.progress):
         summary.add(sums, chunk, game.rules)
-        if config.keep_records:
+        if config.keep_rows:
             kept.append(chunk)
-    records = pd.concat(kept, ignore_index=True) if config.keep_records else None
-    return SimulationResult(config, game.rules, records, summary.tables(sums, game.rules))
+    rows = pd.concat(kept, ignore_index=True) if config.keep_rows else None
+    return SimulationResult(config, game.rules, rows, summary.tables(sums, game.rules))

@@ -275,10 +275,10 @@ def test_simulate_summarises_the_same_deals_in_constant_memory(deals):
     game, seed, options, rules, records = deals
     config = sim.SimulationConfig(game=game, deals=DEALS, seed=seed, options=options)
     result = sim.simulate(config)
-    assert result.records is None
+    assert result.rows is None
     assert_same_tables(result.tables, summary(game)(records, rules))
-    kept = sim.simulate(dataclasses.replace(config, keep_records=True))
-    pd.testing.assert_frame_equal(kept.records, records)
+    kept = sim.simulate(dataclasses.replace(config, keep_rows=True))
+    pd.testing.assert_frame_equal(kept.rows, records)
     assert_same_tables(kept.tables, result.tables)
 
 

@@ -35,7 +35,7 @@ def test_peak_memory_does_not_grow_with_the_deals(game):
 
 def test_huge_runs_allocate_nothing_up_front():
     """Two billion deals: the first chunk comes at once, with a chunk's memory."""
-    chunks = sim.record_chunks(load_game("scopa"), 2_000_000_000, seed=1)
+    chunks = sim.row_chunks(load_game("scopa"), 2_000_000_000, seed=1)
     tracemalloc.start()
     try:
         first = next(chunks)
@@ -53,7 +53,7 @@ def test_deals_beyond_int64_are_refused():
     with pytest.raises(CardsimError, match="at most 9,223,372,036,854,775,807"):
         sim.SimulationConfig(game="scopa", deals=2**63, seed=0)
     with pytest.raises(CardsimError, match="at most"):
-        next(sim.record_chunks(load_game("scopa"), 2**63, seed=0))
+        next(sim.row_chunks(load_game("scopa"), 2**63, seed=0))
 
 
 def test_cli_refuses_too_many_deals_in_one_line(capsys):

@@ -62,11 +62,11 @@ def compiled_deals_per_second(game_name: str, seconds: float) -> tuple[float, fl
     spec = game.spec
     policy = random_policy(game.definition)
     rng = rng_from_seed(12345)
-    records = np.zeros((1, len(spec.record_columns)), dtype=np.int64)
+    records = np.zeros((1, len(spec.row_columns)), dtype=np.int64)
     spec.play_random_deals(spec.params, rng, 1, records, spec.max_actions, policy)  # compile
     n = 1000
     while True:  # size one run to about 50 ms
-        records = np.zeros((n, len(spec.record_columns)), dtype=np.int64)
+        records = np.zeros((n, len(spec.row_columns)), dtype=np.int64)
         t = time.perf_counter()
         spec.play_random_deals(spec.params, rng, n, records, spec.max_actions, policy)
         dt = time.perf_counter() - t

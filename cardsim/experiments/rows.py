@@ -18,16 +18,16 @@ play, and the rows read back as games.
   searching agents (ISMCTS, PIMC, the oracle); NaN for the random and heuristic players, which
   are not timed;
 * ``cat_<name>_<s>`` (float64): the game's scoring categories at seat ``s``
-  (:func:`cardsim.solvers.duplicate.seat_scores`; NaN in a game where the game gives none), and ``end``
+  (:func:`cardsim.protocol.outcome.seat_scores`; NaN in a game where the game gives none), and ``end``
   (strings): how the deal ended, where the game says (Bura), in the game's order;
 * the game's deal facts, its notation module's ``deal_columns`` where it has one (Bura:
   ``first_leader``, ``last_trick``, int64).
 
 The per-seat columns are ``<stem>_<s>`` (:func:`at_seat`); a category's stem is
-``cat_<name>`` (:func:`category`). The games' match models read a deal's outcome from these
-columns (:class:`cardsim.protocol.match.MatchModel`: ``return_<s>``, ``dealer``, ``cat_<name>_<s>``, the
-deal facts), and :func:`cardsim.solvers.analyze.analyze` builds such rows for the play-outs it values
-for the match. The :data:`MEASURED` columns differ from run to run; everything else is the
+``cat_<name>`` (:func:`category`). The names of a deal's outcome (``return_<s>``, ``cat_<name>_<s>``,
+``end``, the deal facts, ``dealer``) are :mod:`cardsim.protocol.outcome`'s, which the games' match
+models read (:class:`cardsim.protocol.match.MatchModel`) and ``analyze --match`` builds for its
+play-outs. The :data:`MEASURED` columns differ from run to run; everything else is the
 seeds'.
 
 **Versions.** A store's manifest holds the version of the format its rows follow
@@ -50,6 +50,14 @@ import numpy as np
 import pandas as pd
 
 from cardsim.errors import CardsimError
+from cardsim.protocol.outcome import (  # noqa: F401  (the row format's names, shared)
+    END,
+    RETURN,
+    at_seat,
+    category,
+    score_columns,
+    seat_columns,
+)
 
 if TYPE_CHECKING:
     from cardsim.solvers.duplicate import DuplicateResults
@@ -59,10 +67,8 @@ SCHEMA_VERSION = 2
 READS = (1, 2)
 """The versions of the rows' format that this cardsim reads."""
 
-SEAT, RETURN, DECISIONS, THINK = "seat", "return", "decisions", "think"
-"""The stems of the per-seat columns (:func:`at_seat`)."""
-END = "end"
-"""The column of how the deal ended."""
+SEAT, DECISIONS, THINK = "seat", "decisions", "think"
+"""The stems of the per-seat columns besides ``return`` (:func:`at_seat`)."""
 KEY = ["matchup", "deal", "rotation"]
 """The columns that name a game in a store's rows."""
 STORED = ("matchup", "batch")
@@ -83,21 +89,6 @@ _SEAT = re.compile(rf"^{SEAT}_(\d+)$")
 _CATEGORY = re.compile(r"^cat_(.+)_(\d+)$")
 
 
-def at_seat(stem: str, s: int) -> str:
-    """The column of ``stem`` at seat ``s``: ``<stem>_<s>``."""
-    return f"{stem}_{s}"
-
-
-def seat_columns(stem: str, n: int) -> list[str]:
-    """The columns of ``stem`` at seats ``0 .. n-1``."""
-    return [at_seat(stem, s) for s in range(n)]
-
-
-def category(name: str) -> str:
-    """The stem of scoring category ``name``'s columns: ``cat_<name>``."""
-    return f"cat_{name}"
-
-
 def category_names(rows: pd.DataFrame) -> list[str]:
     """The names of the scoring categories that ``rows`` carry (their ``cat_<name>_<s>``
     columns), in column order."""
@@ -113,19 +104,6 @@ def thinking_recorded(rows: pd.DataFrame) -> bool:
 
 
 # --- building ------------------------------------------------------------------------------
-
-def score_columns(scores: dict) -> dict:
-    """A game's scoring categories per seat and its end (:func:`cardsim.solvers.duplicate.seat_scores`)
-    as columns: ``cat_<name>_<s>`` for each category, ``end`` for the kind of end."""
-    out = {}
-    for name, value in scores.items():
-        if isinstance(value, str):
-            out[END] = value
-        else:
-            for s, v in enumerate(value):
-                out[at_seat(category(name), s)] = v
-    return out
-
 
 def duplicate_rows(results: DuplicateResults, seating: Sequence[int] | None = None) -> pd.DataFrame:
     """One row per game of ``results`` (:func:`cardsim.solvers.duplicate.play_duplicate`), without a

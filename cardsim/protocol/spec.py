@@ -31,8 +31,8 @@ the ``int64`` ``params``:
                         as ``start`` deals its shuffled order; False when the game voids
                         that deal (a redeal). :mod:`cardsim.deals` deals a constructed
                         order with it
-``play_random_deals``   ``(params, rng, n_deals, records, max_actions, policy) -> None`` the
-                        engine's own random-playout loop, one ``records`` row per deal;
+``play_random_deals``   ``(params, rng, n_deals, rows, max_actions, policy) -> None`` the
+                        engine's own random-playout loop, one of ``rows`` per deal;
                         ``policy`` (float64) holds the random player's parameters, in the
                         order of ``GameDefinition.random_player``
 ======================  ==================================================================
@@ -161,7 +161,7 @@ class GameDefinition:
     ``codec`` is the game's notation module with ``to_dict``, ``from_dict``,
     ``action_to_dict``, ``action_from_dict``, ``action_to_string``, ``observation`` and
     ``score_breakdown`` functions (each taking the state vector and the rules);
-    ``summarize(records, rules)`` turns the records of random deals into the game's tables.
+    ``summarize(rows, rules)`` turns the rows of random deals into the game's tables.
     """
 
     name: str
@@ -176,8 +176,8 @@ class GameDefinition:
     no dealer), ``MAX_DEAL_MOVES``, ``DEAL_NUMBER`` (the word that changes when a match's next
     deal is dealt: an inferring search's record of the deal starts there) and the state's named
     offsets."""
-    record_columns: tuple[str, ...]
-    """The columns of ``play_random_deals``' records."""
+    row_columns: tuple[str, ...]
+    """The columns of ``play_random_deals``' rows."""
     max_actions: Callable[[Any], int]
     """``(rules) -> int``: the most legal actions a position can have under the rules."""
     reward_scale: float = 1.0
@@ -324,7 +324,7 @@ class GameDefinition:
             name=self.name, definition=self, n_players=self.n_players(rules),
             n_cards=layout.N_CARDS, n_words=layout.N_WORDS, state_len=layout.STATE_LEN,
             max_actions=self.max_actions(rules), params=rules.kernel_params(),
-            kernels=self.kernels, record_columns=self.record_columns,
+            kernels=self.kernels, row_columns=self.row_columns,
             dealer_word=getattr(layout, "DEALER", -1), reward_scale=self.reward_scale,
             max_deal_moves=layout.MAX_DEAL_MOVES, no_exact=self.exact_refusal(rules) or "",
             exact=None if self.exact_refusal(rules) else self.exact)
@@ -344,7 +344,7 @@ class GameSpec:
     max_actions: int
     params: np.ndarray
     kernels: Kernels
-    record_columns: tuple[str, ...]
+    row_columns: tuple[str, ...]
     dealer_word: int = -1
     """The state word holding the dealer's seat (-1: the game has no dealer)."""
     reward_scale: float = 1.0

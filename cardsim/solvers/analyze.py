@@ -41,6 +41,7 @@ from cardsim.compiled.jit import G, generic
 from cardsim.compiled.rng import rng_from_seed
 from cardsim.errors import CardsimError
 from cardsim.game import State
+from cardsim.protocol.outcome import outcome_row
 from cardsim.stats import Z95, mean_interval, wilson_interval
 
 from .agents import Agent, parse_agent, play_out, switches, workspace
@@ -309,24 +310,10 @@ def _for_the_match(state, player: int):
 def _match_values(state, finals, player: int, model, start, equity: dict):
     """Each final state's match-winning chance for ``player`` (module docstring), and the
     match state it reached (None where the match ended)."""
-    from .duplicate import seat_scores
     game = state.game
     n = game.num_players
-    d = state.to_dict()
-    facts = getattr(game.definition.codec, "deal_columns", None)
-
-    def row(final) -> dict:
-        """The final state as the row the model reads (:class:`cardsim.protocol.match.MatchModel`: a
-        deal's outcome in the columns of an experiment store's row, :mod:`cardsim.experiments.rows`):
-        its scoring categories ``cat_<name>_<s>``, returns ``return_<s>``, deal facts and
-        ``dealer``."""
-        cats = {f"cat_{name}_{s}": v for name, seats in seat_scores(final, n).items()
-                if not isinstance(seats, str) for s, v in enumerate(seats)}
-        returns = {f"return_{s}": r for s, r in enumerate(final.returns())}
-        more = facts(final.vec, game.rules) if facts is not None else {}
-        return {**cats, **returns, **more, "dealer": d["dealer"]}
-
-    rows = pd.DataFrame([row(State(game, vec)) for vec in finals])
+    dealer = state.to_dict()["dealer"]
+    rows = pd.DataFrame([outcome_row(State(game, vec), dealer) for vec in finals])
     side = np.array([[(s - player) % 2 for s in range(n)]] * len(rows))
     _, outcomes = model.outcomes(rows, side)
     worth = {"a": 1.0, "b": 0.0, "draw": 0.5}

@@ -10,8 +10,8 @@ batches or workers.
 :func:`play_duplicate` returns the games as :class:`DuplicateResults`: per game its deal,
 rotation and dealer, the agent at each seat, each seat's return, decisions and thinking time,
 the moves and wall-clock time, and what the game says of the deal at its end (its scoring
-categories per seat, :func:`seat_scores`, and its notation module's ``deal_columns`` where it
-has one). The experiment store's rows are built from them in :mod:`cardsim.experiments.rows`.
+categories per seat and its deal facts: :mod:`cardsim.protocol.outcome`). The experiment
+store's rows are built from them in :mod:`cardsim.experiments.rows`.
 
 A deal may start from a *setup* (``setup``: what ``Game.new_deal(seed, **setup)`` takes besides
 the seed, such as Bura's ``first_leader`` or Mushka's ``records``); the cards are the seed's
@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.errors import AgentError, CardsimError
+from cardsim.protocol.outcome import deal_facts, seat_scores
 from cardsim.stats import mean_interval
 
 from .agents import NO_LINE, parse_agent, play_out, prime_record, switches, workspace
@@ -61,7 +62,7 @@ class DuplicateResults:
     which are not timed."""
     scores: tuple[dict, ...]
     """Per game, the game's scoring categories per seat and how the deal ended
-    (:func:`seat_scores`)."""
+    (:func:`cardsim.protocol.outcome.seat_scores`)."""
     facts: tuple[dict, ...]
     """Per game, the game's ``deal_columns(vec, rules)`` where its notation module has one
     (Bura: ``first_leader``, ``last_trick``, which a match's next deal depends on), else
@@ -69,22 +70,6 @@ class DuplicateResults:
 
     def __len__(self) -> int:
         return len(self.deal)
-
-
-def seat_scores(state, n: int) -> dict:
-    """The game's ``score_breakdown`` of ``state`` per seat, in its order: every list of numbers
-    per seat (or per side: seat s belongs to side s % sides) as ``n`` floats under its name, and
-    a result kind (a dict with a string ``kind``) as that string; other entries are left
-    out."""
-    out = {}
-    for name, value in state.score_breakdown().items():
-        if isinstance(value, list) and value and all(isinstance(v, (int, float)) and
-                                                     not isinstance(v, bool) for v in value):
-            if n % len(value) == 0:
-                out[name] = [float(value[s % len(value)]) for s in range(n)]
-        elif isinstance(value, dict) and isinstance(value.get("kind"), str):
-            out[name] = value["kind"]
-    return out
 
 
 def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: bool = True,
@@ -109,7 +94,6 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
     if where:
         from cardsim.deals import parse_where
         where = parse_where(game, where)          # once, not at every deal
-    facts = getattr(game.definition.codec, "deal_columns", None)
     ws = workspace(spec, agents, equity)
     run = play_out[spec, switches(agents)]
     games = {k: [] for k in ("deal", "rotation", "seed", "dealer", "seats", "returns", "moves",
@@ -142,7 +126,7 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
                        "think": [float(ws.think[s]) if agents[order[s]].searches
                                  else float("nan") for s in range(n)],
                        "scores": seat_scores(state, n),
-                       "facts": facts(state.vec, game.rules) if facts is not None else {}}
+                       "facts": deal_facts(state)}
             for k, v in game_of.items():
                 games[k].append(v)
         if progress is not None:

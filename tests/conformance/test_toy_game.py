@@ -87,9 +87,9 @@ def test_simulate_and_the_heuristic():
     from cardsim.compiled.rng import rng_from_seed
     from cardsim.simulate import SimulationConfig, simulate
 
-    result = simulate(SimulationConfig(game=NAME, deals=2000, seed=1, keep_records=True))
-    records = result.records
-    assert (records["tricks0"] + records["tricks1"] == 6).all() and (records["moves"] == 12).all()
+    result = simulate(SimulationConfig(game=NAME, deals=2000, seed=1, keep_rows=True))
+    rows = result.rows
+    assert (rows["tricks0"] + rows["tricks1"] == 6).all() and (rows["moves"] == 12).all()
     assert "dealer advantage (tricks)" in result.tables["tricks"].index
     game = load_game(NAME)
     spec, rng, actions = game.spec, rng_from_seed(5), np.empty(3, dtype=np.int64)

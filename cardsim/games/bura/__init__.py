@@ -88,7 +88,7 @@ def deal_refusal(rules: BuraRules, place: int, cards, low: int) -> str | None:
 GAME = GameDefinition.of_package(
     __name__, reference="ReferenceBura", rules_type=BuraRules,
     summary="Russian trick game: 36 cards, leads of 1-3 cards, face-down throws, claim 31",
-    summarize=summarize, record_columns=kernels.RECORD_COLUMNS,
+    summarize=summarize, row_columns=kernels.ROW_COLUMNS,
     reward_scale=1.0,
     exact=ExactHooks(
         single_deal=exact.single_deal, side=exact.side_of, value=exact.deal_value,

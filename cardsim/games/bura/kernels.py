@@ -528,13 +528,13 @@ def returns(state, params, out):
 
 # --- the engine's own play loop --------------------------------------------------------------
 
-RECORD_COLUMNS = ("result", "winners", "multiplier", "claim_points", "dealer", "first_leader",
+ROW_COLUMNS = ("result", "winners", "multiplier", "claim_points", "dealer", "first_leader",
                   "tricks", "redeals", "moves")
 
 
 @kernel(nrt=True)
-def play_random_deals(params, rng, n_deals, records, max_actions, policy):
-    """Play ``n_deals`` deals with random legal actions; one row per deal (RECORD_COLUMNS).
+def play_random_deals(params, rng, n_deals, rows, max_actions, policy):
+    """Play ``n_deals`` deals with random legal actions; one row per deal (ROW_COLUMNS).
 
     The random player claims with probability ``policy[0]`` whenever a claim is legal, and
     otherwise picks uniformly among its other legal actions.
@@ -561,12 +561,12 @@ def play_random_deals(params, rng, n_deals, records, max_actions, policy):
                 a = actions[i + 1 if i >= at else i]
             apply_action(state, params, a)
             moves += 1
-        records[d, 0] = np.int64(state[L.RESULT])
-        records[d, 1] = np.int64(state[L.WINNERS])
-        records[d, 2] = np.int64(state[L.MULTIPLIER])
-        records[d, 3] = np.int64(state[L.CLAIM_POINTS])
-        records[d, 4] = np.int64(state[L.DEALER])
-        records[d, 5] = np.int64(state[L.FIRST_LEADER])
-        records[d, 6] = np.int64(state[L.TRICKS])
-        records[d, 7] = np.int64(state[L.REDEALS])
-        records[d, 8] = moves
+        rows[d, 0] = np.int64(state[L.RESULT])
+        rows[d, 1] = np.int64(state[L.WINNERS])
+        rows[d, 2] = np.int64(state[L.MULTIPLIER])
+        rows[d, 3] = np.int64(state[L.CLAIM_POINTS])
+        rows[d, 4] = np.int64(state[L.DEALER])
+        rows[d, 5] = np.int64(state[L.FIRST_LEADER])
+        rows[d, 6] = np.int64(state[L.TRICKS])
+        rows[d, 7] = np.int64(state[L.REDEALS])
+        rows[d, 8] = moves

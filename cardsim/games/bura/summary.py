@@ -1,7 +1,7 @@
 """The tables of ``cardsim simulate bura``: how deals end, points at the claim, and the
 advantage of the first leader and of the dealer, each with 95% confidence intervals.
 
-Built chunk by chunk (:class:`cardsim.stats.Summary`): :func:`add` adds a chunk of records to
+Built chunk by chunk (:class:`cardsim.stats.Summary`): :func:`add` adds a chunk of rows to
 exact sums, :func:`tables` builds the tables from them.
 """
 from __future__ import annotations
@@ -19,20 +19,20 @@ ENDINGS = {"claim_won": "true claim (31 or more)", "claim_lost": "false claim",
 CLAIMS = ((RESULT_CLAIM_WON, "true claims"), (RESULT_CLAIM_LOST, "false claims"))
 
 
-def add(sums: Sums, records: pd.DataFrame, rules: BuraRules) -> None:
+def add(sums: Sums, rows: pd.DataFrame, rules: BuraRules) -> None:
     """A chunk's endings, pile points at claims and winners among decided deals."""
-    result = records["result"].to_numpy()
+    result = rows["result"].to_numpy()
     for kind in ENDINGS:
         sums.add(kind, result == RESULT_NAMES.index(kind))
     for name in ("tricks", "moves", "redeals"):
-        sums.add(name, records[name].to_numpy())
+        sums.add(name, rows[name].to_numpy())
     for kind, text in CLAIMS:
-        sums.add(text, records["claim_points"].to_numpy()[result == kind])
-    winners = records["winners"].to_numpy()
+        sums.add(text, rows["claim_points"].to_numpy()[result == kind])
+    winners = rows["winners"].to_numpy()
     decided = result != RESULT_NAMES.index("void")
-    seats = {"first leader": records["first_leader"].to_numpy(),
-             "dealer": records["dealer"].to_numpy()}
-    seats |= {f"seat {s}": np.full(len(records), s) for s in range(rules.num_players)}
+    seats = {"first leader": rows["first_leader"].to_numpy(),
+             "dealer": rows["dealer"].to_numpy()}
+    seats |= {f"seat {s}": np.full(len(rows), s) for s in range(rules.num_players)}
     for who, seat in seats.items():
         sums.add(f"{who} won", ((winners >> seat) & 1)[decided])
 
@@ -65,4 +65,4 @@ def tables(sums: Sums, rules: BuraRules) -> dict[str, pd.DataFrame]:
 
 
 summarize = Summary(add, tables)
-"""The tables of a whole record array: ``summarize(records, rules)``."""
+"""The tables of a whole row array: ``summarize(rows, rules)``."""

@@ -77,7 +77,7 @@ def return_bounds(rules: MinchiateRules, n: int) -> tuple[float, float]:
 GAME = GameDefinition.of_package(
     __name__, reference="ReferenceGame", rules_type=MinchiateRules,
     summary="Florentine tarot: 97 cards, 2 x 2 partnerships, robbing, versicole, resti",
-    summarize=summarize, record_columns=scoring.RECORD_COLUMNS,
+    summarize=summarize, row_columns=scoring.ROW_COLUMNS,
     reward_scale=2.0, n_players=lambda rules: 4, partnerships=lambda rules: True,
     exact=ExactHooks(
         single_deal=exact.single_deal, side=exact.side_of, value=exact.deal_value,

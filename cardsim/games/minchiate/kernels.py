@@ -40,9 +40,9 @@ from .scoring import (
     combo_set,
     combos_of,
     combos_points,
+    deal_row,
     end_of_deal,
     event,
-    record_deal,
     remove_card,
     seat_team,
     set_value,
@@ -576,13 +576,13 @@ def random_action(state, params, rng, actions, policy):
 
 
 @kernel(nrt=True)
-def play_random_deals(params, rng, n_deals, records, max_actions, policy):
+def play_random_deals(params, rng, n_deals, rows, max_actions, policy):
     """Play ``n_deals`` single deals with the random player (:func:`random_action`), one row
-    each (:data:`RECORD_COLUMNS`)."""
+    each (:data:`ROW_COLUMNS`)."""
     state = np.zeros(L.STATE_LEN, dtype=np.uint64)
     actions = np.empty(max_actions, dtype=np.int64)
     for d in range(n_deals):
         start(params, rng, state, 0)
         while state[L.PHASE] < L.PHASE_DEAL_OVER:
             step(state, params, random_action(state, params, rng, actions, policy))
-        record_deal(state, records[d])
+        deal_row(state, rows[d])

@@ -3,7 +3,7 @@
 The two-word card sets the kernels share (rules §1.4), the combinations (MI-COMB-*), the
 scoring events and their resto conversion (MI-SCORE-1, MI-RESTO-2), the trick's pile and dying
 cards (MI-SCORE-2, MI-MATTO-1), the end of the deal (MI-MATTO-2/3, MI-END-*, MI-RESTO-3/4) and
-the row of a finished deal for ``cardsim simulate`` (:data:`RECORD_COLUMNS`). Play is in
+the row of a finished deal for ``cardsim simulate`` (:data:`ROW_COLUMNS`). Play is in
 :mod:`.kernels`, which imports this module.
 """
 import numpy as np
@@ -375,7 +375,7 @@ def end_of_deal(state, params):
 
 # --- the row of a finished deal (cardsim simulate) ----------------------------------------
 
-RECORD_COLUMNS = (("dealer", "net", "resti_a", "resti_b", "tricks_a", "matto_given")
+ROW_COLUMNS = (("dealer", "net", "resti_a", "resti_b", "tricks_a", "matto_given")
                   + tuple(f"{s}_{t}" for s in L.SOURCES for t in "ab")
                   + tuple(f"declared_{k}" for k in L.COMBO_KINDS) + ("bonus_claims",))
 N_FIXED = 6
@@ -383,8 +383,8 @@ N_KINDS = len(L.COMBO_KINDS)
 
 
 @kernel
-def record_deal(state, row):
-    """Fill one row of :data:`RECORD_COLUMNS` from a finished deal."""
+def deal_row(state, row):
+    """Fill one row of :data:`ROW_COLUMNS` from a finished deal."""
     row[0] = np.int64(state[L.DEALER])
     row[1] = np.int64(state[L.NET]) - _BIAS
     row[2] = np.int64(state[L.RESTI])

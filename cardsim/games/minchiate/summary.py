@@ -2,13 +2,13 @@
 points by source and team, the combinations declared, and the advantage of the cutter's and
 the dealer's side, each with 95% confidence intervals.
 
-Each random deal is one row of ``kernels.RECORD_COLUMNS`` (single deals, whatever ``deals``
+Each random deal is one row of ``kernels.ROW_COLUMNS`` (single deals, whatever ``deals``
 says). Team A = seats 0 and 2, team B = seats 1 and 3; ``net`` = resti A − resti B
 (MI-RESTO-4). The cutter sits at the dealer's left (seat ``dealer + 3``); his team also leads
 the first trick (MI-PLAY-1), and the dealer's team is the other one (seats ``d`` and ``d + 3``
 are never partners), so the two advantages are opposite figures of the same deals.
 
-Built chunk by chunk (:class:`cardsim.stats.Summary`): :func:`add` adds a chunk of records to
+Built chunk by chunk (:class:`cardsim.stats.Summary`): :func:`add` adds a chunk of rows to
 exact sums, :func:`tables` builds the tables from them.
 """
 from __future__ import annotations
@@ -36,26 +36,26 @@ def _share(hits: int, n: int) -> str:
     return fmt_interval(*wilson_interval(hits, n)) if n else "-"
 
 
-def add(sums: Sums, records: pd.DataFrame, rules: MinchiateRules) -> None:
+def add(sums: Sums, rows: pd.DataFrame, rules: MinchiateRules) -> None:
     """A chunk's net resti, points by source, declarations and sides' views."""
-    net = records["net"].to_numpy()
+    net = rows["net"].to_numpy()
     sums.count("net", net)
     sums.add("|net|", np.abs(net))
     for name, hits in (("A wins", net > 0), ("draws", net == 0), ("B wins", net < 0),
-                       ("matto_given", records["matto_given"].to_numpy() > 0)):
+                       ("matto_given", rows["matto_given"].to_numpy() > 0)):
         sums.add(name, hits)
     for name in ("resti_a", "resti_b", "tricks_a", "bonus_claims",
                  *(f"declared_{k}" for k in COMBO_KINDS)):
-        sums.add(name, records[name].to_numpy())
+        sums.add(name, rows[name].to_numpy())
     for name in ("bonus_claims", *(f"declared_{k}" for k in COMBO_KINDS)):
-        sums.add(f"{name} > 0", records[name].to_numpy() > 0)
-    team = {t: [records[f"{s}_{t}"].to_numpy() for s in SOURCES] for t in "ab"}
+        sums.add(f"{name} > 0", rows[name].to_numpy() > 0)
+    team = {t: [rows[f"{s}_{t}"].to_numpy() for s in SOURCES] for t in "ab"}
     for s, a, b in zip((*SOURCES, "total"), [*team["a"], sum(team["a"])],
                        [*team["b"], sum(team["b"])]):
         sums.add(f"{s}_a", a)
         sums.add(f"{s}_b", b)
         sums.add(f"{s} a - b", a - b)
-    dealer = records["dealer"].to_numpy()
+    dealer = rows["dealer"].to_numpy()
     for side, offset in SIDES.items():
         view = np.where((dealer + offset) % 4 % 2 == 0, net, -net)
         sums.add(side, view)
@@ -146,4 +146,4 @@ def tables(sums: Sums, rules: MinchiateRules) -> dict[str, pd.DataFrame]:
 
 
 summarize = Summary(add, tables)
-"""The tables of a whole record array: ``summarize(records, rules)``."""
+"""The tables of a whole row array: ``summarize(rows, rules)``."""

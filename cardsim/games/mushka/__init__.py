@@ -103,7 +103,7 @@ GAME = GameDefinition.of_package(
     __name__, reference="ReferenceMushka", rules_type=MushkaRules,
     summary="Russian Loo-like game: 3-7 players, exchange or pass, the ace of spades, "
             "count-down from 25",
-    summarize=summarize, record_columns=scoring.RECORD_COLUMNS,
+    summarize=summarize, row_columns=scoring.ROW_COLUMNS,
     reward_scale=5.0,
     exact=ExactHooks(
         single_deal=exact.single_deal, side=exact.side_of, value=exact.deal_value,

@@ -35,10 +35,10 @@ from .rules import (
     P_START_POINTS,
 )
 from .scoring import (
+    deal_row,
     end_of_deal,
     end_offers,
     finish_deal,
-    record_deal,
     remise,
     stop_game,
     suit_of,
@@ -470,9 +470,9 @@ def returns(state, params, out):
 # --- the engine's own play loop -------------------------------------------------------------
 
 @kernel(nrt=True)
-def play_random_deals(params, rng, n_deals, records, max_actions, policy):
+def play_random_deals(params, rng, n_deals, rows, max_actions, policy):
     """Play whole games (matches) with the random player until ``n_deals`` deals are
-    recorded, one row per deal (:data:`.scoring.RECORD_COLUMNS`); a game cut off by the end is marked
+    recorded, one row per deal (:data:`.scoring.ROW_COLUMNS`); a game cut off by the end is marked
     by ``match_over`` 0 in its last row.
 
     The random player, in the exchange, draws u uniform in [0, 1): u < ``policy[0]`` passes,
@@ -508,7 +508,7 @@ def play_random_deals(params, rng, n_deals, records, max_actions, policy):
                     a = actions[rng_below(rng, m)]
             step(state, params, a)
             moves += 1
-        record_deal(state, params, records[d], moves)
+        deal_row(state, params, rows[d], moves)
         if state[L.PHASE] == L.PHASE_NEXT_DEAL:
             deal_again(state, params)
         else:

@@ -6,7 +6,7 @@ The kernels of play (:mod:`.kernels`) call these helpers after each trick and at
 deal; each helper's docstring starts with the rule it implements. ``suit_of`` and
 ``trump_suit`` live here because the ace bonus (MU-SCORE-3) is the lowest layer that needs
 them; :mod:`.kernels` and :mod:`.heuristic` import them from here. Last, the row a finished
-deal adds to the records of ``play_random_deals`` (:data:`RECORD_COLUMNS`).
+deal adds to the rows of ``play_random_deals`` (:data:`ROW_COLUMNS`).
 """
 import numpy as np
 
@@ -172,7 +172,7 @@ def end_of_deal(state, params):
 
 # --- the record of a deal ------------------------------------------------------------------
 
-RECORD_COLUMNS = (("deal_number", "dealer", "trump", "active", "passes", "stands", "exchanges",
+ROW_COLUMNS = (("deal_number", "dealer", "trump", "active", "passes", "stands", "exchanges",
                    "cards_exchanged", "ace_holder", "ace_bonus", "remised", "void", "lone",
                    "stopper", "match_over", "winners", "moves")
                   + tuple(f"tricks_{s}" for s in range(L.MAX_PLAYERS))
@@ -185,8 +185,8 @@ seat (``start_record - record``); ``trump`` is the trump suit (0 spades .. 3 hea
 
 
 @helper
-def record_deal(state, params, row, moves):
-    """Fill one row of :data:`RECORD_COLUMNS` from a finished deal."""
+def deal_row(state, params, row, moves):
+    """Fill one row of :data:`ROW_COLUMNS` from a finished deal."""
     n = params[P_NUM_PLAYERS]
     passes = ZERO
     stands = ZERO

@@ -5,7 +5,7 @@ The random deals are played as whole games one after another (records carry over
 deal, so the stops at 0 happen); a seat is named by its place after the dealer, which moves
 every deal (1 = the dealer's left, who decides and leads first; n = the dealer).
 
-Built chunk by chunk (:class:`cardsim.stats.Summary`): :func:`add` adds a chunk of records to
+Built chunk by chunk (:class:`cardsim.stats.Summary`): :func:`add` adds a chunk of rows to
 exact sums (and carries the first dealer of the game in progress to the next chunk),
 :func:`tables` builds the tables from them.
 """
@@ -48,16 +48,16 @@ def _bits(masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
     return (masks >> seats) & 1 == 1
 
 
-def add(sums: Sums, records: pd.DataFrame, rules: MushkaRules) -> None:
+def add(sums: Sums, rows: pd.DataFrame, rules: MushkaRules) -> None:
     """A chunk's figures by place, of the exchange, the ace of spades and whole games."""
     n = rules.num_players
-    deals = np.arange(len(records))
-    dealer = records["dealer"].to_numpy()
-    active = records["active"].to_numpy()
-    remised = records["remised"].to_numpy()
-    played_out = (records["void"].to_numpy() == 0) & (records["lone"].to_numpy() == 0)
-    tricks = records[[f"tricks_{s}" for s in range(n)]].to_numpy()
-    change = records[[f"change_{s}" for s in range(n)]].to_numpy()
+    deals = np.arange(len(rows))
+    dealer = rows["dealer"].to_numpy()
+    active = rows["active"].to_numpy()
+    remised = rows["remised"].to_numpy()
+    played_out = (rows["void"].to_numpy() == 0) & (rows["lone"].to_numpy() == 0)
+    tricks = rows[[f"tricks_{s}" for s in range(n)]].to_numpy()
+    change = rows[[f"change_{s}" for s in range(n)]].to_numpy()
     for place in range(1, n + 1):
         seat = (dealer + place) % n
         plays = _bits(active, seat) & played_out
@@ -65,34 +65,34 @@ def add(sums: Sums, records: pd.DataFrame, rules: MushkaRules) -> None:
         sums.add(f"tricks {place}", tricks[deals, seat][plays])
         sums.add(f"remised {place}", _bits(remised, seat)[plays])
         sums.add(f"change {place}", change[deals, seat])
-    sums.add("moves", records["moves"].to_numpy())
+    sums.add("moves", rows["moves"].to_numpy())
 
     for kind in ("passes", "stands"):
-        masks = records[kind].to_numpy()
+        masks = rows[kind].to_numpy()
         sums.add(kind, sum((masks >> s) & 1 for s in range(n)))
-    exchanges, cards = records["exchanges"].to_numpy(), records["cards_exchanged"].to_numpy()
+    exchanges, cards = rows["exchanges"].to_numpy(), rows["cards_exchanged"].to_numpy()
     sums.add("exchanges", exchanges)
     sums.add("cards", cards)
     sums.add("cards x exchanges", cards * exchanges)
-    sums.add("void", records["void"].to_numpy() == 1)
-    sums.add("lone", records["lone"].to_numpy() > 0)
+    sums.add("void", rows["void"].to_numpy() == 1)
+    sums.add("lone", rows["lone"].to_numpy() > 0)
 
-    holder = records["ace_holder"].to_numpy()
+    holder = rows["ace_holder"].to_numpy()
     held = holder > 0
-    stopper = records["stopper"].to_numpy()
+    stopper = rows["stopper"].to_numpy()
     sums.add("ace held", held)
-    sums.add("ace bonus", records["ace_bonus"].to_numpy()[held] == 1)
+    sums.add("ace bonus", rows["ace_bonus"].to_numpy()[held] == 1)
     sums.add("ace remised", (_bits(remised, np.maximum(holder - 1, 0)) & held)[held])
     sums.add("ace stops", (stopper == holder)[stopper > 0])
 
-    over = records["match_over"].to_numpy() == 1
-    first = records["deal_number"].to_numpy() == 1
+    over = rows["match_over"].to_numpy() == 1
+    first = rows["deal_number"].to_numpy() == 1
     # each game begins with its deal number 1; index 0: the game going on when the chunk began
     first_dealers = np.concatenate([[sums.carried.get("first dealer", -1)], dealer[first]])
     sums.carried["first dealer"] = int(first_dealers[-1])
     first_dealer = first_dealers[np.cumsum(first)][over]
-    winners = records["winners"].to_numpy()[over]
-    sums.add("deals per game", records["deal_number"].to_numpy()[over])
+    winners = rows["winners"].to_numpy()[over]
+    sums.add("deals per game", rows["deal_number"].to_numpy()[over])
     sums.add("games stopped", stopper[over] > 0)
     for place in range(1, n + 1):
         sums.add(f"wins {place}", _bits(winners, (first_dealer + place) % n))
@@ -154,4 +154,4 @@ def tables(sums: Sums, rules: MushkaRules) -> dict[str, pd.DataFrame]:
 
 
 summarize = Summary(add, tables)
-"""The tables of a whole record array: ``summarize(records, rules)``."""
+"""The tables of a whole row array: ``summarize(rows, rules)``."""

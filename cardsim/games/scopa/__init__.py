@@ -38,13 +38,13 @@ def return_bounds(rules: ScopaRules, n: int) -> tuple[float, float]:
     return -22.0, 22.0
 
 
-RECORD_COLUMNS = tuple(f"side{s}_{c}" for s in range(2) for c in layout.CATEGORIES) + (
+ROW_COLUMNS = tuple(f"side{s}_{c}" for s in range(2) for c in layout.CATEGORIES) + (
     "dealer", "redeals", "moves")
 
 GAME = GameDefinition.of_package(
     __name__, reference="ReferenceScopa", rules_type=ScopaRules,
     summary="Italian fishing game: 40 cards, captures by equal card or sum, 2 players or 2x2",
-    summarize=summarize, record_columns=RECORD_COLUMNS,
+    summarize=summarize, row_columns=ROW_COLUMNS,
     max_actions=lambda rules: (layout.MAX_ACTIONS_9 if rules.hand_size == 9
                                else layout.MAX_ACTIONS_3),
     reward_scale=4.0,

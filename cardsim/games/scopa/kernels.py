@@ -351,11 +351,11 @@ def returns(state, params, out):
 
 # --- the engine's own play loop --------------------------------------------------------------
 
-N_RECORD = 2 * L.N_CATEGORIES + 3   # per side 5 categories, then dealer, redeals, moves
+N_ROW = 2 * L.N_CATEGORIES + 3   # per side 5 categories, then dealer, redeals, moves
 
 
 @kernel(nrt=True)
-def play_random_deals(params, rng, n_deals, records, max_actions, policy):
+def play_random_deals(params, rng, n_deals, rows, max_actions, policy):
     """Play ``n_deals`` deals with uniformly random legal actions; one row per deal
     (``policy`` is empty: Scopa's random player has no parameter).
 
@@ -374,8 +374,8 @@ def play_random_deals(params, rng, n_deals, records, max_actions, policy):
             moves += 1
         score_deal(state, params, table)
         for c in range(L.N_CATEGORIES):
-            records[d, c] = table[0, c]
-            records[d, L.N_CATEGORIES + c] = table[1, c]
-        records[d, 2 * L.N_CATEGORIES] = np.int64(state[L.DEALER])
-        records[d, 2 * L.N_CATEGORIES + 1] = np.int64(state[L.REDEALS])
-        records[d, 2 * L.N_CATEGORIES + 2] = moves
+            rows[d, c] = table[0, c]
+            rows[d, L.N_CATEGORIES + c] = table[1, c]
+        rows[d, 2 * L.N_CATEGORIES] = np.int64(state[L.DEALER])
+        rows[d, 2 * L.N_CATEGORIES + 1] = np.int64(state[L.REDEALS])
+        rows[d, 2 * L.N_CATEGORIES + 2] = moves

@@ -1,7 +1,7 @@
 """The tables of ``cardsim simulate scopa``: scoring per category and side, and the dealer's
 advantage, each with 95% confidence intervals.
 
-Built chunk by chunk (:class:`cardsim.stats.Summary`): :func:`add` adds a chunk of records to
+Built chunk by chunk (:class:`cardsim.stats.Summary`): :func:`add` adds a chunk of rows to
 exact sums, :func:`tables` builds the tables from them.
 """
 from __future__ import annotations
@@ -16,9 +16,9 @@ from .rules import ScopaRules
 ROLES = ("dealer", "other")
 
 
-def add(sums: Sums, records: pd.DataFrame, rules: ScopaRules) -> None:
+def add(sums: Sums, rows: pd.DataFrame, rules: ScopaRules) -> None:
     """A chunk's points per category and side, and the dealer's side against the other."""
-    points = [np.stack([records[f"side{s}_{c}"].to_numpy() for c in CATEGORIES], axis=1)
+    points = [np.stack([rows[f"side{s}_{c}"].to_numpy() for c in CATEGORIES], axis=1)
               for s in range(2)]
     totals = np.stack([p.sum(axis=1) for p in points], axis=1)
     for s in range(2):
@@ -27,8 +27,8 @@ def add(sums: Sums, records: pd.DataFrame, rules: ScopaRules) -> None:
         sums.add(f"total {s}", totals[:, s])
         sums.add(f"scopas won {s}", points[s][:, CATEGORIES.index("scopas")] > 0)
         sums.add(f"total won {s}", totals[:, s] > totals[:, 1 - s])
-    dealer_side = records["dealer"].to_numpy() & 1
-    idx = np.arange(len(records))
+    dealer_side = rows["dealer"].to_numpy() & 1
+    idx = np.arange(len(rows))
     scopas = np.stack([p[:, CATEGORIES.index("scopas")] for p in points], axis=1)
     pts = {"dealer": totals[idx, dealer_side], "other": totals[idx, 1 - dealer_side]}
     for role, other in zip(ROLES, ROLES[::-1]):
@@ -38,8 +38,8 @@ def add(sums: Sums, records: pd.DataFrame, rules: ScopaRules) -> None:
         sums.add(f"{role} won", pts[role] > pts[other])
     sums.add("dealer advantage", pts["dealer"] - pts["other"])
     sums.add("tied", pts["dealer"] == pts["other"])
-    sums.add("redeals", records["redeals"].to_numpy())
-    sums.add("moves", records["moves"].to_numpy())
+    sums.add("redeals", rows["redeals"].to_numpy())
+    sums.add("moves", rows["moves"].to_numpy())
 
 
 def tables(sums: Sums, rules: ScopaRules) -> dict[str, pd.DataFrame]:
@@ -82,4 +82,4 @@ def tables(sums: Sums, rules: ScopaRules) -> dict[str, pd.DataFrame]:
 
 
 summarize = Summary(add, tables)
-"""The tables of a whole record array: ``summarize(records, rules)``."""
+"""The tables of a whole row array: ``summarize(rows, rules)``."""

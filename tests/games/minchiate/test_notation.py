@@ -333,8 +333,7 @@ def test_observation_known_cards():
 # --- score breakdowns --------------------------------------------------------------------------
 
 def test_score_breakdown_adds_up():
-    from cardsim.experiments.rows import score_columns
-    from cardsim.solvers.duplicate import seat_scores
+    from cardsim.protocol.outcome import score_columns, seat_scores
     for options in ({}, {"capot": "it_rules", "declaration_mode": "all"}):
         g = game(**options)
         for seed in range(3):

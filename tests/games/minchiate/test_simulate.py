@@ -1,7 +1,7 @@
 """``cardsim simulate minchiate``: the compiled random loop's records and the tables.
 
 The loop (``kernels.play_random_deals``) plays single deals and writes one row per deal
-(``kernels.RECORD_COLUMNS``); the tables (``summary.summarize``) are recomputed here from the
+(``kernels.ROW_COLUMNS``); the tables (``summary.summarize``) are recomputed here from the
 rows, and the rows themselves are checked against the rules: the net is the resti's
 difference, the card points in the piles add up to the 142 of the pack (the Fola holds no
 counting card with the default robbing), the cards beyond 42 follow from the tricks

@@ -46,12 +46,12 @@ def test_exact_probability_derivation():
     assert comb(4, 3) * comb(36, 1) + comb(4, 4) == 145
     assert comb(40, 4) == 91390
     assert REDEALS_COLUMN == 2 * layout.N_CATEGORIES + 1
-    assert kernels.N_RECORD == 2 * layout.N_CATEGORIES + 3
+    assert kernels.N_ROW == 2 * layout.N_CATEGORIES + 3
 
 
 def _play(n_deals, seed, **options):
     params = ScopaRules(**options).kernel_params()
-    records = np.zeros((n_deals, kernels.N_RECORD), np.int64)
+    records = np.zeros((n_deals, kernels.N_ROW), np.int64)
     kernels.play_random_deals(params, rng_from_seed(seed), n_deals, records,
                               layout.MAX_ACTIONS_3, np.zeros(0))
     return records

@@ -13,14 +13,14 @@ Returns: for a deal, each seat's tricks minus the other's; for a match, +1 for i
 """
 from cardsim.protocol.spec import GameDefinition
 
-from .kernels import RECORD_COLUMNS
+from .kernels import ROW_COLUMNS
 from .rules import PRESETS, HighCardRules
 from .summary import summarize
 
 GAME = GameDefinition.of_package(
     __name__, reference="ReferenceHighCard", rules_type=HighCardRules,
     summary="toy trick game: 12 cards, 2 players, the higher card takes the trick",
-    summarize=summarize, record_columns=RECORD_COLUMNS, reward_scale=2.0,
+    summarize=summarize, row_columns=ROW_COLUMNS, reward_scale=2.0,
     no_exact="the toy game has no exact solver hooks", categories=("tricks",),
     return_bounds=lambda rules, n: (-6.0, 6.0))
 

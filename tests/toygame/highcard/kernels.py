@@ -22,7 +22,7 @@ from cardsim.compiled.rng import rng_below, seed_stream
 from . import layout as L
 from .rules import P_MATCH_WINS, P_SUIT_BREAKS_TIES
 
-RECORD_COLUMNS = ("tricks0", "tricks1", "dealer", "moves")
+ROW_COLUMNS = ("tricks0", "tricks1", "dealer", "moves")
 
 
 @helper
@@ -170,7 +170,7 @@ def returns(state, params, out):
 
 
 @kernel(nrt=True)
-def play_random_deals(params, rng, n_deals, records, max_actions, policy):
+def play_random_deals(params, rng, n_deals, rows, max_actions, policy):
     """Play ``n_deals`` deals with uniformly random legal actions (``policy`` is empty); one
     row per deal: the tricks of seat 0 and seat 1, the dealer and the number of moves."""
     state = np.zeros(L.STATE_LEN, dtype=np.uint64)
@@ -182,7 +182,7 @@ def play_random_deals(params, rng, n_deals, records, max_actions, policy):
             n = legal_actions(state, params, actions)
             apply_action(state, params, actions[rng_below(rng, n)])
             moves += 1
-        records[d, 0] = tricks(state, 0)
-        records[d, 1] = tricks(state, 1)
-        records[d, 2] = np.int64(state[L.DEALER])
-        records[d, 3] = moves
+        rows[d, 0] = tricks(state, 0)
+        rows[d, 1] = tricks(state, 1)
+        rows[d, 2] = np.int64(state[L.DEALER])
+        rows[d, 3] = moves

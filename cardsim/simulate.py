@@ -2,9 +2,10 @@
 
 The deals run in the game's own compiled loop (``GameSpec.play_random_deals``) in chunks of
 :data:`CHUNK` deals, so a progress bar can follow long runs; one chance stream runs through all
-chunks. ``simulate`` adds each chunk to exact sums (the game's :class:`~cardsim.stats.Summary`)
-and drops it, so its memory does not grow with the number of deals; the rows of every deal
-are kept only when asked (``SimulationConfig(keep_rows=True)``, or
+chunks, and a game under way (Mushka plays whole games) goes on into the next chunk, so the
+rows do not depend on the chunk size. ``simulate`` adds each chunk to exact sums (the game's
+:class:`~cardsim.stats.Summary`) and drops it, so its memory does not grow with the number of
+deals; the rows of every deal are kept only when asked (``SimulationConfig(keep_rows=True)``, or
 :func:`play_random_deals`).
 """
 from __future__ import annotations
@@ -100,11 +101,13 @@ def row_chunks(game: Game, deals: int, seed, player: dict | None = None,
     policy = random_policy(game.definition, player)
     rng = rng_from_seed(seed)
     columns = list(spec.row_columns)
+    carry = np.zeros(spec.state_len + 1, dtype=np.uint64)     # a game under way (Mushka)
     with tqdm(total=deals, unit="deal", disable=None if progress else True,
               desc=f"{game.definition.name} deals", leave=False) as bar:
         for start in range(0, deals, CHUNK):
             rows = np.zeros((min(CHUNK, deals - start), len(columns)), dtype=np.int64)
-            spec.play_random_deals(spec.params, rng, len(rows), rows, spec.max_actions, policy)
+            spec.play_random_deals(spec.params, rng, len(rows), rows, spec.max_actions, policy,
+                                   carry)
             bar.update(len(rows))
             yield pd.DataFrame(rows, columns=columns, copy=False)
 

@@ -282,14 +282,21 @@ def test_simulate_summarises_the_same_deals_in_constant_memory(deals):
     assert_same_tables(kept.tables, result.tables)
 
 
-@pytest.mark.parametrize("game", ["scopa", "bura", "minchiate"])
+@pytest.mark.parametrize("game", ["scopa", "bura", "minchiate", "mushka"])
 def test_results_do_not_depend_on_the_engine_chunk(game, monkeypatch):
-    """One chance stream runs through all chunks: the compiled loop called on 1,234 deals at a
-    time plays the same deals as on 20,000 (Mushka's loop starts a new game at each call, so
-    its games depend on the chunk size: not tested here)."""
+    """One chance stream runs through all chunks, and a game under way goes on into the next
+    (Mushka plays whole games): the compiled loop called on 1,234 deals at a time, or on 7,
+    plays the same deals as on 20,000, and ``simulate`` gives the same tables."""
     whole = sim.play_random_deals(game, 5_000, 3)[1]
-    monkeypatch.setattr(sim, "CHUNK", 1_234)
-    pd.testing.assert_frame_equal(sim.play_random_deals(game, 5_000, 3)[1], whole)
+    tables = sim.simulate(sim.SimulationConfig(game=game, deals=5_000, seed=3)).tables
+    if game == "mushka":             # games cross the chunks' borders
+        over = whole["match_over"].to_numpy()
+        assert 0 < over.sum() and not over[1233] and not over[6]
+    for size in (1_234, 7):
+        monkeypatch.setattr(sim, "CHUNK", size)
+        pd.testing.assert_frame_equal(sim.play_random_deals(game, 5_000, 3)[1], whole)
+        assert_same_tables(sim.simulate(sim.SimulationConfig(game=game, deals=5_000,
+                                                             seed=3)).tables, tables)
 
 
 def test_sums_mean_interval_matches_numpy():

@@ -62,13 +62,14 @@ def compiled_deals_per_second(game_name: str, seconds: float) -> tuple[float, fl
     spec = game.spec
     policy = random_policy(game.definition)
     rng = rng_from_seed(12345)
-    records = np.zeros((1, len(spec.row_columns)), dtype=np.int64)
-    spec.play_random_deals(spec.params, rng, 1, records, spec.max_actions, policy)  # compile
+    rows = np.zeros((1, len(spec.row_columns)), dtype=np.int64)
+    carry = np.zeros(spec.state_len + 1, dtype=np.uint64)
+    spec.play_random_deals(spec.params, rng, 1, rows, spec.max_actions, policy, carry)  # compile
     n = 1000
     while True:  # size one run to about 50 ms
-        records = np.zeros((n, len(spec.row_columns)), dtype=np.int64)
+        rows = np.zeros((n, len(spec.row_columns)), dtype=np.int64)
         t = time.perf_counter()
-        spec.play_random_deals(spec.params, rng, n, records, spec.max_actions, policy)
+        spec.play_random_deals(spec.params, rng, n, rows, spec.max_actions, policy, carry)
         dt = time.perf_counter() - t
         if dt > 0.05 or n >= 10_000_000:
             break
@@ -77,7 +78,7 @@ def compiled_deals_per_second(game_name: str, seconds: float) -> tuple[float, fl
     t_end = time.perf_counter() + seconds
     while time.perf_counter() < t_end or len(rates) < 5:
         t = time.perf_counter()
-        spec.play_random_deals(spec.params, rng, n, records, spec.max_actions, policy)
+        spec.play_random_deals(spec.params, rng, n, rows, spec.max_actions, policy, carry)
         rates.append(n / (time.perf_counter() - t))
     return max(rates), float(np.median(rates))
 

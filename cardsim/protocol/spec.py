@@ -31,10 +31,13 @@ the ``int64`` ``params``:
                         as ``start`` deals its shuffled order; False when the game voids
                         that deal (a redeal). :mod:`cardsim.deals` deals a constructed
                         order with it
-``play_random_deals``   ``(params, rng, n_deals, rows, max_actions, policy) -> None`` the
-                        engine's own random-playout loop, one of ``rows`` per deal;
+``play_random_deals``   ``(params, rng, n_deals, rows, max_actions, policy, carry) -> None``
+                        the engine's own random-playout loop, one of ``rows`` per deal;
                         ``policy`` (float64) holds the random player's parameters, in the
-                        order of ``GameDefinition.random_player``
+                        order of ``GameDefinition.random_player``; ``carry`` (uint64,
+                        ``state_len + 1`` words, zero at a run's first call) what a loop
+                        keeps from one call to the next (Mushka: the game under way), so
+                        that a run split into calls plays the same deals
 ======================  ==================================================================
 
 Compiled solvers reach these kernels as generic functions (:mod:`cardsim.compiled.jit`),

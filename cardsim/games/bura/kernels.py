@@ -533,7 +533,7 @@ ROW_COLUMNS = ("result", "winners", "multiplier", "claim_points", "dealer", "fir
 
 
 @kernel(nrt=True)
-def play_random_deals(params, rng, n_deals, rows, max_actions, policy):
+def play_random_deals(params, rng, n_deals, rows, max_actions, policy, carry):
     """Play ``n_deals`` deals with random legal actions; one row per deal (ROW_COLUMNS).
 
     The random player claims with probability ``policy[0]`` whenever a claim is legal, and

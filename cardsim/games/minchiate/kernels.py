@@ -576,7 +576,7 @@ def random_action(state, params, rng, actions, policy):
 
 
 @kernel(nrt=True)
-def play_random_deals(params, rng, n_deals, rows, max_actions, policy):
+def play_random_deals(params, rng, n_deals, rows, max_actions, policy, carry):
     """Play ``n_deals`` single deals with the random player (:func:`random_action`), one row
     each (:data:`ROW_COLUMNS`)."""
     state = np.zeros(L.STATE_LEN, dtype=np.uint64)

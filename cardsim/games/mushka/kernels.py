@@ -470,21 +470,27 @@ def returns(state, params, out):
 # --- the engine's own play loop -------------------------------------------------------------
 
 @kernel(nrt=True)
-def play_random_deals(params, rng, n_deals, rows, max_actions, policy):
+def play_random_deals(params, rng, n_deals, rows, max_actions, policy, carry):
     """Play whole games (matches) with the random player until ``n_deals`` deals are
-    recorded, one row per deal (:data:`.scoring.ROW_COLUMNS`); a game cut off by the end is marked
-    by ``match_over`` 0 in its last row.
+    played, one row per deal (:data:`.scoring.ROW_COLUMNS`); a game not over at the last deal
+    has ``match_over`` 0 in its last row.
 
     The random player, in the exchange, draws u uniform in [0, 1): u < ``policy[0]`` passes,
     u < ``policy[0] + policy[1]`` stands, otherwise it exchanges a uniformly chosen legal set;
     a pass that is not legal, or an exchange with none legal, stands instead. At a stop offer
     it stops with probability ``policy[2]``; elsewhere it picks uniformly.
+
+    The game goes on from call to call: ``carry`` holds it (its first :data:`.layout.STATE_LEN`
+    words, the next deal dealt; its last word 1 once a game is under way), so that the deals
+    are the same however a run is split into calls.
     """
-    state = np.zeros(L.STATE_LEN, dtype=np.uint64)
+    state = carry[:L.STATE_LEN]
     actions = np.empty(max_actions, dtype=np.int64)
     pass_id = action_id(L.PASS, ZERO, L.KIND_SHIFT)
     stand_id = action_id(L.STAND, ZERO, L.KIND_SHIFT)
-    start(params, rng, state, L.MODE_MATCH)
+    if carry[L.STATE_LEN] == 0:
+        start(params, rng, state, L.MODE_MATCH)
+        carry[L.STATE_LEN] = 1
     for d in range(n_deals):
         moves = 0
         while state[L.PHASE] < L.PHASE_DEAL_OVER:

@@ -355,7 +355,7 @@ N_ROW = 2 * L.N_CATEGORIES + 3   # per side 5 categories, then dealer, redeals, 
 
 
 @kernel(nrt=True)
-def play_random_deals(params, rng, n_deals, rows, max_actions, policy):
+def play_random_deals(params, rng, n_deals, rows, max_actions, policy, carry):
     """Play ``n_deals`` deals with uniformly random legal actions; one row per deal
     (``policy`` is empty: Scopa's random player has no parameter).
 

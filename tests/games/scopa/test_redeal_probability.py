@@ -53,7 +53,8 @@ def _play(n_deals, seed, **options):
     params = ScopaRules(**options).kernel_params()
     records = np.zeros((n_deals, kernels.N_ROW), np.int64)
     kernels.play_random_deals(params, rng_from_seed(seed), n_deals, records,
-                              layout.MAX_ACTIONS_3, np.zeros(0))
+                              layout.MAX_ACTIONS_3, np.zeros(0),
+                              np.zeros(layout.STATE_LEN + 1, np.uint64))
     return records
 
 

@@ -170,7 +170,7 @@ def returns(state, params, out):
 
 
 @kernel(nrt=True)
-def play_random_deals(params, rng, n_deals, rows, max_actions, policy):
+def play_random_deals(params, rng, n_deals, rows, max_actions, policy, carry):
     """Play ``n_deals`` deals with uniformly random legal actions (``policy`` is empty); one
     row per deal: the tricks of seat 0 and seat 1, the dealer and the number of moves."""
     state = np.zeros(L.STATE_LEN, dtype=np.uint64)

@@ -96,11 +96,22 @@ def clustered_wilson(hits, cluster) -> tuple[float, float, float]:
     return wilson_interval(p * eff, eff, t95(d))
 
 
+def _rounded(x: float, digits: int) -> float:
+    """``x`` rounded to ``digits``, a rounded negative zero made zero (no ``-0.00``)."""
+    return round(x, digits) + 0.0 if math.isfinite(x) else x
+
+
 def fmt_interval(est: float, lo: float, hi: float, digits: int = 3) -> str:
-    """``0.512 [0.498, 0.526]``."""
+    """``0.512 [0.498, 0.526]`` (never ``-0.000``)."""
+    est, lo, hi = (_rounded(float(v), digits) for v in (est, lo, hi))
     if math.isnan(lo):
         return f"{est:.{digits}f}"
     return f"{est:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def fmt_signed(x: float, digits: int = 2) -> str:
+    """``+0.51``, ``-1.20``, ``+0.00`` (never ``-0.00``)."""
+    return f"{_rounded(float(x), digits):+.{digits}f}"
 
 
 def noted(table, note: str):

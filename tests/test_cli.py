@@ -60,7 +60,7 @@ def test_simulate_2x2_names_the_teams(capsys):
     (["simulate", "scopa", "--deals", "0"], "expected a positive integer"),
     (["simulate", "scopa", "--deals", "many"], "'many' is not an integer"),
     (["simulate", "scopa", "--seed", "-3"], "non-negative"),
-    (["frobnicate"], "invalid choice"),
+    (["frobnicate"], "unknown command"),
 ])
 def test_user_errors_print_one_line_and_exit_2(capsys, argv, needle):
     code, out, err = run(capsys, *argv)
@@ -338,3 +338,101 @@ def test_demo_runs_the_built_in_study(capsys, tmp_path, monkeypatch):
     assert len(list((report / "plots").glob("*.png"))) == 8
     code = main(["demo", "--out", str(out), "--quiet", "--jobs", "1"])
     assert code == 0 and capsys.readouterr()[0] == first
+
+
+# --- rough edges ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, line", [
+    (["simulate", "scopa", "--bogus"], "unrecognized arguments: --bogus"),
+    (["simualte", "scopa"], "unknown command 'simualte'; did you mean 'simulate'?"),
+    (["scoppa"], "unknown command 'scoppa': the command comes first, then the game "
+                 "(cardsim simulate scopa ...); commands: games, simulate,"),
+    (["simulate", "scoppa"], "unknown game 'scoppa': did you mean 'scopa'? expected one of"),
+    (["frobnicate"], "unknown command 'frobnicate' (choose from games, simulate, run,"),
+    (["analyze", "scopa", "--agent", "x", "--player", "0", "--infer", "--uniform"],
+     "analyze: argument --uniform: not allowed with argument --infer"),
+    (["report", "runs/nowhere"], "runs/nowhere: no such folder (a results folder"),
+    (["simulate", "scopa", "--deals", "x"], "simulate: argument --deals: 'x' is not an"),
+])
+def test_a_usage_error_names_its_command_once_and_the_nearest_choice(capsys, argv, line):
+    """One ``cardsim: error:`` prefix, no second ``cardsim:``; a misspelt command or game
+    names the nearest one, a game typed where the command goes says the order."""
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("cardsim: error: " + line), err
+    assert "error: cardsim" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_bare_cardsim_prints_the_help(capsys):
+    code, out, err = run(capsys)
+    assert code == 0 and not err
+    assert out.startswith("usage: cardsim") and "simulate" in out and "analyze" in out
+
+
+def test_a_position_of_another_game_is_named_as_such(capsys, tmp_path):
+    import json
+
+    import cardsim
+    path = tmp_path / "scopa.json"
+    path.write_text(json.dumps(cardsim.load_game("scopa").new_deal(seed=1).to_dict()))
+    for argv in (["analyze", "bura", str(path), "--player", "0"], ["solve", "mushka", str(path)]):
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and err == f"cardsim: error: {path}: a position of scopa, not {argv[1]}\n"
+
+
+def test_a_closed_pipe_ends_the_command_quietly():
+    """``cardsim games | head -1``: the reader goes away mid-output; no traceback, status 141
+    (as a process killed by SIGPIPE)."""
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "cardsim", "games"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141, err
+    assert err == ""
+
+
+def test_quiet_keeps_the_compile_notices_quiet_too(monkeypatch, tmp_path):
+    """``--quiet``: the compile watcher writes nothing (it still records)."""
+    import contextlib
+
+    from cardsim.compiled import compiling
+    streams = []
+
+    @contextlib.contextmanager
+    def watch(stream="stderr", **kwargs):
+        streams.append(stream)
+        yield None
+
+    monkeypatch.setattr(compiling, "watch", watch)
+    spec = str(tmp_path / "missing.toml")
+    assert main(["run", spec]) == 2 and main(["run", spec, "--quiet"]) == 2
+    assert streams == ["stderr", None]
+
+
+def test_numbers_never_print_as_negative_zero():
+    from cardsim.stats import fmt_interval, fmt_signed
+    assert fmt_interval(-0.0004, -0.0021, 0.0013, 3) == "0.000 [-0.002, 0.001]"
+    assert fmt_interval(-0.004, -0.01, 0.002, 2) == "0.00 [-0.01, 0.00]"
+    assert fmt_signed(-0.001) == "+0.00" and fmt_signed(-0.006) == "-0.01"
+    assert fmt_signed(0.5) == "+0.50"
+
+
+def test_a_review_counts_in_words_and_numbers_moves_from_1():
+    import cardsim
+    from cardsim.solvers.agents import play
+    from cardsim.solvers.review import ReviewConfig, count_of, review, text
+    assert (count_of(1, "inaccuracy"), count_of(0, "inaccuracy"), count_of(2, "decision")) == (
+        "1 inaccuracy", "0 inaccuracies", "2 decisions")
+    state = cardsim.load_game("scopa").new_deal(seed=3)
+    play(state, ["random", "random"], seed=1)
+    rv = review(state.record(["random", "random"]), ReviewConfig(players=(0,), worlds=4,
+                                                                 agent="random"))
+    lines = text(rv)
+    n = len(rv.decisions)
+    assert lines[0].startswith(f"scopa review: {n} decisions of seat 0, 4 worlds each")
+    first = int(lines[1].split()[1])
+    assert first == int(rv.decisions["move"].iloc[0]) + 1 and first >= 1
+    assert "(s)" not in "\n".join(lines) and "-0.00" not in "\n".join(lines)

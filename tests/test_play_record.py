@@ -255,3 +255,27 @@ def _answering(script, answer):
         script.prompts.append(prompt)
         return answer if prompt.startswith("review it now?") else script.default
     return read
+
+
+class _CtrlC(io.StringIO):
+    """Standard input whose person presses Ctrl-C once the lines run out."""
+
+    def readline(self, *args):
+        line = super().readline(*args)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_at_the_prompt_writes_the_moves_so_far_and_exits_130(capsys, monkeypatch,
+                                                                     tmp_path):
+    """Ctrl-C is not a finished command: the record keeps the moves so far, the exit status is
+    130 (as for any command interrupted), and no review is offered."""
+    path = tmp_path / "partial.json"
+    monkeypatch.setattr("sys.stdin", _CtrlC("1\n1\n"))
+    code = main(["play", "scopa", "--vs", "random", "--seed", "5", "--record", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 130, err
+    assert err.strip().splitlines()[-1] == "cardsim: interrupted"
+    assert "(the moves so far, no result)" in out and "review it now" not in out
+    assert read_record(path).result is None

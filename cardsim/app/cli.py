@@ -1,7 +1,9 @@
 """The ``cardsim`` command line: ``main(argv) -> int`` and its parser.
 
 A user error (any :class:`~cardsim.errors.CardsimError`, a usage error among them) prints one
-line to stderr and returns 2; Ctrl-C returns 130; a bug keeps its traceback.
+line to stderr and returns 2 (a misspelt command or game names the nearest); Ctrl-C returns
+130; a closed pipe (``| head``) 141, silently; a bug keeps its traceback. Bare ``cardsim``
+prints the help.
 
 The subcommands live with their workflow, each module adding its subcommands' parsers beside
 their handlers (thin: they build a config and call a plain function):
@@ -16,6 +18,8 @@ and the argument types they share in :mod:`.arguments`.
 from __future__ import annotations
 
 import argparse
+import difflib
+import os
 import sys
 from typing import Sequence
 
@@ -23,6 +27,7 @@ from cardsim import __version__
 from cardsim.errors import CardsimError
 from cardsim.game import definition
 from cardsim.protocol.options import check_option_names, parse_option_pairs
+from cardsim.protocol.registry import list_games
 
 from . import engine, positions, studies
 
@@ -46,16 +51,30 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", "store", _StoreOnce)
 
     def error(self, message: str) -> None:  # argparse's usage errors: one line, exit 2
-        raise CardsimError(f"{self.prog}: {message}")
+        command = self.prog.removeprefix("cardsim").strip()      # a subcommand's own parser
+        raise CardsimError(f"{command}: {message}" if command else message)
 
-    def parse_known_args(self, args=None, namespace=None):
-        """argparse's, refusing ``--name=--``: Python 3.11's argparse takes it for an empty list
-        of values (no value, no type check: ``--jobs=--`` would give ``jobs=[]``)."""
-        given = sys.argv[1:] if args is None else list(args)
-        for arg in given[:given.index("--") if "--" in given else None]:
-            if arg.startswith("-") and arg.endswith("=--"):
-                self.error(f"argument {arg[:-3]}: expected a value, got '--'")
-        return super().parse_known_args(args, namespace)
+    def _check_value(self, action, value) -> None:
+        """argparse's check of a choice, naming the nearest choice of a misspelt one (and, for
+        a game named where the command goes, the order)."""
+        if action.choices is None or value in action.choices:
+            return
+        choices = ", ".join(map(str, action.choices))
+        command = action.dest == "command"
+        game = nearest(value, list_games()) if command else None
+        near = nearest(value, action.choices)
+        raise argparse.ArgumentError(None if command else action, (
+            f"unknown command {value!r}" if command else f"invalid choice: {value!r}") + (
+            f": the command comes first, then the game (cardsim simulate {game} ...); "
+            f"commands: {choices}" if game
+            else f"; did you mean {near!r}?" if near else f" (choose from {choices})"))
+
+
+def nearest(value, choices) -> str | None:
+    """The choice nearest to a misspelt ``value`` (:func:`difflib.get_close_matches`), if any
+    is near enough."""
+    near = difflib.get_close_matches(str(value), [str(c) for c in choices], n=1, cutoff=0.6)
+    return near[0] if near else None
 
 
 COMMANDS = ("games", "simulate", "run", "equity", "train", "demo", "report", "verify", "compare",
@@ -85,12 +104,18 @@ def _one_line(text: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     from cardsim.compiled.compiling import watch
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = make_parser().parse_args(argv)
+        parser = make_parser()
+        if not argv:                          # bare ``cardsim``: what it can do
+            parser.print_help()
+            return 0
+        args = parser.parse_args(argv)
         if getattr(args, "option", None):     # before any work, and before load_game: an option
             check_option_names(definition(args.game).rules_type,   # named like its parameters
                                parse_option_pairs(args.option), args.game)
-        with watch():                 # a long compile says what it compiles, and that it is alive
+        quiet = getattr(args, "quiet", False)   # a long compile says what it compiles, and
+        with watch(None if quiet else "stderr"):  # that it is alive (not asked for --quiet)
             return args.handler(args)
     except CardsimError as e:
         print(f"cardsim: error: {_one_line(str(e))}", file=sys.stderr)
@@ -98,6 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cardsim: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:           # ``cardsim report … | head``: the reader has gone
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())        # no second error at exit's flush
+        return 141
 
 
 if __name__ == "__main__":

@@ -218,7 +218,7 @@ class _Session:
         while True:
             try:
                 raw = self.read(prompt)
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
                 write("end of input: game abandoned")
                 return None
             text = " ".join(str(raw).split())
@@ -307,7 +307,7 @@ class _Session:
                 f"this move loses about {loss:.2f} {self.game.definition.return_unit} against "
                 f"{self.state.action_to_string(int(values.legal[best]))} (95% interval "
                 f"{low:.2f} to {high:.2f}); play it anyway? [y/N] ")
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             self.write("end of input: game abandoned")
             return None
         return str(answer).strip().casefold() in YES_WORDS
@@ -341,7 +341,7 @@ class _Session:
             return
         try:
             answer = self.read("review it now? [y/N] ")
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             return
         if str(answer).strip().casefold() not in YES_WORDS:
             return

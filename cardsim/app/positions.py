@@ -50,6 +50,10 @@ def _load_position(game_name: str, path: str, options: list[str], at: int | None
     if at is not None:
         raise CardsimError("--at goes with a game record (the position after its first N "
                            "moves)")
+    named = position.get("game", game_name)
+    if named != game_name:
+        raise CardsimError(f"{path}: a position of {str(named)[:40]}, not "
+                           f"{game_name}")
     rules = position.get("rules", {})
     if not isinstance(rules, dict):
         raise CardsimError(f"{path}: rules={rules!r}: expected an object of rules options")

@@ -247,6 +247,11 @@ class Store:
     def open(cls, path) -> "Store":
         """An existing store, for reading (reports, tables, ``cardsim verify``)."""
         store = cls(path)
+        if not store.path.exists():
+            raise StoreError(f"{store.path}: no such folder (a results folder, as `cardsim run "
+                             "SPEC --out FOLDER` makes)")
+        if not store.path.is_dir():
+            raise StoreError(f"{store.path} is a file, not a results folder")
         if not (store.path / "manifest.json").exists():
             raise StoreError(f"{store.path} holds no experiment (no manifest.json)")
         store.manifest()

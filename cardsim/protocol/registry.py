@@ -12,6 +12,7 @@ cardsim.errors.UnknownGameError: unknown game 'skat': expected one of bura, minc
 """
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 
@@ -55,8 +56,9 @@ def list_games() -> list[str]:
 def definition(name: str) -> GameDefinition:
     """The definition of a registered game; :class:`UnknownGameError` names an unknown one."""
     if not isinstance(name, str) or name not in GAMES:
-        raise UnknownGameError(f"unknown game {name!r}: expected one of "
-                               + ", ".join(list_games()))
+        near = difflib.get_close_matches(str(name), list_games(), n=1, cutoff=0.6)
+        raise UnknownGameError(f"unknown game {name!r}: " + (f"did you mean {near[0]!r}? "
+                               if near else "") + "expected one of " + ", ".join(list_games()))
     found = importlib.import_module(GAMES[name]).GAME
     if found.name != name:
         raise RuntimeError(f"{GAMES[name]}.GAME is named {found.name!r}, registered as "

@@ -31,7 +31,7 @@ import pandas as pd
 from cardsim import __version__
 from cardsim.protocol.options import non_default
 from cardsim.records.render import View
-from cardsim.solvers.review import MARKS, PLURALS
+from cardsim.solvers.review import MARKS, PLURALS, count_of
 from cardsim.stats import fmt_interval
 
 from . import plots
@@ -59,11 +59,6 @@ def _num(v, spec: str = "+.2f") -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "n/a"
     return format(v + 0.0, spec)              # + 0.0: no "-0.00"
-
-
-def _count(n: int, mark: str) -> str:
-    """``1 blunder``, ``2 blunders``, ``0 inaccuracies``."""
-    return f"{n} {mark if n == 1 else PLURALS[mark]}"
 
 
 def _mark_order(mark: str) -> int:
@@ -170,7 +165,7 @@ class _ReviewReport:
                 "moves' losses; luck is what moved his expected result between his decisions "
                 "(the cards he received and the others' moves, valued from his information)."]
         for t in data.itertuples(index=False):
-            marks = ", ".join(_count(int(getattr(t, PLURALS[m])), m) for m in MARKS)
+            marks = ", ".join(count_of(int(getattr(t, PLURALS[m])), m) for m in MARKS)
             line = (f"Seat {t.seat} ({t.who}): {t.decisions} decisions, loss {t.loss:.2f} "
                     f"±{t.loss_half:.2f} {self.unit} ({t.loss_per_decision:.3f} a decision); "
                     f"{marks}. ")
@@ -251,7 +246,7 @@ class _ReviewReport:
         counts = {m: int((lost["mark"] == m).sum()) for m in MARKS}
         text = [f"{len(lost)} of {len(self.decisions)} reviewed moves lost against the best "
                 "move of their decision; " + (", ".join(
-                    _count(c, m) for m, c in counts.items() if c)
+                    count_of(c, m) for m, c in counts.items() if c)
                     or "none is marked (no loss reached a threshold with its interval above 0)")
                 + ". The worst first: marked moves by their mark, then by loss."]
         for rank, d in enumerate(lost.head(5).itertuples(index=False), 1):
@@ -270,7 +265,7 @@ class _ReviewReport:
 
     def decision_words(self, d) -> str:
         """A decision in one sentence: where, the move played, the better one, the loss."""
-        where = [] if self.record.is_view else [f"move {d.move}"]
+        where = [] if self.record.is_view else [f"move {d.move + 1}"]
         where.append(f"seat {d.seat}")
         if self.decisions["deal"].nunique() > 1:
             where.append(f"deal {d.deal}")
@@ -284,7 +279,7 @@ class _ReviewReport:
     def moves(self, data: pd.DataFrame) -> dict:
         """The move-number column, but for a view record (its decisions have no move number in
         the deal)."""
-        return {} if self.record.is_view else {"move": data["move"].astype(str)}
+        return {} if self.record.is_view else {"move": (data["move"] + 1).astype(str)}
 
     def losses(self, data: pd.DataFrame) -> list[str]:
         return [fmt_interval(v, lo, hi, 2) for v, lo, hi in

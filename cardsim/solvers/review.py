@@ -47,14 +47,20 @@ import pandas as pd
 
 from cardsim.compiled.rng import child_seed as decision_seed  # a decision's worlds' seed
 from cardsim.errors import CardsimError
-from cardsim.stats import mean_interval
+from cardsim.stats import fmt_interval, fmt_signed, mean_interval
 
 from .agents import parse_agent
 from .analyze import GAME_DEFAULT, AnalysisConfig, evaluate_actions
 
 MARKS = ("inaccuracy", "mistake", "blunder")
 """The marks of a move, from the least to the worst."""
-PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders",
+           "decision": "decisions"}
+
+
+def count_of(n: int, word: str) -> str:
+    """``1 blunder``, ``2 blunders``, ``0 inaccuracies`` (a word of :data:`PLURALS`)."""
+    return f"{n} {word if n == 1 else PLURALS[word]}"
 """Each mark's plural: the totals' column of its count."""
 SHARES = (0.05, 0.1, 0.2)
 """The default thresholds of the marks as shares of the game's reward scale."""
@@ -317,22 +323,26 @@ def text(rv: Review) -> list[str]:
     """The review as lines for the terminal."""
     game = rv.record.game
     unit = game.definition.return_unit
-    lines = [f"{game.name} review: {len(rv.decisions)} decision(s) of seat(s) "
-             f"{', '.join(str(s) for s in rv.totals['seat'])}, {rv.config.worlds} worlds each "
+    seats = [str(s) for s in rv.totals["seat"]]
+    lines = [f"{game.name} review: {count_of(len(rv.decisions), 'decision')} of "
+             f"{'seat' if len(seats) == 1 else 'seats'} {', '.join(seats)}, "
+             f"{rv.config.worlds} worlds each "
              f"from the player's view, played out by {rv.config.agent}; losses in {unit} with "
              "95% intervals; marks at " + ", ".join(f"{m} {t:g}" for m, t in zip(
                  MARKS, rv.thresholds))]
     for d in rv.decisions.itertuples(index=False):
         flag = f"  {d.mark.upper()}" if d.mark else ""
-        better = "" if d.played == d.best else f", best {d.best} ({d.best_value:+.2f})"
-        lines.append(f"  move {d.move:>3} seat {d.seat}: {d.played} ({d.played_value:+.2f})"
-                     f"{better}, loss {d.loss:.2f} [{d.loss_low:.2f}, {d.loss_high:.2f}]{flag}")
+        better = "" if d.played == d.best else f", best {d.best} ({fmt_signed(d.best_value)})"
+        lines.append(f"  move {d.move + 1:>3} seat {d.seat}: {d.played} "
+                     f"({fmt_signed(d.played_value)}){better}, loss "
+                     f"{fmt_interval(d.loss, d.loss_low, d.loss_high, 2)}{flag}")
     for t in rv.totals.itertuples(index=False):
         lines.append(
-            f"seat {t.seat} ({t.who}): {t.decisions} decisions, loss {t.loss:.2f} "
+            f"seat {t.seat} ({t.who}): {count_of(t.decisions, 'decision')}, loss {t.loss:.2f} "
             f"±{t.loss_half:.2f} ({t.loss_per_decision:.3f} a decision); " + ", ".join(
-                f"{getattr(t, PLURALS[m])} {PLURALS[m]}" for m in MARKS)
-            + (f"; expected before the deal {t.expected_before:+.2f}, result {t.result:+g}, "
-               f"luck {t.luck:+.2f} ±{t.luck_half:.2f} (result - expected = luck - loss)"
+                count_of(getattr(t, PLURALS[m]), m) for m in MARKS)
+            + (f"; expected before the deal {fmt_signed(t.expected_before)}, result "
+               f"{t.result + 0.0:+g}, luck {fmt_signed(t.luck)} ±{t.luck_half:.2f} "
+               "(result - expected = luck - loss)"
                if not np.isnan(t.luck) else "; luck: needs the result and the deal's start"))
     return lines

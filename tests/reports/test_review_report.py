@@ -138,7 +138,7 @@ def test_the_markdown_report_names_the_biggest_mistake_first(reviews, tmp_path, 
     worst = worst_first(rv.decisions)
     if worst:
         first = worst[0]
-        words = (f"1. Decision {first.decision} (move {first.move}, seat 0): played "
+        words = (f"1. Decision {first.decision} (move {first.move + 1}, seat 0): played "
                  f"{first.played} ({first.played_value:+.2f}); better {first.best} "
                  f"({first.best_value:+.2f}); loss {first.loss:.2f} [")
         assert re.search("^" + re.escape(words), mistakes, re.M), mistakes[:800]

@@ -26,11 +26,18 @@ def load(name: str) -> pyspiel.Game:
     return pyspiel.load_game(f"cardsim_{name}", GAMES[name])
 
 
+def deal(state, seed: int):
+    """``state`` (the chance nodes) dealt the deal of ``seed``: its digits applied."""
+    for digit in cos.SeedDraw(cos.DEFAULT_DEAL_SEEDS).digits_of(seed):
+        assert state.is_chance_node()
+        state.apply_action(digit)
+    return state
+
+
 def random_states(game: pyspiel.Game, seed: int):
     """The decision states of one random deal, in order (clones: each stays as it was)."""
     rnd = random.Random(seed)
-    state = game.new_initial_state()
-    state.apply_action(rnd.randrange(game.max_chance_outcomes()))
+    state = deal(game.new_initial_state(), rnd.randrange(cos.DEFAULT_DEAL_SEEDS))
     while not state.is_terminal():
         yield state.clone()
         state.apply_action(rnd.choice(state.legal_actions()))
@@ -44,7 +51,55 @@ def test_every_game_is_registered_with_its_options_as_parameters():
         params = game.get_type().parameter_specification
         assert set(params) == {o["name"] for o in describe(definition(name).rules_type)} | {
             "deal_seeds"}
-        assert game.max_chance_outcomes() == cos.DEFAULT_DEAL_SEEDS
+        assert game.max_chance_outcomes() == cos.SEED_BASE
+
+
+@pytest.mark.parametrize("seeds", [1, 2, 31, 32, 33, 1000, 1024, 1025, 40_000])
+def test_the_seed_digits_draw_every_seed_equally_likely(seeds):
+    """Walking every chance node of :class:`SeedDraw` reaches each seed once, by its digits,
+    at chance 1 / ``seeds``; no node has more than 32 outcomes, none an impossible one."""
+    draw = cos.SeedDraw(seeds)
+    reached = {}
+    stack = [(0, 0, 1.0)]
+    while stack:
+        depth, prefix, p = stack.pop()
+        if depth == draw.nodes:
+            reached[prefix] = p
+            continue
+        outcomes = draw.outcomes(depth, prefix)
+        assert 0 < len(outcomes) <= cos.SEED_BASE
+        assert [d for d, _ in outcomes] == list(range(len(outcomes)))
+        assert abs(sum(q for _, q in outcomes) - 1.0) < 1e-12 and min(q for _, q in outcomes) > 0
+        stack += [(depth + 1, prefix * cos.SEED_BASE + d, p * q) for d, q in outcomes]
+    assert sorted(reached) == list(range(seeds))
+    assert np.allclose(list(reached.values()), 1.0 / seeds, rtol=1e-12, atol=0)
+    assert all(draw.digits_of(k) for k in (0, seeds - 1))
+    for k in {0, seeds // 2, seeds - 1}:
+        prefix = 0
+        for d in draw.digits_of(k):
+            prefix = prefix * cos.SEED_BASE + d
+        assert prefix == k
+
+
+def test_the_chance_nodes_deal_the_seed_they_spell():
+    """Two chance nodes of at most 32 outcomes at the default 1,000 seeds; their digits of
+    seed ``k`` deal ``new_deal(seed=k)``; a game of 20 seeds has one node."""
+    game = pyspiel.load_game("cardsim_scopa")
+    for k in (0, 31, 32, 999):
+        state = game.new_initial_state()
+        assert state.is_chance_node() and len(state.chance_outcomes()) == 32
+        state.apply_action(k // 32)
+        assert state.is_chance_node() and not state.is_terminal()
+        assert len(state.legal_actions()) == (8 if k // 32 == 31 else 32)
+        state.apply_action(k % 32)
+        assert not state.is_chance_node()
+        assert (state.vec == game.cardsim_game.new_deal(seed=k).vec).all()
+        assert state.history()[:2] == [k // 32, k % 32]
+    small = pyspiel.load_game("cardsim_scopa", {"deal_seeds": 20})
+    state = small.new_initial_state()
+    assert small.max_chance_outcomes() == 20 and len(state.chance_outcomes()) == 20
+    state.apply_action(19)
+    assert (state.vec == small.cardsim_game.new_deal(seed=19).vec).all()
 
 
 def test_game_type_and_info():
@@ -103,8 +158,7 @@ def test_ismcts_and_mcts_bots_play_a_whole_deal(name):
     bots = [ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=rng),
             mcts.MCTSBot(game, uct_c=2.0, max_simulations=4, evaluator=evaluator,
                          random_state=rng)]
-    state = game.new_initial_state()
-    state.apply_action(7)
+    state = deal(game.new_initial_state(), 7)
     while not state.is_terminal():
         seat = state.current_player()
         action = bots[seat % 2].step(state)
@@ -177,7 +231,7 @@ def test_the_benchs_baseline_plays_the_same_deals(name):
         a, b = ours.new_initial_state(), baseline.new_initial_state()
         assert a.chance_outcomes() == b.chance_outcomes()
         for state in (a, b):
-            state.apply_action(seed)
+            deal(state, seed * 331)
         while not a.is_terminal():
             assert b.current_player() == a.current_player()
             assert b.legal_actions() == a.legal_actions()
@@ -204,15 +258,14 @@ def ismcts_duel(name: str, deals: int, iterations: int, seed: int = 0) -> np.nda
     theirs = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng),
                               uct_c=2.0, max_simulations=iterations, random_state=rng)
     out = []
-    for deal in range(deals):
+    for k in range(deals):
         for mine in range(2):
-            state = game.new_initial_state()
-            state.apply_action(deal)
+            state = deal(game.new_initial_state(), k)
             while not state.is_terminal():
                 seat = state.current_player()
                 if seat == mine:
                     view = State(state.context.game, state.vec.copy())
-                    chosen = choose(ours, view, seed=(seed * 1000 + deal) * 1000 + state.n_moves)
+                    chosen = choose(ours, view, seed=(seed * 1000 + k) * 1000 + state.n_moves)
                     action = int(np.flatnonzero(state._legal_ids() == chosen)[0])   # its index
                 else:
                     action = theirs.step(state)

@@ -265,7 +265,7 @@ def rare_deal_figures(game_name: str, deals: int = 200) -> dict:
 
 def openspiel_standard_deal(game, sampler: np.random.RandomState, chooser: random.Random) -> int:
     """One deal of OpenSpiel's standard random loop (its ``example.py``; its MCTS rollouts
-    sample chance alike): at the chance node ``chance_outcomes()``, split by ``zip`` and drawn
+    sample chance alike): at a chance node ``chance_outcomes()``, split by ``zip`` and drawn
     by ``numpy``'s ``choice`` with their probabilities; at a decision ``random.choice`` of
     ``legal_actions()``; then ``apply_action``; the returns read at the end. Its moves."""
     state = game.new_initial_state()
@@ -283,11 +283,13 @@ def openspiel_standard_deal(game, sampler: np.random.RandomState, chooser: rando
 
 
 def openspiel_direct_deal(game, sampler: np.random.RandomState, chooser: random.Random) -> int:
-    """One deal of the direct loop: the standard loop with the chance action given directly (a
-    deal seed drawn by ``random.randrange``, the outcomes being equally likely, without
-    ``chance_outcomes()``); the decisions as there."""
+    """One deal of the direct loop: the standard loop with the chance actions given directly (a
+    deal seed drawn by ``random.randrange``, the seeds being equally likely, its digits
+    applied without ``chance_outcomes()``); the decisions as there."""
+    from cardsim.interop.openspiel import DEFAULT_DEAL_SEEDS, SeedDraw
     state = game.new_initial_state()
-    state.apply_action(chooser.randrange(game.max_chance_outcomes()))
+    for digit in SeedDraw(DEFAULT_DEAL_SEEDS).digits_of(chooser.randrange(DEFAULT_DEAL_SEEDS)):
+        state.apply_action(digit)
     moves = 0
     while not state.is_terminal():
         state.apply_action(chooser.choice(state.legal_actions()))
@@ -297,10 +299,12 @@ def openspiel_direct_deal(game, sampler: np.random.RandomState, chooser: random.
 
 
 def openspiel_chance_draw(game, sampler: np.random.RandomState, chooser: random.Random) -> int:
-    """The standard loop's draw at the chance node alone (:func:`openspiel_standard_deal`):
-    what it costs a deal over the direct loop, whatever the game. No moves."""
-    actions, probs = zip(*game.new_initial_state().chance_outcomes())
-    sampler.choice(actions, p=probs)
+    """The standard loop's draws at the chance nodes alone (:func:`openspiel_standard_deal`):
+    what they cost a deal over the direct loop, whatever the game. No moves."""
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(sampler.choice(actions, p=probs))
     return 0
 
 
@@ -365,10 +369,11 @@ def openspiel_ismcts_per_second(game_name: str, seconds: float) -> float:
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    import cardsim.interop.openspiel  # noqa: F401  (registers the games)
+    from cardsim.interop.openspiel import DEFAULT_DEAL_SEEDS, SeedDraw  # registers the games
     game = pyspiel.load_game(f"cardsim_{game_name}")
     state = game.new_initial_state()
-    state.apply_action(2024 % game.max_chance_outcomes())
+    for digit in SeedDraw(DEFAULT_DEAL_SEEDS).digits_of(2024 % DEFAULT_DEAL_SEEDS):
+        state.apply_action(digit)
     rng = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     sims = 20
@@ -393,7 +398,7 @@ def openspiel_rows(o: dict) -> list[tuple[str, str]]:
                  (f"{what} over the Python reference, median (deals/s)",
                   f"{o[loop + '_baseline']:,.0f}"),
                  (f"{what}: cardsim / Python reference", f"{o[loop + '_ratio']:.1f}x")]
-    return rows + [("OpenSpiel standard loop: its chance draw alone (us a deal, any game)",
+    return rows + [("OpenSpiel standard loop: its chance draws alone (us a deal, any game)",
                     f"{o['chance_draw_us']:,.0f}"),
                    ("OpenSpiel random play over cardsim, best run (deals/s, 1 core)",
                     f"{o['deals_per_s']:,.0f}")]

@@ -3,8 +3,9 @@
 :attr:`~cardsim.protocol.spec.GameDefinition.reference`) as an OpenSpiel Python game,
 ``python_reference_<game>``, under the game's default rules.
 
-It is the deal of :mod:`cardsim.interop.openspiel` in plain Python: the same chance node (the
-deal seeds, equally likely; a seed deals the same cards in both engines), the same actions
+It is the deal of :mod:`cardsim.interop.openspiel` in plain Python: the same chance nodes (the
+deal seed's digits, :class:`~cardsim.interop.openspiel.SeedDraw`; a seed deals the same cards
+in both engines), the same actions
 (indices into the sorted legal action ids), the same returns. It is written as OpenSpiel's
 Python games are (``_legal_actions``, ``_apply_action``), with the legal list generated once a
 position: the engine, written for clarity (Python sets and lists), checks each move it is given
@@ -19,7 +20,13 @@ import json
 import pyspiel
 
 from cardsim.game import load_game
-from cardsim.interop.openspiel import DEFAULT_DEAL_SEEDS, game_type, utility_bounds
+from cardsim.interop.openspiel import (
+    DEFAULT_DEAL_SEEDS,
+    SEED_BASE,
+    SeedDraw,
+    game_type,
+    utility_bounds,
+)
 
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
@@ -49,10 +56,10 @@ class ReferenceGame(pyspiel.Game):
         engine = getattr(importlib.import_module(module), engine)
         self.engine = type(engine.__name__, (GivenLegalList, engine), {})
         self.rules = game.rules
-        self.outcomes = [(k, 1.0 / DEFAULT_DEAL_SEEDS) for k in range(DEFAULT_DEAL_SEEDS)]
+        self.draw = SeedDraw(DEFAULT_DEAL_SEEDS)
         low, high = utility_bounds(game)
         info = pyspiel.GameInfo(
-            num_distinct_actions=game.spec.max_actions, max_chance_outcomes=DEFAULT_DEAL_SEEDS,
+            num_distinct_actions=game.spec.max_actions, max_chance_outcomes=SEED_BASE,
             num_players=game.num_players, min_utility=low, max_utility=high,
             utility_sum=0.0 if game.definition.zero_sum else None,
             max_game_length=game.definition.layout.MAX_DEAL_MOVES)
@@ -71,6 +78,7 @@ class ReferenceState(pyspiel.State):
         self.game = game
         self.engine = None
         self.ids = None
+        self.digits = self.seed = 0
 
     def current_player(self) -> int:
         if self.engine is None:
@@ -83,14 +91,19 @@ class ReferenceState(pyspiel.State):
         return self.ids
 
     def _legal_actions(self, player: int) -> list[int]:
+        if self.engine is None:
+            return list(range(len(self.chance_outcomes())))
         return list(range(len(self._legal_ids())))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.game.outcomes.copy()
+        return self.game.draw.outcomes(self.digits, self.seed).copy()
 
     def _apply_action(self, action: int) -> None:
         if self.engine is None:
-            self.engine = self.game.engine.new_deal(self.game.rules, int(action))
+            self.seed = self.seed * SEED_BASE + int(action)
+            self.digits += 1
+            if self.digits == self.game.draw.nodes:
+                self.engine = self.game.engine.new_deal(self.game.rules, self.seed)
         else:
             ids = self.engine.given = self._legal_ids()
             self.engine.apply_action(ids[action])
@@ -98,7 +111,7 @@ class ReferenceState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if self.engine is None:
-            return f"deal seed {action}"
+            return f"deal seed digit {action}"
         return str(self._legal_ids()[action])
 
     def is_terminal(self) -> bool:

@@ -12,14 +12,18 @@ OpenSpiel parameters (an int option an int, a true/false one a bool, any other a
 ``"none"`` for no value), plus ``deal_seeds``. The per-game facts below come from each game's
 package, through its :class:`~cardsim.protocol.spec.GameDefinition`; look there for them.
 
-**Chance: one node, the deal's seed.** The first node is a chance node of ``deal_seeds``
-(1,000 by default) equally likely outcomes; outcome ``k`` deals
-``cardsim.load_game(...).new_deal(seed=k)`` (Mushka's from every seat's starting record). Every
-later random event is fixed in the state vector, so no other chance node follows. Not a node
-per card: the engines shuffle in compiled code, and a Python dealing path would escape their
-differential tests. Not ``SAMPLED_STOCHASTIC``: listed outcomes keep ``chance_outcomes``,
-serialization and the algorithms that walk chance nodes working. The price: the tree holds
-``deal_seeds`` deals, not every deal.
+**Chance: the deal's seed, digit by digit.** The deal's seed ``k`` is drawn from ``deal_seeds``
+(1,000 by default) equally likely seeds, in base-32 digits, the most significant first: one
+chance node a digit (two for 1,000 seeds; :class:`SeedDraw`), each digit as likely as the share
+of the seeds below it. The last digit deals ``cardsim.load_game(...).new_deal(seed=k)``
+(Mushka's from every seat's starting record). Every later random event is fixed in the state
+vector, so no other chance node follows. Digits rather than one node of 1,000 outcomes: a
+chance draw as OpenSpiel's loops make it (``zip`` of ``chance_outcomes()``, numpy's ``choice``)
+costs about 170 microseconds over 1,000 outcomes, most of a deal's time, and about 20 over 32.
+Not a node per card: the engines shuffle in compiled code, and a Python dealing path would
+escape their differential tests. Not ``SAMPLED_STOCHASTIC``: listed outcomes keep
+``chance_outcomes``, serialization and the algorithms that walk chance nodes working. The
+price: the tree holds ``deal_seeds`` deals, not every deal.
 
 **Actions.** An OpenSpiel action is the index of the move in the state's sorted legal action
 ids (cardsim's ids are sparse); ``num_distinct_actions`` is the game's
@@ -62,12 +66,48 @@ from ..compiled.logged_step import logged_step
 from ..game import Game, State, load_game
 from ..protocol.registry import definition, list_games
 
-__all__ = ["CardsimGame", "CardsimState", "DEFAULT_DEAL_SEEDS", "game_type", "utility_bounds"]
+__all__ = ["CardsimGame", "CardsimState", "DEFAULT_DEAL_SEEDS", "SEED_BASE", "SeedDraw",
+           "game_type", "utility_bounds"]
 
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 DEFAULT_DEAL_SEEDS = 1000
-"""The chance node's outcomes by default (the ``deal_seeds`` parameter)."""
+"""The deal seeds by default (the ``deal_seeds`` parameter)."""
+
+SEED_BASE = 32
+"""The most outcomes of a chance node: the seed's digits are in this base (module docstring)."""
+
+
+class SeedDraw:
+    """The chance nodes that draw a deal's seed among ``seeds``, a digit each (module
+    docstring): ``nodes`` of them; :meth:`outcomes` of the node after the digits that make
+    ``prefix``."""
+
+    def __init__(self, seeds: int) -> None:
+        self.seeds = seeds
+        self.nodes = 1
+        while SEED_BASE ** self.nodes < seeds:
+            self.nodes += 1
+        self._outcomes: dict[tuple[int, int], list[tuple[int, float]]] = {}
+
+    def outcomes(self, depth: int, prefix: int) -> list[tuple[int, float]]:
+        """(digit, chance) of node ``depth`` (0: the first) after the digits making ``prefix``:
+        each digit as likely as the share of the seeds below it. A shared list: copy it before
+        handing it out."""
+        found = self._outcomes.get((depth, prefix))
+        if found is None:
+            span = SEED_BASE ** (self.nodes - depth - 1)       # the seeds below one digit
+            low = prefix * SEED_BASE * span                       # the node's first seed
+            below = [min(span, self.seeds - low - d * span) for d in range(SEED_BASE)
+                     if low + d * span < self.seeds]
+            found = [(d, b / sum(below)) for d, b in enumerate(below)]
+            if len(self._outcomes) < 4096:
+                self._outcomes[(depth, prefix)] = found
+        return found
+
+    def digits_of(self, seed: int) -> list[int]:
+        """The chance actions that draw ``seed``, the first node's first."""
+        return [seed // SEED_BASE ** (self.nodes - 1 - j) % SEED_BASE for j in range(self.nodes)]
 
 _DEALS_KEPT = 1024
 """The deals a game keeps dealt (:meth:`_Context.deal`): every seed of the default chance node,
@@ -213,7 +253,7 @@ class _Context:
         self.definition = self.game.definition
         self.max_moves = self.definition.layout.MAX_DEAL_MOVES
         self.index = {card: i for i, card in enumerate(self.game.definition.deck.cards)}
-        self.outcomes = [(k, 1.0 / deal_seeds) for k in range(deal_seeds)]
+        self.draw = SeedDraw(deal_seeds)
         self.buffer = np.empty(spec.max_actions, dtype=np.int64)
         self.legal_actions = spec.legal_actions
         self.deals: dict[int, tuple[np.ndarray, int]] = {}
@@ -272,7 +312,8 @@ class CardsimGame(pyspiel.Game):
         game = self.context.game
         low, high = utility_bounds(game)
         info = pyspiel.GameInfo(
-            num_distinct_actions=game.spec.max_actions, max_chance_outcomes=deal_seeds,
+            num_distinct_actions=game.spec.max_actions,
+            max_chance_outcomes=min(deal_seeds, SEED_BASE),
             num_players=game.num_players, min_utility=low, max_utility=high,
             utility_sum=0.0 if game.definition.zero_sum else None,
             max_game_length=self.context.max_moves)
@@ -300,15 +341,17 @@ class CardsimState(pyspiel.State):
 
     Attributes (all that ``clone`` copies and serialization pickles): ``vec`` (the ``uint64``
     state vector, None at the chance node; a writeable, C-contiguous array of its own, as the
-    compiled step takes it), ``player`` (the seat to move), ``log`` (per move: the seat that
-    moved, then the move's id as each seat saw it), ``n_moves``, ``_ids`` (the legal action
-    ids, None until asked for after the deal) and ``context``."""
+    compiled step takes it), ``player`` (the seat to move), ``digits`` and ``seed`` (the seed's
+    digits drawn so far and the number they make), ``log`` (per move: the seat that moved,
+    then the move's id as each seat saw it), ``n_moves``, ``_ids`` (the legal action ids, None
+    until asked for after the deal) and ``context``."""
 
     def __init__(self, game: CardsimGame) -> None:
         super().__init__(game)
         self.context = game.context
         self.vec = None
         self.player = _CHANCE
+        self.digits = self.seed = 0
         self.log = _new_log(self.context.max_moves, self.context.n_players)
         self.n_moves = 0
         self._ids = None
@@ -348,17 +391,23 @@ class CardsimState(pyspiel.State):
             return []
         if self.player >= 0:
             return self.context.actions(len(self._legal_ids()))
-        return self.context.actions(self.context.deal_seeds) if self.player == _CHANCE else []
+        if self.player != _CHANCE:
+            return []
+        return self.context.actions(len(self.context.draw.outcomes(self.digits, self.seed)))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The deal seeds, equally likely (a new list of the game's shared pairs)."""
-        return self.context.outcomes.copy()
+        """The seed's next digits and their chances (module docstring; a new list of the
+        game's shared pairs)."""
+        return self.context.draw.outcomes(self.digits, self.seed).copy()
 
     def _apply_action(self, action: int) -> None:
         c = self.context
         if self.vec is None:
-            vec, self.player = c.deal(int(action))
-            self.vec = vec.copy()
+            self.seed = self.seed * SEED_BASE + int(action)
+            self.digits += 1
+            if self.digits == c.draw.nodes:
+                vec, self.player = c.deal(self.seed)
+                self.vec = vec.copy()
             return
         k = self.n_moves
         if k == len(self.log):
@@ -373,7 +422,7 @@ class CardsimState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE or self.vec is None:
-            return f"deal seed {action}"
+            return f"deal seed digit {action}"
         return self.cardsim_state().action_to_string(int(self._legal_ids()[action]))
 
     def is_terminal(self) -> bool:
@@ -395,6 +444,7 @@ class CardsimState(pyspiel.State):
         world = self.cardsim_state().sample_world(player_id, seed)
         out = self.get_game().new_initial_state()
         out.vec = world.vec
+        out.digits, out.seed = self.digits, self.seed
         out._set_player()
         out.n_moves = self.n_moves
         out.log = self.log.copy()
@@ -403,7 +453,7 @@ class CardsimState(pyspiel.State):
 
     def __str__(self) -> str:
         if self.vec is None:
-            return "chance node: the deal's seed"
+            return f"chance node: the deal seed's digit {self.digits + 1}"
         return json.dumps(self.cardsim_state().to_dict(), sort_keys=True)
 
 

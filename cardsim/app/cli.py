@@ -69,11 +69,20 @@ class _Parser(argparse.ArgumentParser):
             f"commands: {choices}" if game
             else f"; did you mean {near!r}?" if near else f" (choose from {choices})"))
 
+    def parse_known_args(self, args=None, namespace=None):
+        """argparse's, refusing ``--name=--``: Python 3.11's argparse takes it for an empty list
+        of values (no value, no type check: ``--jobs=--`` would give ``jobs=[]``)."""
+        given = sys.argv[1:] if args is None else list(args)
+        for arg in given[:given.index("--") if "--" in given else None]:
+            if arg.startswith("-") and arg.endswith("=--"):
+                self.error(f"argument {arg[:-3]}: expected a value, got '--'")
+        return super().parse_known_args(args, namespace)
+
 
 def nearest(value, choices) -> str | None:
     """The choice nearest to a misspelt ``value`` (:func:`difflib.get_close_matches`), if any
     is near enough."""
-    near = difflib.get_close_matches(str(value), [str(c) for c in choices], n=1, cutoff=0.6)
+    near = difflib.get_close_matches(str(value), [str(c) for c in choices], n=1, cutoff=0.75)
     return near[0] if near else None
 
 

@@ -56,7 +56,7 @@ def list_games() -> list[str]:
 def definition(name: str) -> GameDefinition:
     """The definition of a registered game; :class:`UnknownGameError` names an unknown one."""
     if not isinstance(name, str) or name not in GAMES:
-        near = difflib.get_close_matches(str(name), list_games(), n=1, cutoff=0.6)
+        near = difflib.get_close_matches(str(name), list_games(), n=1, cutoff=0.75)
         raise UnknownGameError(f"unknown game {name!r}: " + (f"did you mean {near[0]!r}? "
                                if near else "") + "expected one of " + ", ".join(list_games()))
     found = importlib.import_module(GAMES[name]).GAME

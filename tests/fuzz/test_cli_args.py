@@ -542,7 +542,7 @@ def argvs(draw, ws: Workspace):
     if mode == 0:                                        # random tokens only
         return draw(st.lists(VOCAB, max_size=6)), None
     if mode == 1:                                        # top level
-        return draw(st.sampled_from([(["--version"], 0), (["--help"], 0), (["-h"], 0), ([], 2),
+        return draw(st.sampled_from([(["--version"], 0), (["--help"], 0), (["-h"], 0), ([], 0),
                                      (["chess"], 2), (["--verbose"], 2), (["-x", "games"], 2),
                                      ([""], 2), (["simulate"], 2), (["analyze", "scopa"], 2)]))
     command, parts = draw(commands(ws))

@@ -18,8 +18,8 @@ random combination of every option (pairwise coverage of all option values is as
 whole matches for each match format and player count, deals aimed at the rare rules (Moscow,
 small Moscow and molodka Stops, refused Stops, double bura, bura on one's own lead, initial
 redeals, piles tied), and positions passed across through ``from_dict``.
-``test_differential_200k_deals`` (marked slow, skipped by default; run it with ``-m slow``)
-plays 200,000 deals; the environment variable ``CARDSIM_DIFF_DEALS`` overrides that count.
+``test_differential_many_deals`` (marked slow, skipped by default; run it with ``-m slow``)
+plays 60,000 deals; the environment variable ``CARDSIM_DIFF_DEALS`` overrides that count.
 The harness (the lockstep play, the comparisons) is :mod:`tests.differential`; this file holds
 what is Bura's.
 """
@@ -57,7 +57,7 @@ PLAYERS = (2, 3, 4)
 GROUPS = 16                   # test groups per player count
 DEALS_PER_GROUP = 43          # 3 x 16 x 43 = 2,064 deals in the normal suite
 CLAIM_PROBABILITY = 0.05
-SLOW_DEALS = deal_count(200_000)
+SLOW_DEALS = deal_count(60_000)
 
 
 def random_options(num_players: int, seed: int) -> dict:
@@ -387,8 +387,8 @@ def test_mid_trick_positions_cross_from_dict():
 # --- the large run ----------------------------------------------------------------------------
 
 @pytest.mark.slow
-def test_differential_200k_deals():
-    """All rules of the normal suite on 200,000 deals (override the count with
+def test_differential_many_deals():
+    """All rules of the normal suite on 60,000 deals (override the count with
     ``CARDSIM_DIFF_DEALS``), each under its own random option combination, the player count
     cycling 2, 3, 4."""
     kinds: collections.Counter = collections.Counter()

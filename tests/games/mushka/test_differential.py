@@ -25,8 +25,8 @@ dealer's discard, a short stock) are counted and asserted to have happened;
 16 deals whose seeds make the ace of spades take a led trump ace (MU-ACE-2); and positions
 passed across through ``from_dict`` in both directions (in the discard, the exchange, the play
 and at stop offers, mid-deal and mid-match).
-``test_differential_200k_deals`` (marked slow, skipped by default; run it with ``-m slow``)
-plays 200,000 deals; the environment variable ``CARDSIM_DIFF_DEALS`` overrides that count.
+``test_differential_many_deals`` (marked slow, skipped by default; run it with ``-m slow``)
+plays 90,000 deals; the environment variable ``CARDSIM_DIFF_DEALS`` overrides that count.
 A few checks of the reference alone replay the rules' worked examples MU-EX-1..16. The harness
 (the lockstep play, the comparisons) is :mod:`tests.differential`; this file holds what is
 Mushka's.
@@ -82,7 +82,7 @@ STAND_PROBABILITY = 0.25
 STOP_PROBABILITY = 0.5
 MATCH_STEP_LIMIT = 20_000      # a guard: the suite's matches end within a few hundred steps
 CROSS_STEPS = 150             # steps played after a position crossed (a deal is at most 64)
-SLOW_DEALS = deal_count(200_000)
+SLOW_DEALS = deal_count(90_000)
 
 
 def random_options(num_players: int, seed: int) -> dict:
@@ -665,8 +665,8 @@ def test_positions_cross_from_dict(phase, minimum):
 # --- the large run ----------------------------------------------------------------------------
 
 @pytest.mark.slow
-def test_differential_200k_deals():
-    """All rules of the normal suite on 200,000 deals (override the count with
+def test_differential_many_deals():
+    """All rules of the normal suite on 90,000 deals (override the count with
     ``CARDSIM_DIFF_DEALS``), each under its own random option combination (a quarter from
     records near 0, a quarter with a high pass rate), the player count cycling 3..7."""
     events = Events()

@@ -9,8 +9,8 @@ end, ``returns`` and ``score_breakdown`` too. The reference
 
 The normal suite plays 2,048 deals over all 128 combinations of the options (both player
 counts), a few whole matches with a low and a high target, 20 seeds that trigger a redeal, and
-positions passed across through ``from_dict``. ``test_differential_200k_deals`` (marked slow,
-skipped by default; run it with ``-m slow``) plays 200,000 deals; the environment variable
+positions passed across through ``from_dict``. ``test_differential_many_deals`` (marked slow,
+skipped by default; run it with ``-m slow``) plays 100,000 deals; the environment variable
 ``CARDSIM_DIFF_DEALS`` overrides that count. The harness (the lockstep play, the comparisons)
 is :mod:`tests.differential`; this file holds what is Scopa's.
 """
@@ -39,7 +39,7 @@ OPTION_AXES = {
 }
 COMBOS = [dict(zip(OPTION_AXES, values)) for values in itertools.product(*OPTION_AXES.values())]
 DEALS_PER_COMBO = 16          # 128 combinations x 16 = 2,048 deals in the normal suite
-SLOW_DEALS = deal_count(200_000)
+SLOW_DEALS = deal_count(100_000)
 
 # Seeds whose first deal is cancelled by SC-DEAL-3 (3+ kings on the table); the test checks
 # that the reference agrees they are redeal seeds, so a change of the dealing would show.
@@ -167,8 +167,8 @@ def test_reference_rules_dict_lists_every_option():
 # --- the large run ----------------------------------------------------------------------------
 
 @pytest.mark.slow
-def test_differential_200k_deals():
-    """All rules of the normal suite on 200,000 deals spread over the 128 option combinations
+def test_differential_many_deals():
+    """All rules of the normal suite on 100,000 deals spread over the 128 option combinations
     (override the count with ``CARDSIM_DIFF_DEALS``)."""
     for i in range(SLOW_DEALS):
         options = COMBOS[i % len(COMBOS)]

@@ -38,3 +38,11 @@ class AgentError(CardsimError):
 class UnsupportedError(CardsimError):
     """A capability the game does not have (the exact solver, PIMC or the oracle where it has
     no exact-solver hooks)."""
+
+
+def nearest(value, choices) -> str | None:
+    """The choice nearest to a misspelt ``value`` (:func:`difflib.get_close_matches`), if any is
+    near enough to name in an error ("did you mean ...?")."""
+    import difflib
+    near = difflib.get_close_matches(str(value), [str(c) for c in choices], n=1, cutoff=0.75)
+    return near[0] if near else None

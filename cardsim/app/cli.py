@@ -18,13 +18,12 @@ and the argument types they share in :mod:`.arguments`.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 from typing import Sequence
 
 from cardsim import __version__
-from cardsim.errors import CardsimError
+from cardsim.errors import CardsimError, nearest
 from cardsim.game import definition
 from cardsim.protocol.options import check_option_names, parse_option_pairs
 from cardsim.protocol.registry import list_games
@@ -77,13 +76,6 @@ class _Parser(argparse.ArgumentParser):
             if arg.startswith("-") and arg.endswith("=--"):
                 self.error(f"argument {arg[:-3]}: expected a value, got '--'")
         return super().parse_known_args(args, namespace)
-
-
-def nearest(value, choices) -> str | None:
-    """The choice nearest to a misspelt ``value`` (:func:`difflib.get_close_matches`), if any
-    is near enough."""
-    near = difflib.get_close_matches(str(value), [str(c) for c in choices], n=1, cutoff=0.75)
-    return near[0] if near else None
 
 
 COMMANDS = ("games", "simulate", "run", "equity", "train", "demo", "report", "verify", "compare",

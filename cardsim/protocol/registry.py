@@ -12,12 +12,11 @@ cardsim.errors.UnknownGameError: unknown game 'skat': expected one of bura, minc
 """
 from __future__ import annotations
 
-import difflib
 import importlib
 import importlib.util
 
 from ..compiled import cache
-from ..errors import UnknownGameError
+from ..errors import UnknownGameError, nearest
 from .spec import GameDefinition
 
 GAMES = {
@@ -56,8 +55,8 @@ def list_games() -> list[str]:
 def definition(name: str) -> GameDefinition:
     """The definition of a registered game; :class:`UnknownGameError` names an unknown one."""
     if not isinstance(name, str) or name not in GAMES:
-        near = difflib.get_close_matches(str(name), list_games(), n=1, cutoff=0.75)
-        raise UnknownGameError(f"unknown game {name!r}: " + (f"did you mean {near[0]!r}? "
+        near = nearest(name, list_games())
+        raise UnknownGameError(f"unknown game {name!r}: " + (f"did you mean {near!r}? "
                                if near else "") + "expected one of " + ", ".join(list_games()))
     found = importlib.import_module(GAMES[name]).GAME
     if found.name != name:

@@ -169,10 +169,12 @@ def test_analyze_prints_every_legal_action_with_intervals(capsys, tmp_path):
     code, out, err = run(capsys, "analyze", "bura", str(path), "--player",
                          str(state.current_player()), "--worlds", "40", "--seed", "3")
     assert code == 0, err
-    for a in state.legal_actions():
-        assert re.search(rf"^{re.escape(state.action_to_string(a))}\s+-?\d+\.\d{{3}}", out,
+    for a in state.legal_actions():         # points to 2 decimals, rates to 3, with intervals
+        assert re.search(rf"^{re.escape(state.action_to_string(a))}\s+-?\d+\.\d{{2}} "
+                         r"\[-?\d+\.\d{2}, -?\d+\.\d{2}\]\s+\d\.\d{3} \[", out,
                          re.M), state.action_to_string(a)
-    assert re.search(r"^claim\s+-2\.000\s+-2\.000\s+-2\.000\s+0\.000", out, re.M)
+    assert re.search(r"^claim\s+-2\.00 \[-2\.00, -2\.00\]\s+0\.000 \[", out, re.M)
+    assert re.search(r"^Best: \S.*, [-+]\d+\.\d\d stakes expected \[", out, re.M)
     assert "40 sampled worlds" in out
 
 
@@ -331,7 +333,8 @@ def test_demo_runs_the_built_in_study(capsys, tmp_path, monkeypatch):
         assert agent in first
     assert (out / "manifest.json").exists() and len(list((out / "batches").iterdir())) == 18
     report = out / "report"
-    assert f"report: {report / 'report.html'} and {report / 'report.md'}" in first
+    assert (f"report: {report / 'report.html'} and {report / 'report.md'}"
+            in " ".join(line.strip() for line in first.splitlines()))
     html = (report / "report.html").read_text()
     assert "Who plays Scopa better" in html and "Strength against search budget" not in html
     assert "Rating list" in html                  # three agents of a round robin

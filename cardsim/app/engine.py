@@ -38,6 +38,7 @@ def cmd_games(args: argparse.Namespace) -> int:
             print(f"  {opt['name']:28s} default {opt['default']:16s} allowed: "
                   f"{', '.join(opt['allowed'])}")
             print(f"  {'':28s} {opt['doc']} ({opt['rule']})")
+    print("A game's rules, and each rule cited above by its ID: cardsim rules GAME [RULE-ID]")
     return 0
 
 

@@ -143,6 +143,11 @@ def test_a_game_prints_its_whole_page(capsys):
     (["rules", "bura", "SC-CAPT-3"], "SC-CAPT-3 is a rule of scopa"),
     (["rules", "scoppa"], "did you mean 'scopa'"),
     (["rules", "scoppa", "SC-CAPT-3"], "unknown game 'scoppa'"),
+    (["rules", "scopa", ""], "no rule ''"),
+    (["rules", "scopa", "SC-CAPT-3\nx"], "no rule"),
+    (["rules", "scopa", "SC-CAPT-3", "SC-CAPT-4"], "unrecognized arguments: SC-CAPT-4"),
+    (["rules", "\x00"], "unknown game"),
+    (["rules"], "required: game"),
 ])
 def test_an_unknown_rule_or_game_is_one_line_naming_the_nearest(capsys, argv, needle):
     code, out, err = run(capsys, *argv)

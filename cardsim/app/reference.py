@@ -79,7 +79,7 @@ def add_rules(sub) -> None:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     """Print the rules page of a game, or one rule with the heading it sits under."""
-    if args.rule:
+    if args.rule is not None:
         print(rule_text(args.game, args.rule))
     else:
         print(rules_page(args.game), end="")

@@ -28,16 +28,6 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def section(page: str, title: str) -> str:
-    """The text of a page's section whose heading (``## …``, ``### …``, numbered or not) is
-    ``title``, up to the next heading of the same or a higher level."""
-    m = re.search(rf"^(#+) (?:[\d.]+ )?{re.escape(title)}$", page, re.M)
-    assert m, f"no section {title!r}"
-    body = page[m.end():]
-    end = re.search(rf"^#{{1,{len(m.group(1))}}} ", body, re.M)
-    return body[:end.start()] if end else body
-
-
 def cited_ids() -> dict[str, list[str]]:
     """Every rule ID cited in the package's and the tests' Python sources, the README and the
     shipped study specs, with the files citing it."""
@@ -80,9 +70,9 @@ def test_every_rule_id_of_the_specification_files_is_on_the_page(game):
 @pytest.mark.parametrize("game", list_games())
 def test_the_options_listed_are_the_rules_options_with_their_defaults_and_rules(game):
     """An option added to the rules dataclass without its line on the page fails here."""
+    options_section = reference.section(reference.rules_page(game), "Options")
     listed = {m.group(1): m.group(0) for m in re.finditer(
-        r"^- `(\w+)` \(default `([^`]*)`;.*?(?=^- |\Z)", section(reference.rules_page(game),
-                                                              "Options"), re.M | re.S)}
+        r"^- `(\w+)` \(default `([^`]*)`;.*?(?=^- |\Z)", options_section, re.M | re.S)}
     options = describe(definition(game).rules_type)
     assert list(listed) == [o["name"] for o in options]
     for o in options:
@@ -99,7 +89,7 @@ def test_the_card_notation_is_the_engines(game):
     ``action_to_string`` write: cards of the deck, a move's cards in the deck's order (the order
     cardsim prints and the prompt expects), move words of the game's action kinds."""
     deck = definition(game).deck
-    spans = re.findall(r"`([^`]+)`", section(reference.rules_page(game), "Card notation"))
+    spans = re.findall(r"`([^`]+)`", reference.section(reference.rules_page(game), "Card notation"))
     cards = [t for t in spans if re.fullmatch(r"[0-9A-Z]{1,2}[a-z]{1,2}|T\d+|M", t)]
     assert cards and all(deck.index(c) >= 0 for c in cards)
     if game == "scopa":                 # a card, ">", the cards it captures
@@ -141,6 +131,7 @@ def test_a_game_prints_its_whole_page(capsys):
     (["rules", "scopa", "SC-CAPT-" + "99"], "did you mean 'SC-CAPT-"),
     (["rules", "mushka", "nonsense"], "cardsim rules mushka"),
     (["rules", "bura", "SC-CAPT-3"], "SC-CAPT-3 is a rule of scopa"),
+    (["rules", "bura", "sc-capt-" + "33"], "did you mean SC-CAPT-3, a rule of scopa"),
     (["rules", "scoppa"], "did you mean 'scopa'"),
     (["rules", "scoppa", "SC-CAPT-3"], "unknown game 'scoppa'"),
     (["rules", "scopa", ""], "no rule ''"),

@@ -4,7 +4,8 @@ Each game ships its rules page as package data, ``cardsim/games/<game>/rules.md`
 Markdown for players, every rule under its stable ID written ``**SC-CAPT-3**`` at the start of
 its entry (a ``- `` item or a paragraph, running to the next item, heading or blank line), the
 options and the card notation. :func:`rules_page` reads a page, :func:`rule_text` finds one rule
-in it; :data:`SUBCOMMANDS` adds ``cardsim rules`` to :func:`cardsim.app.cli.make_parser`.
+in it, :func:`section` one section (such as ``Card notation``); :data:`SUBCOMMANDS` adds
+``cardsim rules`` to :func:`cardsim.app.cli.make_parser`.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import re
 
 from cardsim.errors import CardsimError, nearest
 from cardsim.game import definition, list_games
+from cardsim.protocol.registry import GAMES
 
 ENTRY_ID = re.compile(r"^(?:- )?\*\*([A-Z]{2}-[A-Z]+-\d+)\*\*")
 """The ID that opens a rule's entry on its page: ``- **SC-CAPT-3** …``, ``**SC-EX-1** …``."""
@@ -21,12 +23,23 @@ ENTRY_ID = re.compile(r"^(?:- )?\*\*([A-Z]{2}-[A-Z]+-\d+)\*\*")
 
 def rules_page(game: str) -> str:
     """The text of ``game``'s rules page (an unknown game: :class:`UnknownGameError`)."""
-    from cardsim.protocol.registry import GAMES
     definition(game)
     page = importlib.resources.files(GAMES[game]) / "rules.md"
     if not page.is_file():
         raise CardsimError(f"{game} has no rules page ({GAMES[game]} ships no rules.md)")
     return page.read_text(encoding="utf-8")
+
+
+def section(page: str, title: str) -> str:
+    """The text of a page's section whose heading (``## …`` or ``### …``, numbered or not) is
+    ``title``, up to the next heading of the same or a higher level: ``section(rules_page(game),
+    "Card notation")`` is how a game's cards and moves are written."""
+    m = re.search(rf"^(#+) (?:[\d.]+ )?{re.escape(title)}$", page, re.M)
+    if not m:
+        raise CardsimError(f"no section {title!r} on the rules page")
+    body = page[m.end():]
+    end = re.search(rf"^#{{1,{len(m.group(1))}}} ", body, re.M)
+    return body[:end.start()] if end else body
 
 
 def rule_ids(page: str) -> list[str]:
@@ -49,18 +62,20 @@ def rule_text(game: str, rule_id: str) -> str:
             while end < len(lines) and lines[end].strip() and not lines[end].startswith(("- ", "#")):
                 end += 1
             return "\n".join([f"{game}: {heading}", "", *lines[i:end]])
-    owner = next((other for other in list_games() if other != game
-                  and wanted in _page_ids(other)), None)
+    ids = {other: _page_ids(other) for other in list_games()}
+    owner = next((other for other, other_ids in ids.items() if wanted in other_ids), None)
     if owner:
         raise CardsimError(f"{wanted} is a rule of {owner}, not of {game}: "
                            f"cardsim rules {owner} {wanted}")
-    near = nearest(wanted, rule_ids("\n".join(lines)))
-    raise CardsimError(f"no rule {rule_id!r} in {game}: " + (f"did you mean {near!r}? " if near else "")
-                       + f"`cardsim rules {game}` lists them")
+    near = nearest(wanted, ids[game]) or nearest(wanted, [rid for g in ids for rid in ids[g]])
+    near_owner = next((g for g in ids if near in ids[g]), game)
+    hint = ("" if near is None else f"did you mean {near!r}? " if near_owner == game
+            else f"did you mean {near}, a rule of {near_owner} (cardsim rules {near_owner} {near})? ")
+    raise CardsimError(f"no rule {rule_id!r} in {game}: {hint}`cardsim rules {game}` lists them")
 
 
 def _page_ids(game: str) -> list[str]:
-    """The rule IDs of another game's page (none when it ships no page)."""
+    """The rule IDs of a game's page (none when it ships no page)."""
     try:
         return rule_ids(rules_page(game))
     except CardsimError:

@@ -349,9 +349,9 @@ def test_demo_runs_the_built_in_study(capsys, tmp_path, monkeypatch):
     (["simulate", "scopa", "--bogus"], "unrecognized arguments: --bogus"),
     (["simualte", "scopa"], "unknown command 'simualte'; did you mean 'simulate'?"),
     (["scoppa"], "unknown command 'scoppa': the command comes first, then the game "
-                 "(cardsim simulate scopa ...); commands: games, simulate,"),
+                 "(cardsim simulate scopa ...); commands: games, rules, simulate,"),
     (["simulate", "scoppa"], "unknown game 'scoppa': did you mean 'scopa'? expected one of"),
-    (["frobnicate"], "unknown command 'frobnicate' (choose from games, simulate, run,"),
+    (["frobnicate"], "unknown command 'frobnicate' (choose from games, rules, simulate, run,"),
     (["analyze", "scopa", "--agent", "x", "--player", "0", "--infer", "--uniform"],
      "analyze: argument --uniform: not allowed with argument --infer"),
     (["report", "runs/nowhere"], "runs/nowhere: no such folder (a results folder"),

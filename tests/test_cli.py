@@ -1,9 +1,11 @@
 """The command line, run in-process through ``cardsim.app.cli.main`` (the real parser)."""
+import json
 import re
 
 import pytest
 
 from cardsim.app.cli import main
+from tests.terminal import check_golden
 
 
 def run(capsys, *argv):
@@ -23,8 +25,11 @@ def test_games_lists_every_scopa_option_with_default_and_allowed_values(capsys):
                           ("equal_card_priority", "true"), ("primiera_missing_suit", "zero"),
                           ("four_player_deal", "three_at_a_time"),
                           ("tie_at_target", "extra_deal")]:
-        assert re.search(rf"{name}\s+default {default}\s", out), name
-    assert "11, 21, 31, 41, 51, 61, 71, 81, 91, 101" in out
+        assert re.search(rf"^{name}\s+{default}\s", out, re.M), name
+    code, out, _ = run(capsys, "games", "--format", "json")
+    options = {o["option"]: o for o in json.loads(out)["tables"]["scopa"]}
+    assert "allowed: 11, 21, 31, 41, 51, 61, 71, 81, 91, 101 (SC-" in options["target_score"][
+        "meaning"] and options["target_score"]["default"] == "11"
 
 
 def test_simulate_prints_every_category_per_side_with_intervals(capsys):
@@ -82,7 +87,7 @@ def test_games_lists_every_bura_option(capsys):
                           ("next_deal_first_leader", "last_trick_taker"),
                           ("bura_timing", "any_check_point"),
                           ("end_without_claim", "most_points")]:
-        assert re.search(rf"{name}\s+default {default}\s", out), name
+        assert re.search(rf"^{name}\s+{default}\s", out, re.M), name
 
 
 def test_simulate_bura_prints_endings_claims_and_advantages(capsys):
@@ -320,14 +325,31 @@ def test_bench_runner_figures(capsys, monkeypatch):
     assert re.search(r"runner overhead per batch \(of the batch's compute\)\s+3\.1%", out)
 
 
+def _thinking_masked(text: str) -> str:
+    """``text`` with the thinking-time table's times (which vary from run to run) masked and
+    its spacing, which follows their widths, collapsed."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        inside = line.startswith("Thinking time") or (inside and bool(line))
+        if inside:
+            line = re.sub(r"\d+\.\d+ \[\d+\.\d+, \d+\.\d+\] ms", "<ms>", line)
+            line = re.sub("─+", "─", re.sub(" {2,}", "  ", line))
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
 def test_demo_runs_the_built_in_study(capsys, tmp_path, monkeypatch):
     """``cardsim demo``: the built-in Scopa study (cardsim/experiments/demo.toml) into a folder,
     then its tables and its report; run again, it resumes (nothing left to do) and prints the
     same."""
     out = tmp_path / "demo"
+    monkeypatch.delenv("COLUMNS", raising=False)
     code = main(["demo", "--out", str(out), "--quiet", "--jobs", "1"])
     first, err = capsys.readouterr()
     assert code == 0, err
+    check_golden("demo", _thinking_masked(first.replace(str(tmp_path), "TMP")))
+    lines = first.splitlines()
+    assert lines[lines.index("") + 1].startswith("The heuristic beats the random player by ")
     assert "Who plays Scopa better" in first and "900 games" in first
     for agent in ("heuristic", "random", "ismcts:iterations=500"):
         assert agent in first

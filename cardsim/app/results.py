@@ -54,7 +54,7 @@ def print_run(spec, folder: str, rows: pd.DataFrame, out: Output) -> None:
         out.table("categories", cats, [c for c in cats.columns if c != "label"],
                   names={"name": "agent"}, groups="label",
                   kinds={c: "points" for c in cats.columns if c not in ("label", "name")},
-                  title=f"Mean {d.return_unit} per game by scoring category", note="")
+                  title="Mean per game in each scoring category", note="")
     ends = tables.get("ends")
     if ends is not None and len(ends):
         out.table("ends", ends, ["end", "count", "share"], groups="label",
@@ -81,9 +81,12 @@ def print_run(spec, folder: str, rows: pd.DataFrame, out: Output) -> None:
                   note=ratings.attrs.get("note", ""))
     sprt = tables.get("sprt")
     if sprt is not None and len(sprt):
-        out.table("sprt", sprt, ["label", "name", "n", "estimate", "llr", "verdict"],
-                  names={"label": "matchup", "name": "first agent", "n": "deals"},
-                  title="Sequential test (SPRT)", note="")
+        out.table("sprt", sprt, ["name", "n", "estimate", "llr", "verdict"], groups="label",
+                  names={"name": "first agent", "n": "deals"},
+                  kinds={"estimate": "points", "llr": "points"},
+                  title="Sequential test (SPRT)", note=(
+                      "The verdict H0 or H1 accepts the test's lower or upper value (at the error "
+                      "rates the spec asks); continue: not decided yet."))
 
 
 def _advantage(tables: dict) -> pd.DataFrame:

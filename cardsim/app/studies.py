@@ -234,7 +234,7 @@ def print_equity(table: pd.DataFrame, model, out: Output, symmetric: bool) -> No
         for name, (values, _) in grids(table, model.columns).items():
             grid = (100 * values).map(lambda v: "" if pd.isna(v) else f"{v:.0f}")
             grid.columns = [str(c) for c in grid.columns]
-            grid.insert(0, f"{rows} \\ {cols}", [str(i) for i in grid.index])
+            grid.insert(0, "", [str(i) for i in grid.index])     # score_a down (the title)
             out.table(f"grid {name}", grid.reset_index(drop=True), title=(
                 f"{name}: side a's chance to win the match, percent ({rows} down, {cols} "
                 "across)"), kinds={c: "text" for c in grid.columns}, note="")

@@ -154,16 +154,17 @@ def print_where(game, condition, deals: int, seed: int, rows: pd.DataFrame,
     out.say(f"{game.name}: {deals:,} deals where {json.dumps(dict(condition.canonical))}, "
             f"uniform random legal actions, seed {seed}; 95% confidence intervals in "
             "brackets.")
-    names = sorted(category_names(rows))
+    present = set(category_names(rows))       # the categories the game shows, in its order
+    names = [c for c in (*game.definition.categories, "total") if c in present]
     stems = [RETURN] + [category(name) for name in names]
-    table = {"seat": list(range(game.num_players))}
-    for name, stem in zip(["return"] + names, stems):
-        values = [mean_interval(rows[at_seat(stem, s)].to_numpy())
-                  for s in range(game.num_players)]
+    table: dict[str, list] = {"figure": ["return", *names]}
+    seats = [f"seat {s}" for s in range(game.num_players)]
+    for s, seat in enumerate(seats):
+        values = [mean_interval(rows[at_seat(stem, s)].to_numpy()) for stem in stems]
         for k, end in enumerate(("", "_lo", "_hi")):
-            table[f"{name}{end}"] = [v[k] for v in values]
-    out.table("per seat", pd.DataFrame(table), title="Per seat (mean per deal)",
-              kinds=dict.fromkeys(["return", *names], "rate"))
+            table[f"{seat}{end}"] = [v[k] for v in values]
+    out.table("per seat", pd.DataFrame(table), title="Per seat: mean per deal [95%]",
+              kinds=dict.fromkeys(seats, "points"))
 
 
 # --- compile ---------------------------------------------------------------------------------------

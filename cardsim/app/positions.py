@@ -403,10 +403,12 @@ def print_solution(game, state, ws, actions, values, seconds: float | None,
     table = pd.DataFrame(rows).sort_values("value", ascending=False, kind="stable")
     firsts = [r["action"] for r in rows if r["value"] == best]
     out.say(f"{game.name}: seat {mover} to move (side {side}), every card known. The position "
-            f"is worth {best} {unit} to the mover's side with best play to the end of the "
+            f"is worth {best} ({unit}) to the mover's side with best play to the end of the "
             f"deal: {' or '.join(firsts)}.")
+    whole = {c: "count" for c in table.columns
+             if table[c].dtype.kind in "iuf" and (table[c] % 1 == 0).all()}
     out.table("actions", table, list(table.columns), title="Every legal action, exactly",
-              note=f"value: {unit} for the mover's side; * the best", kinds={"value": "count"})
+              note=f"value: {unit} for the mover's side; * the best", kinds=whole)
     s = state.clone()
     steps = []
     for a in line:

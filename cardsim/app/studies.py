@@ -116,11 +116,20 @@ def print_calibration(spec, out: str, rows: pd.DataFrame, shown: Output) -> None
     if spec.question:
         shown.say(f"Question: {spec.question}")
     table = summary(rows, spec.names)
-    keep = ["evaluator", "stage", "positions", "predicted_win", "realized_win", "ece",
-            "ece_corrected", "brier", "bias", "match_predicted", "match_realized", "match_ece",
-            "match_ece_corrected", "seconds"]
+    keep = ["stage", "positions", "predicted_win", "realized_win",
+            "ece_corrected", "brier", "bias", "match_predicted", "match_realized",
+            "match_ece_corrected"]
     shown.table("calibration", table, [c for c in keep if c in table.columns],
-                title="Calibration per evaluator")
+                title="Calibration per evaluator", kinds={"bias": "points"}, groups="evaluator",
+                names={"predicted_win": "predicted", "realized_win": "realized",
+                       "ece_corrected": "ECE", "bias": "bias [95%]",
+                       "match_predicted": "match predicted", "match_realized": "realized",
+                       "match_ece_corrected": "match ECE"},
+                plain=["ece_corrected", "match_ece_corrected"],
+                note="Predicted and realized: the mean predicted win probability and the share "
+                     "won; ECE: the expected calibration error, corrected for the noise of the "
+                     "bins; bias: the realized less the predicted mean return. The report "
+                     "(cardsim report) has every column.")
 
 
 # --- equity --------------------------------------------------------------------------------------

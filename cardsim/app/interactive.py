@@ -7,12 +7,16 @@ shows exactly what that seat may see; the agents' moves are announced as they ha
 card the person cannot see (e.g. a card thrown face down in Bura) written ``??``.
 
 Everything here is generic: the screen is a rendering of the observation dict
-(:mod:`cardsim.records.render`, which a review's report shares), so a new game with an observation
-dict works unchanged.
+(:mod:`cardsim.records.render`, which a review's report shares) in the words of the game's
+``screen`` module (its lines, what each move did, the final score and the card notation), so a
+new game with an observation dict works unchanged, and better with a ``screen`` module. Every
+line fits 80 columns, and the hand, the table or trick and the score stay in the last 24 rows
+at the prompt. Without a seed, each game is a fresh random deal; its seed is shown.
 
 A person types the move as listed (``7co>3co+4cu``, ``lead As+Ks``, ``claim``; case and extra
-spaces do not matter), or its number in the list, ``help`` (or ``?``) to see the list again, or
-``quit`` (``q``) to stop; end of input stops too. Stopping returns ``None``.
+spaces do not matter; ``kd`` for ``play Kd`` when no other move ends so), or its number in the
+list, ``help`` (or ``?``) for the notation and the list again, or ``quit`` (``q``) to stop; end
+of input stops too. Stopping returns ``None``.
 
 Besides, each on request: the game's record written to a file when the game ends, is
 quit or its input ends (``record``: :mod:`cardsim.records.record`; a stopped game's record has the
@@ -38,7 +42,7 @@ import numpy as np
 from cardsim.compiled.rng import child_seed as move_seed  # the agent's seed at a move (0-based)
 from cardsim.errors import AgentError, CardsimError
 from cardsim.records.record import PERSON
-from cardsim.records.render import MATCH_SCORE_KEYS, View, columns, game_screen, wrap
+from cardsim.records.render import MATCH_SCORE_KEYS, View, game_screen, move_list, wrap
 from cardsim.solvers.agents import Agent, choose, parse_agent, workspace
 
 HELP_WORDS = ("?", "help", "h")
@@ -239,9 +243,7 @@ class _Session:
             elif _NUMBER.fullmatch(text) and 1 <= int(text) <= len(legal):
                 chosen = legal[int(text) - 1]
             else:
-                folded = [i for i, s in enumerate(strings) if s.casefold() == text.casefold()]
-                if len(folded) == 1:
-                    chosen = legal[folded[0]]
+                chosen = _typed(text, strings, legal)
             if chosen is not None:
                 verdict = self.check(chosen)
                 if verdict is None:
@@ -362,7 +364,7 @@ class _Session:
     def list_moves(self, strings: list[str]) -> None:
         """The legal moves, numbered, in as many columns as fit the screen."""
         self.write("legal moves:")
-        for line in columns(strings):
+        for line in move_list(strings):
             self.write(line)
 
     def show_screen(self, strings: list[str]) -> None:
@@ -449,6 +451,16 @@ def verdict(view: View, returns: list[float], what: str, score: str) -> str:
         return f"You lose the {what}{score}."
     names = ", ".join(view.who(p) for p in winners)
     return f"You lose the {what}{score}: {names} {'wins' if len(winners) == 1 else 'win'}."
+
+
+def _typed(text: str, strings: list[str], legal: list[int]) -> int | None:
+    """The legal move ``text`` names in any case, or without its verb when that is unique
+    (``kd`` for ``play Kd``); None otherwise."""
+    for name in (lambda s: s, lambda s: s.partition(" ")[2] or s):
+        found = [i for i, s in enumerate(strings) if name(s).casefold() == text.casefold()]
+        if len(found) == 1:
+            return legal[found[0]]
+    return None
 
 
 def _finished_deal(game, before, action):

@@ -15,7 +15,6 @@ here fit them to :data:`WIDTH` columns (:func:`wrap`, :func:`columns`).
 from __future__ import annotations
 
 import importlib
-import math
 import textwrap
 from types import ModuleType
 from typing import Any
@@ -60,19 +59,39 @@ def wrap(text: str, width: int = WIDTH, indent: int = 4) -> list[str]:
                          break_on_hyphens=False) or [""]
 
 
-def columns(items: list[str], width: int = WIDTH, indent: int = 2) -> list[str]:
-    """``items`` numbered from 1 in as many columns as fit in ``width``, numbered down each
-    column."""
-    if not items:
+def columns(cells: list[str], width: int = WIDTH, indent: int = 2, gap: int = 3) -> list[str]:
+    """``cells`` read down each column, in the fewest rows whose columns (each as wide as its
+    widest cell) fit in ``width``."""
+    if not cells:
         return []
-    digits = len(str(len(items)))
-    cells = [f"{i:>{digits}}. {s}" for i, s in enumerate(items, 1)]
-    cell = max(len(c) for c in cells) + 3
-    count = max(1, min(len(cells), (width - indent + 3) // cell))
-    rows = math.ceil(len(cells) / count)
-    return [(" " * indent + "".join(cells[r + c * rows].ljust(cell) for c in range(count)
-                                    if r + c * rows < len(cells))).rstrip()
+    for rows in range(1, len(cells) + 1):
+        cols = [cells[c:c + rows] for c in range(0, len(cells), rows)]
+        widths = [max(len(x) for x in col) for col in cols]
+        if indent + sum(widths) + gap * (len(cols) - 1) <= width or rows == len(cells):
+            break
+    return [(" " * indent + (" " * gap).join(col[r].ljust(w) for col, w in zip(cols, widths)
+                                             if r < len(col))).rstrip()
             for r in range(rows)]
+
+
+def move_list(moves: list[str], width: int = WIDTH) -> list[str]:
+    """The legal moves numbered from 1, in columns that fit ``width``: moves that share a
+    verb (``play Kd``, ``play T5``...) listed once under it (``play: 1. Kd  2. T5``), moves of
+    one word (``claim``, ``stand``, ``7co>3co+4cu``) as they are."""
+    digits = len(str(len(moves)))
+    groups: dict[str, list[str]] = {}
+    for i, move in enumerate(moves, 1):
+        verb, space, rest = move.partition(" ")
+        groups.setdefault(verb if space else "", []).append(
+            f"{i:>{digits}}. {rest if space else move}")
+    lines = []
+    for verb, cells in groups.items():
+        if not verb:
+            lines += columns(cells, width)
+            continue
+        one = f"  {verb}: " + "   ".join(cells)
+        lines += [one] if len(one) <= width else [f"  {verb}:"] + columns(cells, width, 4)
+    return lines
 
 
 class View:
@@ -105,11 +124,13 @@ class View:
                          for i, v in enumerate(values))
 
     def short(self, index: int, count: int | None = None) -> str:
-        """A seat's name, or a side's without its seats (``your side``, ``side 1``)."""
+        """A seat's name, or a side's without its seats (``your side``, ``the other side``)."""
         count = self.n if count is None else count
         if count == self.n or count <= 0 or self.n % count:
             return self.who(index)
-        return "your side" if index == self.side_of(count) else f"side {index}"
+        if index == self.side_of(count):
+            return "your side"
+        return "the other side" if count == 2 else f"side {index}"
 
     def side_of(self, count: int) -> int:
         """The viewer's side when ``count`` sides share the seats."""

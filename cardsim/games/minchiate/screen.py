@@ -61,7 +61,7 @@ def status(obs: dict, view) -> list[str]:
         lines += wrap("; ".join(known))
     if obs.get("fola_open") and obs.get("fola"):
         lines += view.cards("out of play (the fola)", obs["fola"])
-    declared = [f"{view.who(p)} {' '.join(c for combo in combos for c in combo)}"
+    declared = [f"{view.who(p)} {', '.join('+'.join(combo) for combo in combos)}"
                 for p, combos in enumerate(obs.get("declared") or []) if combos]
     if declared:
         lines += wrap("declared: " + "; ".join(declared))

@@ -60,11 +60,18 @@ def play(name, options, seat, seed, answers=("help",), opponents="heuristic", **
     return result, spy, term
 
 
-@pytest.mark.parametrize("name, options, seat, seed", GAMES)
-def test_every_prompt_shows_hand_table_and_score_within_80_by_24(name, options, seat, seed):
-    """At every prompt of a whole deal, the 24 rows in view hold the hand, the table or the
-    trick and the score, each row at most 80 columns; so does every line written."""
-    result, spy, term = play(name, options, seat, seed)
+MATCHES = [("scopa", {"target_score": 11}, 1, 7), ("bura", {"match_format": "wins_to_n"}, 0, 8),
+           ("mushka", {"max_deals": 2}, 1, 9), ("minchiate", {"deals": 2}, 3, 10)]
+
+
+@pytest.mark.parametrize("name, options, seat, seed, match",
+                         [(*g, False) for g in GAMES] + [(*g, True) for g in MATCHES])
+def test_every_prompt_shows_hand_table_and_score_within_80_by_24(name, options, seat, seed,
+                                                                 match):
+    """At every prompt of a whole deal (or match), the 24 rows in view hold the hand, the
+    table or the trick and the score, each row at most 80 columns; so does every line
+    written. A match ends with who won it and its score in words."""
+    result, spy, term = play(name, options, seat, seed, match=match)
     assert spy.state.is_terminal() and result == spy.state.returns()
     assert len(term.screens) > 3
     for rows, obs in term.screens:
@@ -75,6 +82,9 @@ def test_every_prompt_shows_hand_table_and_score_within_80_by_24(name, options, 
         assert any(row.startswith("score") for row in rows), text
         assert rows[-1].startswith("your move (1-")
     assert all(len(line) <= WIDTH for line in term.lines)
+    if match:
+        assert re.fullmatch(r"(You( and seat \d)? win|You lose) the match .+\.|The match is "
+                            r"drawn.*\.", unwrapped(term.lines)[-1])
 
 
 @pytest.mark.parametrize("name, options, seat, seed", GAMES)

@@ -312,11 +312,11 @@ class _Session:
         best, _, loss, low, high = move_loss(values, action)
         if not (loss >= self.tutor and low > 0):
             return True
+        self.say(f"this move loses about {loss:.2f} {self.game.definition.return_unit} "
+                 f"against {self.state.action_to_string(int(values.legal[best]))} (95% "
+                 f"interval {low:.2f} to {high:.2f})")
         try:
-            answer = self.read(
-                f"this move loses about {loss:.2f} {self.game.definition.return_unit} against "
-                f"{self.state.action_to_string(int(values.legal[best]))} (95% interval "
-                f"{low:.2f} to {high:.2f}); play it anyway? [y/N] ")
+            answer = self.read("play it anyway? [y/N] ")
         except EOFError:
             self.write("end of input: game abandoned")
             return None

@@ -41,15 +41,16 @@ def status(obs: dict, view) -> list[str]:
     trick = obs.get("trick") or []
     lines += wrap("trick: " + (", ".join(f"{view.who(p)} {c}" for p, c in trick) or "none"))
     lines += view.cards("your hand", obs.get("hand") or [], "(empty)")
-    lines += wrap(f"score: records {view.each(obs.get('records') or [])} (0 wins); tricks "
-                  f"this deal {view.each(obs.get('tricks_won') or [])}")
+    lines += wrap(f"score (records, the first at 0 wins): {view.each(obs.get('records') or [])}")
     if obs.get("phase") == "exchange" or not obs.get("active"):
         lines += wrap("exchange: " + ", ".join(f"{view.who(p)} {_decision(d)}" for p, d in
                                                enumerate(obs.get("decisions") or []))
                       + f"; stock {obs.get('stock_size', 0)}")
     else:
+        won = obs.get("tricks_won") or []
         out = [view.who(p) for p in range(view.n) if p not in obs["active"]]
-        lines += wrap("in the deal: " + ", ".join(view.who(p) for p in obs["active"])
+        lines += wrap("tricks this deal: " + ", ".join(f"{view.who(p)} {won[p]}"
+                                                       for p in obs["active"] if p < len(won))
                       + (f" ({', '.join(out)} passed)" if out else ""))
     if obs.get("discards"):
         lines += view.cards("your discards", obs["discards"])

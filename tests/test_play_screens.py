@@ -101,7 +101,7 @@ def test_internal_fields_are_not_shown(name, options, seat, seed):
                 assert not any(row.startswith(raw) for row in rows), (key, text)
         assert not any(word in text for word in INTERNAL), text
     if name == "minchiate":
-        assert any(re.search(r"(your side|the other side) \d+ points ahead|even towards", "\n".join(r))
+        assert any(re.search(r"(your side|the other side) is \d+ points ahead|the points are even", "\n".join(r))
                    for r, _ in term.screens)
 
 

@@ -35,9 +35,9 @@ def _ahead(obs: dict, view) -> str:
     """The running difference (MI-RESTO-1, team A less team B) from the viewer's side."""
     d = int(obs.get("D") or 0)
     if d == 0:
-        return "even towards the next resto"
+        return "the points are even"
     leader = 0 if d > 0 else 1
-    return f"{view.short(leader, 2)} {abs(d)} points ahead (60 make a resto)"
+    return f"{view.short(leader, 2)} is {abs(d)} points ahead"
 
 
 def status(obs: dict, view) -> list[str]:
@@ -45,7 +45,10 @@ def status(obs: dict, view) -> list[str]:
     trick = obs.get("trick") or []
     lines = wrap("trick: " + (", ".join(f"{view.who(p)} {c}" for p, c in trick) or "none"))
     lines += view.cards("your hand", obs.get("hand") or [], "(empty)")
-    lines += wrap(f"score: resti {view.each(obs.get('resti') or [0, 0])}; {_ahead(obs, view)}")
+    resti = obs.get("resti") or [0, 0]
+    mine = view.side_of(2)
+    lines += wrap(f"score: your side {resti[mine]} resti, the other side {resti[1 - mine]}; "
+                  f"{_ahead(obs, view)}")
     lines += wrap(f"tricks won: {view.each(obs.get('tricks_won') or [0, 0])} (of 21)")
     phase = obs.get("phase")
     if phase == "discard" and obs.get("to_discard"):

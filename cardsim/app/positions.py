@@ -437,7 +437,9 @@ def add_play(sub) -> None:
                    "per other seat")
     p.add_argument("--seat", type=int_at_least(0, "non-negative"), default=0,
                    help="your seat (0)")
-    p.add_argument("--seed", type=int_at_least(0, "non-negative"), default=0, help="seed (0)")
+    p.add_argument("--seed", type=int_at_least(0, "non-negative"), default=None,
+                   help="the deal's seed, to play a deal again (a fresh random deal each time "
+                   "without it; the seed is shown and kept in the record)")
     p.add_argument("--match", action="store_true", help="a whole match instead of one deal")
     p.add_argument("--record", default=None, metavar="FILE",
                    help="write the game's record (JSON) to FILE when it ends or is quit, for "

@@ -218,8 +218,60 @@ def _records_equity(args: argparse.Namespace, options: dict, game, given: set) -
                             {"records": "-".join(map(str, records))}))
     out = args.out or default_folder(game.name, name)
     table, rows = me.run_game_equity(config, out, jobs=args.jobs, progress=not args.quiet)
-    print("\n".join(me.text(table, rows, config, game, out)))
+    with Output(args.format) as shown:
+        print_records_equity(table, rows, config, game, out, shown)
     return 0
+
+
+def print_records_equity(table: pd.DataFrame, rows: pd.DataFrame, config, game, folder,
+                         out: Output) -> None:
+    """``cardsim equity`` of a game of seat records: what was computed, the table (a records
+    query's chances, or the mover table's grid of the cells with at least
+    :func:`~cardsim.experiments.records_equity.shown_count` snapshots), its widest interval,
+    and how often ``max_deals`` cut a game short."""
+    from cardsim.experiments import records_equity as me
+    n = game.num_players
+    model = game.definition.records_match(game.rules)
+    s = me.summary(rows)
+    rules = ", ".join(f"{k}={v}" for k, v in sorted(config.rules.items()))
+    out.say(f"{game.name} ({rules}): {me.describe(config, n)}; {s['games']:,} whole games "
+            f"(seed {config.seed}), {s['deals_mean']:.1f} deals a game on average, in "
+            f"{folder}.")
+    half = (table["p_high"] - table["p_low"]) / 2
+    cut = (f"{model.cut} cut {me.interval_text(*s['cut'])} of the games short (the lowest "
+           f"record won; {s['ties']} ties for it shared the win).")
+    if config.records is not None:
+        best = int(table["p_win"].to_numpy().argmax())
+        out.say(f"The best placed: {me.positions(n)[best]} (record {table['record'].iloc[best]}"
+                f"), {me.interval_text(*table[['p_win', 'p_low', 'p_high']].iloc[best])} to win "
+                "the game.", cut)
+        shown = table.assign(position=me.positions(n)).rename(
+            columns={"p_low": "p_win_lo", "p_high": "p_win_hi"})
+        out.table("chances", shown, ["position", "record", "agent", "p_win"],
+                  names={"p_win": "chance to win [95%]"}, kinds={"record": "count"},
+                  title="Each position's chance to win the game (records from the dealer's "
+                        "left round to the dealer)",
+                  note=f"The chances add up to {table['p_win'].sum():.6f}; widest 95% interval "
+                       f"±{100 * half.max():.2f} percentage points.")
+        return
+    often = table["count"] >= me.shown_count(table)
+    out.say(f"Widest 95% interval ±{100 * half[often].max():.2f} percentage points among the "
+            f"cells shown (mean ±{100 * half[often].mean():.2f}), ±{100 * half.max():.2f} "
+            "among all.", cut)
+    if out.fmt in ("csv", "json"):
+        out.table("equity", table.rename(columns={"p_low": "p_win_lo", "p_high": "p_win_hi"}))
+        return
+    values, _ = me.mover_grid(table)
+    start = model.start_points
+    grid = (100 * values).map(lambda v: "" if pd.isna(v) else f"{v:.0f}")
+    grid.columns = [me.record_label(c, start) for c in grid.columns]
+    grid.insert(0, "", [me.record_label(r, start) for r in grid.index])
+    out.table("grid", grid.reset_index(drop=True), kinds=dict.fromkeys(grid.columns, "text"),
+              title="The mover's chance to win the game, percent, by his record (down) against "
+                    "the best other record (across), at the start of every deal",
+              note=f"Cells of at least {me.shown_count(table)} snapshots ({int(often.sum())} of "
+                   f"{len(table)}); 95% bootstrap intervals over {config.boot} resamples of "
+                   "the games.")
 
 
 def print_equity(table: pd.DataFrame, model, out: Output, symmetric: bool) -> None:

@@ -525,7 +525,7 @@ def rules_argv(draw):
         ids = {"scopa": "SC-CAPT-3", "bura": "BU-CLAIM-2", "mushka": "MU-DEAL-2",
                "minchiate": "MI-MATTO-2"}
         good = [ids[game], ids[game].lower()] if game else []
-        rule, ok = draw(pick(good, ["SC-NOPE-9", "", "x", *(v for k, v in ids.items()
+        rule, ok = draw(pick(good, ["ZZ-NOPE-9", "", "x", *(v for k, v in ids.items()
                                                           if k != game)], parts))
         parts.append(([rule], ok))
     return "rules", parts

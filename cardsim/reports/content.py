@@ -103,6 +103,7 @@ def _show(data: pd.DataFrame, columns: list[str], names: dict | None = None,
         if c in shown.columns:
             shown[c] = [human(v) for v in shown[c]]
     shown = shown.rename(columns=names or {})
+    shown.columns = [human(c) for c in shown.columns]
     for c in shown.columns:
         if shown[c].dtype.kind == "f":
             shown[c] = [("" if math.isnan(v) else f"{v:.{digits}f}") for v in shown[c]]
@@ -234,9 +235,10 @@ class _Report:
 
     def results(self) -> Section:
         m = self.tables["matchups"]
-        table = shown_table("matchups", m, [
+        table = shown_table("matchups", m, [          # a zero-sum game's margin is the return
             "label", "name", "games", "deals", "win_rate", "draw_rate", "loss_rate", "score",
-            "mean_return", "margin"], {"label": "matchup", "name": "agent"})
+            "mean_return", *([] if self.definition.zero_sum else ["margin"])],
+            {"label": "matchup", "name": "agent"})
         section = Section("results", "Win, draw and loss per matchup", [
             f"Every agent's share of games won, drawn and lost (return > 0, = 0, < 0), its "
             f"score (1 a win, 1/2 a draw) and its mean return in {self.unit}."], [table])

@@ -18,8 +18,8 @@ from cardsim.app.cli import main
 from cardsim.experiments.store import StoreError
 from cardsim.experiments.tables import report_tables
 from cardsim.reports import ReportError, build_report, load_run
-from cardsim.reports.build import rebuild_command
 from cardsim.reports.budgets import agents_base
+from cardsim.reports.build import rebuild_command
 from cardsim.reports.content import sections
 from cardsim.stats import fmt_interval, mean_interval
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
+import markupsafe
 import pandas as pd
 
 from cardsim import __version__
@@ -77,12 +78,19 @@ def cell_class(value) -> str:
     return "iv" if _INTERVAL.match(str(value)) else ""
 
 
+def breakable(value) -> markupsafe.Markup:
+    """A table cell's text, escaped, with a place to break the line after every comma: an
+    agent spec (``ismcts:iterations=1000,rollout=heuristic``) has no space to break at."""
+    return markupsafe.Markup(",<wbr>").join(markupsafe.escape(str(value)).split(","))
+
+
 def _environment(html: bool) -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("cardsim.reports", "templates"),
                              autoescape=html, undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True)
     env.filters["markdown_table"] = markdown_table
     env.filters["cell_class"] = cell_class
+    env.filters["breakable"] = breakable
     return env
 
 

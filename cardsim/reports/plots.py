@@ -18,8 +18,8 @@ build, and a histogram of thousands of bars stays small.
 from __future__ import annotations
 
 import io
+import re
 import struct
-import textwrap
 
 import numpy as np
 import pandas as pd
@@ -80,9 +80,8 @@ def _pages(items: list, per: int = PANELS) -> list[list]:
 
 
 def _title(text: str, inches: float, fontsize: float = 9) -> str:
-    """A panel title wrapped to the panel's width (``inches``), broken after commas or spaces."""
-    chars = max(20, int(inches * 72 / (0.55 * fontsize)))
-    return "\n".join(textwrap.wrap(str(text).replace(",", ", "), chars)).replace(", ", ",")
+    """A panel title wrapped to the panel's width (``inches``): :func:`_wrap`."""
+    return _wrap(text, max(20, int(inches * 72 / (0.55 * fontsize))))
 
 
 def _legend_beside(ax, **kw) -> None:
@@ -278,14 +277,20 @@ def move_times(values: dict[str, np.ndarray], title: str) -> Figure:
 
 
 def _wrap(text: str, width: int = 28) -> str:
-    """Long axis labels broken at " vs " or spaces."""
-    text = str(text)
-    if len(text) <= width:
-        return text
-    if " vs " in text:
-        return text.replace(" vs ", "\nvs ")
-    cut = text.rfind(" ", 0, width)
-    return text if cut < 0 else text[:cut] + "\n" + text[cut + 1:]
+    """A long label in lines of at most about ``width`` characters: broken before " vs ",
+    after a comma (agent specs have no spaces) or at a space."""
+    if len(str(text)) <= width:
+        return str(text)
+    lines = []
+    for k, part in enumerate(str(text).split(" vs ")):
+        line = "vs " if k else ""
+        for token in re.split(r"(?<=[, ])", part):
+            if line.strip() and len(line) + len(token.rstrip()) > width:
+                lines.append(line.rstrip())
+                line = ""
+            line += token
+        lines.append(line.rstrip())
+    return "\n".join(lines)
 
 
 def heatmap(values: pd.DataFrame, half: pd.DataFrame, xlabel: str, ylabel: str, title: str,

@@ -1,14 +1,18 @@
 """The report of a match-equity folder (``cardsim equity --out DIR``; :mod:`cardsim.experiments.equity`).
 
-One section for the table — a grey-level heat map per dealing side (and first leading side,
-Bura), each cell side a's chance
-in percent over its 95% interval's half-width, and the same as readable grids — and one for
-the checks every table must pass. Built from the folder's manifest and table alone.
+In percent throughout. It opens with the answer: side a's chance to win the match from its
+start, per dealing side, with its 95% interval, over how many deals and games. Then how the
+table was measured, one section per part of the table (per dealing side; and first leading
+side, Bura) — the grid as a table, each cell with its interval's half-width, and the same as a
+grey-level heat map laid out as the table is (its first row at the top, its columns across
+with their names above, cell labels at the body text's size) — and the checks every table
+must pass. Built from the folder's manifest, table and batch records alone.
 
-A Mushka folder (whole games, :mod:`cardsim.experiments.records_equity`) has one section: a records
-query's chances by position as bars with their intervals and a table, or the mover table as
-a heat map (the cells of at least :func:`~cardsim.experiments.records_equity.shown_count` snapshots)
-and as a readable grid, with how often ``max_deals`` cut a game short (from its stored games).
+A Mushka folder (whole games, :mod:`cardsim.experiments.records_equity`) opens with its answer
+too, then one section: a records query's chances by position as bars with their intervals and
+a table, or the mover table as a heat map (the cells of at least
+:func:`~cardsim.experiments.records_equity.shown_count` snapshots) and as a grid, with how
+often ``max_deals`` cut a game short (from its stored games).
 """
 from __future__ import annotations
 

@@ -366,7 +366,7 @@ def test_every_plot_is_labelled_with_intervals_and_readable_in_black_and_white(p
 # --- files ----------------------------------------------------------------------------------
 
 class _Page(HTMLParser):
-    VOID = {"meta", "img", "br", "hr", "link", "input"}
+    VOID = {"meta", "img", "br", "hr", "link", "input", "wbr"}
 
     def __init__(self):
         super().__init__()

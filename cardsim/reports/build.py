@@ -72,10 +72,14 @@ def markdown_table(table: pd.DataFrame) -> str:
 _INTERVAL = re.compile(r"^[-+−]?[\d.,]+%? \[[-+−]?[\d.,]+%?, [-+−]?[\d.,]+%?\]$|^[-+−]?[\d.,]+%? ±[\d.,]+%?$")
 
 
+_NUMBER = re.compile(r"^[-+−]?[\d.,]+%?$|^$")
+
+
 def cell_class(value) -> str:
     """The HTML class of a table cell: ``"iv"`` (kept on one line) for an interval
-    ``x [lo, hi]`` or ``x ±h``, else none."""
-    return "iv" if _INTERVAL.match(str(value)) else ""
+    ``x [lo, hi]`` or ``x ±h``, ``"txt"`` (aligned left) for words, none for a number."""
+    value = str(value)
+    return "iv" if _INTERVAL.match(value) else "" if _NUMBER.match(value) else "txt"
 
 
 def breakable(value) -> markupsafe.Markup:

@@ -112,7 +112,8 @@ def test_an_interval_stays_on_one_line(tmp_path):
     does."""
     assert cell_class("0.963 [0.893, 0.987]") == cell_class("-0.925 [-1.010, -0.840]") == "iv"
     assert cell_class("50.2% [50.0, 50.5]") == cell_class("50.2 ±0.3") == "iv"
-    assert cell_class("heuristic vs random") == cell_class("0.963") == ""
+    assert cell_class("heuristic vs random") == "txt"
+    assert cell_class("0.963") == cell_class("-1,200") == cell_class("") == ""
     html = build_report(BURA, out=tmp_path / "r", fmt="html").html.read_text(encoding="utf-8")
     assert "td.iv { white-space: nowrap; }" in html
 

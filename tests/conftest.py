@@ -7,6 +7,8 @@
   game's compiled code with ``cardsim compile``'s warm-up, one process per game on every core
   the suite uses; the test processes then load it from the cache instead of compiling the same
   functions side by side. ``--warm-up`` asks for it on a partial run, ``--no-warm-up`` skips it.
+- **The command line prints at 100 columns** in every test (its width when the output is not
+  a terminal): ``COLUMNS``, which pytest-xdist's workers set to 80, is removed.
 """
 import os
 import sys
@@ -18,6 +20,11 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+@pytest.fixture(autouse=True)
+def _terminal_width(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
 
 
 def pytest_addoption(parser):

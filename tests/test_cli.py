@@ -1,9 +1,12 @@
 """The command line, run in-process through ``cardsim.app.cli.main`` (the real parser)."""
+import json
 import re
+from pathlib import Path
 
 import pytest
 
 from cardsim.app.cli import main
+from tests.terminal import check_golden
 
 
 def run(capsys, *argv):
@@ -23,8 +26,11 @@ def test_games_lists_every_scopa_option_with_default_and_allowed_values(capsys):
                           ("equal_card_priority", "true"), ("primiera_missing_suit", "zero"),
                           ("four_player_deal", "three_at_a_time"),
                           ("tie_at_target", "extra_deal")]:
-        assert re.search(rf"{name}\s+default {default}\s", out), name
-    assert "11, 21, 31, 41, 51, 61, 71, 81, 91, 101" in out
+        assert re.search(rf"^{name}\s+{default}\s", out, re.M), name
+    code, out, _ = run(capsys, "games", "--format", "json")
+    options = {o["option"]: o for o in json.loads(out)["tables"]["scopa"]}
+    assert "allowed: 11, 21, 31, 41, 51, 61, 71, 81, 91, 101 (SC-" in options["target_score"][
+        "meaning"] and options["target_score"]["default"] == "11"
 
 
 def test_simulate_prints_every_category_per_side_with_intervals(capsys):
@@ -82,7 +88,7 @@ def test_games_lists_every_bura_option(capsys):
                           ("next_deal_first_leader", "last_trick_taker"),
                           ("bura_timing", "any_check_point"),
                           ("end_without_claim", "most_points")]:
-        assert re.search(rf"{name}\s+default {default}\s", out), name
+        assert re.search(rf"^{name}\s+{default}\s", out, re.M), name
 
 
 def test_simulate_bura_prints_endings_claims_and_advantages(capsys):
@@ -169,10 +175,12 @@ def test_analyze_prints_every_legal_action_with_intervals(capsys, tmp_path):
     code, out, err = run(capsys, "analyze", "bura", str(path), "--player",
                          str(state.current_player()), "--worlds", "40", "--seed", "3")
     assert code == 0, err
-    for a in state.legal_actions():
-        assert re.search(rf"^{re.escape(state.action_to_string(a))}\s+-?\d+\.\d{{3}}", out,
+    for a in state.legal_actions():         # points to 2 decimals, rates to 3, with intervals
+        assert re.search(rf"^{re.escape(state.action_to_string(a))}\s+-?\d+\.\d{{2}} "
+                         r"\[-?\d+\.\d{2}, -?\d+\.\d{2}\]\s+\d\.\d{3} \[", out,
                          re.M), state.action_to_string(a)
-    assert re.search(r"^claim\s+-2\.000\s+-2\.000\s+-2\.000\s+0\.000", out, re.M)
+    assert re.search(r"^claim\s+-2\.00 \[-2\.00, -2\.00\]\s+0\.000 \[", out, re.M)
+    assert re.search(r"^Best: \S.*, [-+]\d+\.\d\d stakes expected \[", out, re.M)
     assert "40 sampled worlds" in out
 
 
@@ -318,20 +326,38 @@ def test_bench_runner_figures(capsys, monkeypatch):
     assert re.search(r"runner overhead per batch \(of the batch's compute\)\s+3\.1%", out)
 
 
+def _thinking_masked(text: str) -> str:
+    """``text`` with the thinking-time table's times (which vary from run to run) masked and
+    its spacing, which follows their widths, collapsed."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        inside = line.startswith("Thinking time") or (inside and bool(line))
+        if inside:
+            line = re.sub(r"\d+\.\d+ \[\d+\.\d+, \d+\.\d+\] ms", "<ms>", line)
+            line = re.sub("─+", "─", re.sub(" {2,}", "  ", line))
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
 def test_demo_runs_the_built_in_study(capsys, tmp_path, monkeypatch):
     """``cardsim demo``: the built-in Scopa study (cardsim/experiments/demo.toml) into a folder,
     then its tables and its report; run again, it resumes (nothing left to do) and prints the
     same."""
-    out = tmp_path / "demo"
+    monkeypatch.chdir(tmp_path)                  # the folder as given: the same text anywhere
+    out = Path("demo")
     code = main(["demo", "--out", str(out), "--quiet", "--jobs", "1"])
     first, err = capsys.readouterr()
     assert code == 0, err
+    check_golden("demo", _thinking_masked(first))
+    lines = first.splitlines()
+    assert lines[lines.index("") + 1].startswith("The heuristic beats the random player by ")
     assert "Who plays Scopa better" in first and "900 games" in first
     for agent in ("heuristic", "random", "ismcts:iterations=500"):
         assert agent in first
     assert (out / "manifest.json").exists() and len(list((out / "batches").iterdir())) == 18
     report = out / "report"
-    assert f"report: {report / 'report.html'} and {report / 'report.md'}" in first
+    assert (f"report: {report / 'report.html'} and {report / 'report.md'}"
+            in " ".join(line.strip() for line in first.splitlines()))
     html = (report / "report.html").read_text()
     assert "Who plays Scopa better" in html and "Strength against search budget" not in html
     assert "Rating list" in html                  # three agents of a round robin
@@ -346,9 +372,9 @@ def test_demo_runs_the_built_in_study(capsys, tmp_path, monkeypatch):
     (["simulate", "scopa", "--bogus"], "unrecognized arguments: --bogus"),
     (["simualte", "scopa"], "unknown command 'simualte'; did you mean 'simulate'?"),
     (["scoppa"], "unknown command 'scoppa': the command comes first, then the game "
-                 "(cardsim simulate scopa ...); commands: games, simulate,"),
+                 "(cardsim simulate scopa ...); commands: games, rules, simulate,"),
     (["simulate", "scoppa"], "unknown game 'scoppa': did you mean 'scopa'? expected one of"),
-    (["frobnicate"], "unknown command 'frobnicate' (choose from games, simulate, run,"),
+    (["frobnicate"], "unknown command 'frobnicate' (choose from games, rules, simulate, run,"),
     (["analyze", "scopa", "--agent", "x", "--player", "0", "--infer", "--uniform"],
      "analyze: argument --uniform: not allowed with argument --infer"),
     (["report", "runs/nowhere"], "runs/nowhere: no such folder (a results folder"),

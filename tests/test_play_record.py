@@ -20,6 +20,7 @@ from cardsim.app.interactive import play_interactive
 from cardsim.records.replay import read_record
 from cardsim.solvers.analyze import AnalysisConfig, analyze
 from cardsim.solvers.review import ReviewConfig, decision_seed, review
+from tests.solvers.test_interactive import unwrapped
 
 TUTOR_SEED = 2
 BEST = "7co>3co+4cu"
@@ -180,11 +181,14 @@ def test_tutor_warns_before_a_blunder_and_asks_the_move_again(tmp_path):
     script = Script([BLUNDER, "n", BEST, "quit"])
     path = tmp_path / "deal.json"
     play(game, script, seed=TUTOR_SEED, tutor=True, record=path)
-    warning = [p for p in script.prompts if "loses about" in p]
+    said = unwrapped(script.lines)
+    warning = [line for line in said if "loses about" in line]
     assert len(warning) == 1 and warning[0].startswith("this move loses about ")
     assert f"points against {BEST} " in warning[0]
-    assert warning[0].endswith("play it anyway? [y/N] ")
-    assert script.prompts[script.prompts.index(warning[0]) + 1].startswith("your move")
+    asked = script.prompts.index("play it anyway? [y/N] ")
+    assert script.prompts.count("play it anyway? [y/N] ") == 1
+    assert script.prompts[asked + 1].startswith("your move")
+    assert all(len(line) <= 80 for line in script.lines if str(tmp_path) not in line)
     record = read_record(path)
     assert record.moves[0] == BEST
     # the tutor's loss is the review's, to the digit shown
@@ -207,11 +211,11 @@ def test_tutor_does_not_warn_for_the_best_move_nor_below_its_threshold():
     game = cardsim.load_game("scopa")
     script = Script([BEST, "quit"])
     play(game, script, seed=TUTOR_SEED, tutor=True)
-    assert not any("loses about" in p for p in script.prompts)
+    assert not any("loses about" in line for line in script.lines)
     script = Script([BLUNDER, "quit"])
     play(game, script, seed=TUTOR_SEED, tutor=5.0)
-    assert not any("loses about" in p for p in script.prompts)
-    assert "you: " + BLUNDER in script.lines
+    assert not any("loses about" in line for line in script.lines)
+    assert any(line.startswith("you: " + BLUNDER + " — ") for line in script.lines)
 
 
 def test_tutor_through_the_command_line_and_end_of_input_at_its_question(capsys, monkeypatch):

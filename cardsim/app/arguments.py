@@ -13,8 +13,6 @@ import math
 import re
 from pathlib import Path
 
-import pandas as pd
-
 from cardsim.errors import CardsimError
 
 # --- argument types ------------------------------------------------------------------------------
@@ -147,13 +145,3 @@ def infer_choice(args: argparse.Namespace):
     or neither (the game's default, ``cardsim.solvers.analyze.GAME_DEFAULT``)."""
     from cardsim.solvers.analyze import GAME_DEFAULT
     return GAME_DEFAULT if args.infer is None else None if args.infer is False else args.infer
-
-
-# --- output ------------------------------------------------------------------------------------------
-
-def print_table(title: str, table: pd.DataFrame) -> None:
-    """A titled table, and its note if it has one."""
-    print(f"\n{title}")
-    print(table.to_string())
-    if table.attrs.get("note"):
-        print(f"  ({table.attrs['note']})")

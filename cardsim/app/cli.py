@@ -9,6 +9,7 @@ The subcommands live with their workflow, each module adding its subcommands' pa
 their handlers (thin: they build a config and call a plain function):
 
 - :mod:`.engine`: ``games``, ``simulate``, ``compile``, ``bench``;
+- :mod:`.reference`: ``rules``;
 - :mod:`.studies`: ``run``, ``equity``, ``train``, ``demo``, ``report``, ``verify``,
   ``compare``;
 - :mod:`.positions`: ``analyze``, ``review``, ``solve``, ``play``;
@@ -28,7 +29,7 @@ from cardsim.game import definition
 from cardsim.protocol.options import check_option_names, parse_option_pairs
 from cardsim.protocol.registry import list_games
 
-from . import engine, positions, studies
+from . import engine, positions, reference, studies
 
 
 class _StoreOnce(argparse._StoreAction):
@@ -78,8 +79,8 @@ class _Parser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
 
-COMMANDS = ("games", "simulate", "run", "equity", "train", "demo", "report", "verify", "compare",
-            "analyze", "review", "solve", "play", "compile", "bench")
+COMMANDS = ("games", "rules", "simulate", "run", "equity", "train", "demo", "report", "verify",
+            "compare", "analyze", "review", "solve", "play", "compile", "bench")
 """The subcommands in the order of ``cardsim --help``: the order of work."""
 
 
@@ -90,7 +91,8 @@ def make_parser() -> argparse.ArgumentParser:
                      "Bura, Mushka and Minchiate.")
     parser.add_argument("--version", action="version", version=f"cardsim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    add = {**engine.SUBCOMMANDS, **studies.SUBCOMMANDS, **positions.SUBCOMMANDS}
+    add = {**engine.SUBCOMMANDS, **reference.SUBCOMMANDS, **studies.SUBCOMMANDS,
+           **positions.SUBCOMMANDS}
     for name in COMMANDS:
         add[name](sub)
     return parser

@@ -19,25 +19,31 @@ from cardsim.errors import CardsimError
 from cardsim.game import definition, list_games
 from cardsim.protocol.options import describe, parse_option_pairs
 
-from .arguments import int_at_least, print_table, rules_option, seconds, where_of
+from .arguments import int_at_least, rules_option, seconds, where_of
+from .output import Output, add_format, text_table
 
 # --- games ---------------------------------------------------------------------------------------
 
 
 def add_games(sub) -> None:
     p = sub.add_parser("games", help="list the games, their options and defaults")
+    add_format(p)
     p.set_defaults(handler=cmd_games)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """List the games, their options, allowed values and defaults."""
-    for name in list_games():
-        d = definition(name)
-        print(f"{name}: {d.summary}")
-        for opt in describe(d.rules_type):
-            print(f"  {opt['name']:28s} default {opt['default']:16s} allowed: "
-                  f"{', '.join(opt['allowed'])}")
-            print(f"  {'':28s} {opt['doc']} ({opt['rule']})")
+    """List the games, their options, allowed values and defaults (each option with the rule
+    it sets, ``cardsim rules GAME RULE-ID``)."""
+    with Output(args.format) as out:
+        for name in list_games():
+            d = definition(name)
+            options = pd.DataFrame([{
+                "option": o["name"], "default": o["default"],
+                "meaning": f"{o['doc']}; allowed: {', '.join(o['allowed'])} ({o['rule']})"}
+                for o in describe(d.rules_type)])
+            out.table(name, options, title=f"{name}: {d.summary}",
+                      kinds=dict.fromkeys(options.columns, "text"),
+                      note=f"The rules: cardsim rules {name} [RULE-ID].")
     return 0
 
 
@@ -69,6 +75,7 @@ def add_simulate(sub) -> None:
                    "cardsim.deals), e.g. '{\"hold\": {\"0\": [\"7co\"]}}', played one by one "
                    "by the uniform random agent; prints each seat's mean return and categories")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_format(p)
     p.set_defaults(handler=cmd_simulate)
 
 
@@ -91,11 +98,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                               player=parse_option_pairs(args.player),
                               progress=not args.quiet)
     definition(config.game)
-    print_simulation(config, simulate(config))
+    result = simulate(config)
+    with Output(args.format) as out:
+        print_simulation(config, result, out)
     return 0
 
 
-def print_simulation(config, result) -> None:
+def print_simulation(config, result, out: Output) -> None:
     """What was played (the random player's parameters, the seed, the rules changed from their
     defaults), then the game's tables."""
     from cardsim.protocol.options import non_default
@@ -103,13 +112,12 @@ def print_simulation(config, result) -> None:
     d = definition(config.game)
     player = ", ".join(f"{name}={config.player.get(name, default)}"
                        for name, default, _ in d.random_player)
-    print(f"{config.game}: {config.deals:,} deals with random legal actions"
-          + (f" ({player})" if player else "") + f", seed {config.seed}, rules: "
-          + (", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"))
-    print("95% confidence intervals in brackets.")
-    with pd.option_context("display.width", 200, "display.max_columns", 20):
-        for title, table in result.tables.items():
-            print_table(title, table)
+    out.say(f"{config.game}: {config.deals:,} deals with random legal actions"
+            + (f" ({player})" if player else "") + f", seed {config.seed}, rules: "
+            + (", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults")
+            + "; 95% confidence intervals in brackets.")
+    for title, table in result.tables.items():
+        out.table(title, text_table(table))
 
 
 def _simulate_where(args: argparse.Namespace, options: dict) -> int:
@@ -133,25 +141,30 @@ def _simulate_where(args: argparse.Namespace, options: dict) -> int:
         rows = duplicate_rows(play_duplicate(game, ["random"] * game.num_players, args.deals,
                                              seed=(args.seed,), rotate=False,
                                              progress=bar.update, where=condition))
-    print_where(game, condition, args.deals, args.seed, rows)
+    with Output(args.format) as out:
+        print_where(game, condition, args.deals, args.seed, rows, out)
     return 0
 
 
-def print_where(game, condition, deals: int, seed: int, rows: pd.DataFrame) -> None:
+def print_where(game, condition, deals: int, seed: int, rows: pd.DataFrame,
+                out: Output) -> None:
     """``simulate --where``'s table: each seat's mean return and categories per deal."""
     from cardsim.experiments.rows import RETURN, at_seat, category, category_names
-    from cardsim.stats import fmt_interval, mean_interval
-    print(f"{game.name}: {deals:,} deals where {json.dumps(dict(condition.canonical))}, "
-          f"uniform random legal actions, seed {seed}")
-    print("95% confidence intervals in brackets.")
-    names = sorted(category_names(rows))
+    from cardsim.stats import mean_interval
+    out.say(f"{game.name}: {deals:,} deals where {json.dumps(dict(condition.canonical))}, "
+            f"uniform random legal actions, seed {seed}; 95% confidence intervals in "
+            "brackets.")
+    present = set(category_names(rows))       # the categories the game shows, in its order
+    names = [c for c in (*game.definition.categories, "total") if c in present]
     stems = [RETURN] + [category(name) for name in names]
-    table = pd.DataFrame([[fmt_interval(*mean_interval(rows[at_seat(stem, s)].to_numpy()))
-                           for stem in stems] for s in range(game.num_players)],
-                         columns=["return"] + names,
-                         index=pd.Index(range(game.num_players), name="seat"))
-    with pd.option_context("display.width", 200, "display.max_columns", 20):
-        print_table("Per seat (mean per deal)", table)
+    table: dict[str, list] = {"figure": ["return", *names]}
+    seats = [f"seat {s}" for s in range(game.num_players)]
+    for s, seat in enumerate(seats):
+        values = [mean_interval(rows[at_seat(stem, s)].to_numpy()) for stem in stems]
+        for k, end in enumerate(("", "_lo", "_hi")):
+            table[f"{seat}{end}"] = [v[k] for v in values]
+    out.table("per seat", pd.DataFrame(table), title="Per seat: mean per deal [95%]",
+              kinds=dict.fromkeys(seats, "points"))
 
 
 # --- compile ---------------------------------------------------------------------------------------

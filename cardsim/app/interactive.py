@@ -7,12 +7,16 @@ shows exactly what that seat may see; the agents' moves are announced as they ha
 card the person cannot see (e.g. a card thrown face down in Bura) written ``??``.
 
 Everything here is generic: the screen is a rendering of the observation dict
-(:mod:`cardsim.records.render`, which a review's report shares), so a new game with an observation
-dict works unchanged.
+(:mod:`cardsim.records.render`, which a review's report shares) in the words of the game's
+``screen`` module (its lines, what each move did, the final score and the card notation), so a
+new game with an observation dict works unchanged, and better with a ``screen`` module. Every
+line fits 80 columns, and the hand, the table or trick and the score stay in the last 24 rows
+at the prompt. Without a seed, each game is a fresh random deal; its seed is shown.
 
 A person types the move as listed (``7co>3co+4cu``, ``lead As+Ks``, ``claim``; case and extra
-spaces do not matter), or its number in the list, ``help`` (or ``?``) to see the list again, or
-``quit`` (``q``) to stop; end of input stops too. Stopping returns ``None``.
+spaces do not matter; ``kd`` for ``play Kd`` when no other move ends so), or its number in the
+list, ``help`` (or ``?``) for the notation and the list again, or ``quit`` (``q``) to stop; end
+of input stops too. Stopping returns ``None``.
 
 Besides, each on request: the game's record written to a file when the game ends, is
 quit or its input ends (``record``: :mod:`cardsim.records.record`; a stopped game's record has the
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import math
 import re
+import secrets
 import shlex
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -37,7 +42,7 @@ import numpy as np
 from cardsim.compiled.rng import child_seed as move_seed  # the agent's seed at a move (0-based)
 from cardsim.errors import AgentError, CardsimError
 from cardsim.records.record import PERSON
-from cardsim.records.render import MATCH_SCORE_KEYS, View
+from cardsim.records.render import MATCH_SCORE_KEYS, View, game_screen, move_list, wrap
 from cardsim.solvers.agents import Agent, choose, parse_agent, workspace
 
 HELP_WORDS = ("?", "help", "h")
@@ -70,15 +75,17 @@ def resolve_opponents(n_players: int, human_seat: int, opponents,
             for p, a in zip(seats, opponents)}
 
 
-def play_interactive(game, opponents: Sequence[str] | str, human_seat: int = 0, seed: int = 0,
+def play_interactive(game, opponents: Sequence[str] | str, human_seat: int = 0,
+                     seed: int | None = None,
                      match: bool = False, read: Callable[[str], str] = input,
                      write: Callable[[str], Any] = print,
                      equity=None, record=None, hint: bool = False, tutor=None,
                      interactive: bool = False) -> list[float] | None:
     """Play one deal (or a match, ``match=True``) of ``game`` from ``seed``: the person at
     ``human_seat`` against ``opponents`` (agent spec strings, one per other seat in seat order,
-    or one for all). Returns ``state.returns()``, or ``None`` when the person quits or the
-    input ends. ``equity``: the match-equity table of opponents with ``value=match``
+    or one for all); without ``seed``, a fresh random one (:func:`fresh_seed`), shown to the
+    person and kept in the record. Returns ``state.returns()``, or ``None`` when the person
+    quits or the input ends. ``equity``: the match-equity table of opponents with ``value=match``
     (:func:`cardsim.solvers.agents.workspace`).
 
     ``record``: a file the game's record is written to when it ends, is quit or its input
@@ -97,9 +104,16 @@ def play_interactive(game, opponents: Sequence[str] | str, human_seat: int = 0, 
         raise CardsimError(f"{game.name} --match: {endless} (--option max_deals=N)")
     if record is not None:
         check_record_path(record)
+    seed = fresh_seed() if seed is None else seed
     return _Session(game, agents, int(human_seat), seed, match, read, write, equity,
                     record=record, hint=hint, tutor=tutor_threshold(game, tutor),
                     interactive=interactive).run()
+
+
+def fresh_seed() -> int:
+    """A new random deal's seed (from the operating system's randomness), short enough to
+    type again after ``--seed``."""
+    return secrets.randbelow(1_000_000_000)
 
 
 def check_record_path(path) -> None:
@@ -149,6 +163,7 @@ class _Session:
         self.ws = workspace(game.spec, list(agents.values()), equity)
         self.cards = frozenset(game.definition.deck.cards)
         self.view = View(self.n, human)
+        self.words = game_screen(game)      # the game's screen in words, or None
         self.record_path = None if record is None else Path(record)
         self.hint, self.tutor, self.interactive = bool(hint), tutor, bool(interactive)
         self.move = 0                   # moves played so far, every seat's
@@ -172,8 +187,9 @@ class _Session:
     def play(self) -> list[float] | None:
         state, write = self.state, self.write
         others = ", ".join(f"seat {p} is {a.name}" for p, a in self.agents.items())
-        write(f"{self.game.name}, {'a match' if self.match else 'one deal'}: you are seat "
-              f"{self.human}; {others}")
+        self.say(f"{self.game.name}, {'a match' if self.match else 'one deal'}: you are seat "
+                 f"{self.human}; {others}")
+        write(f"deal seed {self.seed}: replay with --seed {self.seed}")
         deal = state.observation(self.human).get("deal_number")
         write(f"=== deal {deal if deal is not None else 1} ===")
         while not state.is_terminal():
@@ -187,6 +203,7 @@ class _Session:
                                 ws=self.ws)
             text = state.action_to_string(action)
             before = state.clone()
+            seen_before = state.observation(self.human)
             state.apply_action(action)
             self.move += 1
             obs = state.observation(self.human)
@@ -194,10 +211,10 @@ class _Session:
             new_deal = obs.get("deal_number")
             if new_deal != deal and not state.is_terminal():
                 finished = _finished_deal(self.game, before, action)
+            seen = finished.observation(self.human) if finished is not None else obs
             if seat != self.human:
-                seen = finished.observation(self.human) if finished is not None else obs
                 text = self.mask(text, _cards_in(seen, self.cards))
-            write(f"{self.view.who(seat, agent=self.agents.get(seat))}: {text}")
+            self.announce_move(seat, text, seen_before, seen)
             if new_deal != deal and not state.is_terminal():
                 self.announce_deal_end(deal, finished, obs)
                 deal = new_deal
@@ -210,9 +227,7 @@ class _Session:
         state, write = self.state, self.write
         legal = state.legal_actions()
         strings = [state.action_to_string(a) for a in legal]
-        for line in self.view.render(state.observation(self.human)):
-            write(line)
-        self.list_moves(strings)
+        self.show_screen(strings)
         prompt = (f"your move (1-{len(legal)}, a move as shown, {'hint, ' if self.hint else ''}"
                   "help, quit): ")
         while True:
@@ -228,9 +243,7 @@ class _Session:
             elif _NUMBER.fullmatch(text) and 1 <= int(text) <= len(legal):
                 chosen = legal[int(text) - 1]
             else:
-                folded = [i for i, s in enumerate(strings) if s.casefold() == text.casefold()]
-                if len(folded) == 1:
-                    chosen = legal[folded[0]]
+                chosen = _typed(text, strings, legal)
             if chosen is not None:
                 verdict = self.check(chosen)
                 if verdict is None:
@@ -239,10 +252,7 @@ class _Session:
                     return chosen
                 continue
             if text.casefold() in HELP_WORDS:
-                self.list_moves(strings)
-                write("type the number of a move, or the move as shown"
-                      + ("; hint to see each move valued" if self.hint else "")
-                      + "; quit to stop")
+                self.show_help(strings)
                 continue
             if self.hint and text.casefold() in HINT_WORDS:
                 self.show_hint(strings)
@@ -302,11 +312,11 @@ class _Session:
         best, _, loss, low, high = move_loss(values, action)
         if not (loss >= self.tutor and low > 0):
             return True
+        self.say(f"this move loses about {loss:.2f} {self.game.definition.return_unit} "
+                 f"against {self.state.action_to_string(int(values.legal[best]))} (95% "
+                 f"interval {low:.2f} to {high:.2f})")
         try:
-            answer = self.read(
-                f"this move loses about {loss:.2f} {self.game.definition.return_unit} against "
-                f"{self.state.action_to_string(int(values.legal[best]))} (95% interval "
-                f"{low:.2f} to {high:.2f}); play it anyway? [y/N] ")
+            answer = self.read("play it anyway? [y/N] ")
         except EOFError:
             self.write("end of input: game abandoned")
             return None
@@ -352,10 +362,32 @@ class _Session:
             self.write(line)
 
     def list_moves(self, strings: list[str]) -> None:
+        """The legal moves, numbered, in as many columns as fit the screen."""
         self.write("legal moves:")
-        width = len(str(len(strings)))
-        for i, s in enumerate(strings, 1):
-            self.write(f"  {i:>{width}}. {s}")
+        for line in move_list(strings):
+            self.write(line)
+
+    def show_screen(self, strings: list[str]) -> None:
+        """The person's screen (:meth:`View.screen`) and the legal moves."""
+        for line in self.view.screen(self.state.observation(self.human), self.words):
+            self.write(line)
+        self.list_moves(strings)
+
+    def show_help(self, strings: list[str]) -> None:
+        """The game's card notation and move syntax, what may be typed, then the screen again
+        with the legal moves (so that the hand stays in view at the prompt)."""
+        if self.words is not None:
+            for line in self.words.NOTATION.splitlines():
+                self.say(line)
+        self.say("type the number of a move, or the move as shown (case and spaces do not "
+                 "matter)" + ("; hint to see each move valued" if self.hint else "")
+                 + "; help or ? for this; quit to stop")
+        self.show_screen(strings)
+
+    def say(self, text: str) -> None:
+        """``text`` written in lines that fit the screen."""
+        for line in wrap(text):
+            self.write(line)
 
     def mask(self, text: str, visible: set[str]) -> str:
         """``text`` with every card the person cannot see replaced by ``??``."""
@@ -364,23 +396,71 @@ class _Session:
 
     # --- announcements -----------------------------------------------------------------------
 
+    def announce_move(self, seat: int, text: str, before: dict, after: dict) -> None:
+        """A move as played (``seat 1 (random): 7co>3co+4cu``), then what it did in words (the
+        game's ``events``: cards taken, a scopa, a trick won, a claim...), both seen by the
+        person: ``before`` and ``after`` are his observations around the move."""
+        line = f"{self.view.who(seat, agent=self.agents.get(seat))}: {text}"
+        if self.words is not None:
+            words = self.words.events(before, after, seat, text, self.view)
+            if words:
+                line += " — " + "; ".join(words)
+        self.say(line)
+
+    def points(self, bd: dict, skip=frozenset()) -> str:
+        """A score breakdown in words: the game's ``BREAKDOWN`` keys, per seat or side."""
+        labels = None if self.words is None else self.words.BREAKDOWN
+        return f"{self.view.order_of(bd)}: {self.view.breakdown(bd, skip, labels)}"
+
     def announce_deal_end(self, deal, finished, obs: dict) -> None:
-        """Two lines at the end of a match's deal: its points, then the match score."""
+        """At the end of a match's deal: its points, then the match score."""
         if finished is not None:
-            self.write(f"deal {deal} over {self.view.order_of(finished.score_breakdown())}: "
-                       + self.view.breakdown(finished.score_breakdown(), skip=MATCH_SCORE_KEYS))
+            bd = finished.score_breakdown()
+            score = "" if self.words is None else \
+                f", {self.words.final(finished.observation(self.human), bd, self.view)};"
+            self.say(f"deal {deal} over{score} points {self.points(bd, MATCH_SCORE_KEYS)}")
         else:
             self.write(f"deal {deal} over")
         if obs.get("scores") is not None:
-            self.write("match score: " + self.view.fmt(obs["scores"], "scores"))
+            self.say("match score: " + self.view.fmt(obs["scores"], "scores"))
 
     def announce_end(self) -> None:
+        """The end: the score breakdown, then who won and the final score in words."""
         state, view = self.state, self.view
-        self.write(f"=== {'match' if self.match else 'deal'} over ===")
+        what = "match" if self.match else "deal"
+        self.write(f"=== {what} over ===")
         bd = state.score_breakdown()
-        self.write(f"score breakdown {view.order_of(bd)}: " + view.breakdown(bd))
-        self.write("result: " + ", ".join(f"{view.who(p)} {r:+g}"
-                                          for p, r in enumerate(state.returns())))
+        self.say("score breakdown " + self.points(bd))
+        obs = state.observation(self.human)
+        score = "" if self.words is None else " " + self.words.final(obs, bd, view)
+        self.say(verdict(view, state.returns(), what, score))
+
+
+def verdict(view: View, returns: list[float], what: str, score: str) -> str:
+    """Who won ``what`` (the deal or the match) and its ``score``, from the person's side:
+    ``You win the match 11–7.``, ``You lose the deal 3–5.``, ``The deal is drawn 4–4.``"""
+    best = max(returns)
+    if min(returns) == best:
+        return f"The {what} is drawn{score}."
+    winners = [p for p, r in enumerate(returns) if r == best]
+    if view.human in winners:
+        partners = [p for p in winners if p != view.human]
+        who = "You" if not partners else f"You and {', '.join(view.who(p) for p in partners)}"
+        return f"{who} win the {what}{score}."
+    if view.n == 2:
+        return f"You lose the {what}{score}."
+    names = ", ".join(view.who(p) for p in winners)
+    return f"You lose the {what}{score}: {names} {'wins' if len(winners) == 1 else 'win'}."
+
+
+def _typed(text: str, strings: list[str], legal: list[int]) -> int | None:
+    """The legal move ``text`` names in any case, or without its verb when that is unique
+    (``kd`` for ``play Kd``); None otherwise."""
+    for name in (lambda s: s, lambda s: s.partition(" ")[2] or s):
+        found = [i for i, s in enumerate(strings) if name(s).casefold() == text.casefold()]
+        if len(found) == 1:
+            return legal[found[0]]
+    return None
 
 
 def _finished_deal(game, before, action):

@@ -27,10 +27,10 @@ from .arguments import (
     infer_option,
     int_at_least,
     position_command,
-    print_table,
     rules_option,
     where_of,
 )
+from .output import Output, add_format, wrapped
 
 # --- a position from a file ------------------------------------------------------------------------
 
@@ -144,6 +144,7 @@ def add_analyze(sub) -> None:
     p.add_argument("--deal-seed", type=int_at_least(0, "non-negative"), default=None,
                    help="with --where: the seed of the drawn deal (0)")
     rules_option(p, "a rules option (default: the position's rules)")
+    add_format(p)
     p.set_defaults(handler=cmd_analyze)
 
 
@@ -162,19 +163,47 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         game, state = _load_position(args.game, args.position, args.option, args.at)
     config = AnalysisConfig(player=args.player, agent=args.agent, worlds=args.worlds,
                             seed=args.seed, infer=infer_choice(args))
-    print_analysis(args.game, args.player, analyze(state, config, _equity(game, args.match)))
+    table = analyze(state, config, _equity(game, args.match))
+    with Output(args.format) as out:
+        print_analysis(game, args.player, table, out)
     return 0
 
 
-def print_analysis(game_name: str, player: int, table: pd.DataFrame) -> None:
-    """analyze's table, figures to three decimals, and the match's line if it has one."""
-    shown = table.copy()
-    for col in shown.columns[1:]:
-        shown[col] = shown[col].map(lambda x: f"{x:.3f}")
-    print_table(f"{game_name}: player {player} to move, {len(table)} legal actions",
-                shown.set_index("action"))
+def print_analysis(game, player: int, table: pd.DataFrame, out: Output) -> None:
+    """analyze's answer (the best action, and how close the next is), its table (an
+    action's expected return and win rate with their 95% intervals, best first) and the
+    match's line if it has one."""
+    shown = table.rename(columns={
+        "return_low": "mean_return_lo", "return_high": "mean_return_hi",
+        "win_low": "win_rate_lo", "win_high": "win_rate_hi", "match_low": "match_win_lo",
+        "match_high": "match_win_hi"})
+    unit = game.definition.return_unit
+    best = shown.iloc[0]
+    out.say(f"{game.name}: player {player} to move, {len(shown)} legal action"
+            f"{'s' if len(shown) != 1 else ''}.")
+    out.say(f"Best: {best['action']}, {_expected(best, unit)}.")
+    if len(shown) > 1:
+        second = shown.iloc[1]
+        close = second["mean_return_hi"] >= best["mean_return_lo"]
+        out.say(f"Next: {second['action']}, {_expected(second, unit)}"
+                + (": within the best one's interval, too close to call." if close
+                   else "."))
+    columns = ["action", "mean_return", "win_rate"] + (
+        ["match_win"] if "match_win" in shown.columns else [])
+    out.table("actions", shown, columns, title="Every legal action, best first",
+              names={"mean_return": f"expected {unit} [95%]", "win_rate": "won [95%]",
+                     "match_win": "match won [95%]"},
+              kinds={"match_win": "rate"})
     if "match" in table.attrs:
-        print(table.attrs["match"])
+        out.say(table.attrs["match"])
+
+
+def _expected(row: pd.Series, unit: str) -> str:
+    from cardsim.stats import fmt_interval, fmt_signed
+    interval = fmt_interval(row["mean_return"], row["mean_return_lo"], row["mean_return_hi"], 2)
+    bounds = interval[interval.index("["):]
+    return (f"{fmt_signed(row['mean_return'])} {unit} expected {bounds}, won in "
+            f"{100 * row['win_rate']:.0f}% of the worlds")
 
 
 # --- review ----------------------------------------------------------------------------------------
@@ -212,6 +241,7 @@ def add_review(sub) -> None:
     p.add_argument("--deal-seed", type=int_at_least(0, "non-negative"), default=None,
                    help="with --game: the seed of the deal the moves were played on")
     rules_option(p, "with --game: a rules option")
+    add_format(p)
     p.set_defaults(handler=cmd_review)
 
 
@@ -233,7 +263,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     view, the loss of the move played, marks, totals and luck (cardsim/solvers/review.py)."""
     from cardsim.game import load_game
     from cardsim.records.replay import from_moves, read_record
-    from cardsim.solvers.review import ReviewConfig, review, text
+    from cardsim.solvers.review import ReviewConfig, review
     if args.game is not None:             # a plain list of moves, one a line
         game = load_game(args.game, **parse_option_pairs(args.option))
         if args.deal_seed is None:
@@ -260,11 +290,45 @@ def cmd_review(args: argparse.Namespace) -> int:
         write_review_report(rv, args.report)
     if args.json:
         print(json.dumps(rv.to_dict(), indent=1))
-    else:
-        print("\n".join(text(rv)))
-        if args.report:
-            print(f"report: {args.report}")
+        return 0
+    with Output(args.format) as out:
+        print_review(rv, out)
+        if args.report and out.fmt == "table":
+            out.say(f"report: {args.report}")
     return 0
+
+
+def print_review(rv, out: Output) -> None:
+    """A review's answer (each seat's loss, marks and luck in a sentence), then its decisions
+    and the settings in a note."""
+    from cardsim.solvers.review import MARKS, PLURALS, count_of
+    from cardsim.stats import fmt_signed
+    game = rv.record.game
+    unit = game.definition.return_unit
+    for t in rv.totals.itertuples(index=False):
+        marks = ", ".join(count_of(getattr(t, PLURALS[m]), m) for m in reversed(MARKS))
+        luck = ("" if np.isnan(t.luck) else
+                f" Expected before the deal {fmt_signed(t.expected_before)}, result "
+                f"{fmt_signed(t.result)}: luck {fmt_signed(t.luck)} ±{t.luck_half:.2f} "
+                "(result - expected = luck - loss).")
+        out.say(f"Seat {t.seat} ({t.who}) lost {t.loss:.2f} ±{t.loss_half:.2f} {unit} against "
+                f"the best moves over {count_of(t.decisions, 'decision')} "
+                f"({t.loss_per_decision:.3f} a decision): {marks}.{luck}")
+    d = rv.decisions.assign(
+        move=rv.decisions["move"] + 1, loss_lo=rv.decisions["loss_low"],
+        loss_hi=rv.decisions["loss_high"],
+        best=[b if b != p else "" for b, p in zip(rv.decisions["best"], rv.decisions["played"])],
+        best_value=[v if b != p else np.nan for v, b, p in zip(
+            rv.decisions["best_value"], rv.decisions["best"], rv.decisions["played"])])
+    out.table("decisions", d, ["move", "seat", "played", "played_value", "best", "best_value",
+                               "loss", "mark"],
+              names={"played_value": "value", "best": "best (if other)",
+                     "best_value": "its value", "loss": "loss [95%]"},
+              kinds={"played_value": "points", "best_value": "points", "loss": "points"},
+              title="Every decision, valued from the player's view",
+              note=f"{rv.config.worlds} worlds each, played out by {rv.config.agent}; values "
+                   f"and losses in {unit}, 95% intervals; marks at " + ", ".join(
+                       f"{m} {t:g}" for m, t in zip(MARKS, rv.thresholds)) + ".")
 
 
 def _read_text(path: str) -> str:
@@ -292,6 +356,7 @@ def add_solve(sub) -> None:
     p.add_argument("--stats", action="store_true",
                    help="also print nodes searched, table hits, cut-offs and time")
     rules_option(p, "a rules option (default: the position's rules)")
+    add_format(p)
     p.set_defaults(handler=cmd_solve)
 
 
@@ -311,14 +376,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     actions, values = exact.solve_actions(state, ws)
     seconds = time.perf_counter() - start
-    print_solution(game, state, ws, actions, values, seconds if args.stats else None)
+    with Output(args.format) as out:
+        print_solution(game, state, ws, actions, values, seconds if args.stats else None, out)
     return 0
 
 
-def print_solution(game, state, ws, actions, values, seconds: float | None) -> None:
-    """solve's output: every action's exact value for the mover's side (with the value's parts
-    where the game has them), the position's value, the principal line, and given the search's
-    ``seconds``, its statistics (read from the workspace ``ws`` before the line is searched)."""
+def print_solution(game, state, ws, actions, values, seconds: float | None,
+                   out: Output) -> None:
+    """solve's output: the position's value and best action, every action's exact value for
+    the mover's side (with the value's parts where the game has them), the principal line
+    wrapped to the width, and given the search's ``seconds``, its statistics (read from the
+    workspace ``ws`` before the line is searched)."""
     from cardsim.solvers import exact
     nodes, hits, cuts = (int(ws.stats[k]) for k in (exact.NODES, exact.HITS, exact.CUTS))
     side = exact.side_to_move(state)
@@ -327,26 +395,35 @@ def print_solution(game, state, ws, actions, values, seconds: float | None) -> N
     spec = game.spec
     unit = spec.exact.unit
     mover = state.current_player()
-    print(f"{game.name}: seat {mover} to move (side {side}); exact values for the mover's side "
-          f"({unit}), every card known, to the end of the deal")
     best = max(sign * int(v) for v in values)
     rows = [{"action": state.action_to_string(int(a)), "value": sign * int(v),
              "best": "*" if sign * int(v) == best else ""} for a, v in zip(actions, values)]
     for row in rows:                          # the value's parts, where the game has them
         row.update(spec.exact.columns(row["value"]))
     table = pd.DataFrame(rows).sort_values("value", ascending=False, kind="stable")
-    print(table.to_string(index=False))
-    print(f"\nvalue of the position: {best}")
+    firsts = [r["action"] for r in rows if r["value"] == best]
+    out.say(f"{game.name}: seat {mover} to move (side {side}), every card known. The position "
+            f"is worth {best} ({unit}) to the mover's side with best play to the end of the "
+            f"deal: {' or '.join(firsts)}.")
+    whole = {c: "count" for c in table.columns
+             if table[c].dtype.kind in "iuf" and (table[c] % 1 == 0).all()}
+    out.table("actions", table, list(table.columns), title="Every legal action, exactly",
+              note=f"value: {unit} for the mover's side; * the best", kinds=whole)
     s = state.clone()
     steps = []
     for a in line:
         steps.append(f"{s.current_player()}:{s.action_to_string(a)}")
         s.apply_action(a)
-    print("principal line: " + " ".join(steps))
+    if out.fmt == "json":
+        out.answer.append("principal line: " + " ".join(steps))
+    elif out.fmt != "csv":
+        out.blank()
+        for text in wrapped(steps, out.width, first="principal line (seat:move):"):
+            out.say(text)
     if seconds is not None:
-        print(f"stats (the action values): {nodes:,} nodes, {hits:,} table hits, {cuts:,} "
-              f"cut-offs by bounds, {seconds:.3f} s ({nodes / max(seconds, 1e-9):,.0f} "
-              f"nodes/s), table of {ws.keys.size:,} entries")
+        out.say(f"stats (the action values): {nodes:,} nodes, {hits:,} table hits, {cuts:,} "
+                f"cut-offs by bounds, {seconds:.3f} s ({nodes / max(seconds, 1e-9):,.0f} "
+                f"nodes/s), table of {ws.keys.size:,} entries")
 
 
 # --- play ------------------------------------------------------------------------------------------
@@ -360,7 +437,9 @@ def add_play(sub) -> None:
                    "per other seat")
     p.add_argument("--seat", type=int_at_least(0, "non-negative"), default=0,
                    help="your seat (0)")
-    p.add_argument("--seed", type=int_at_least(0, "non-negative"), default=0, help="seed (0)")
+    p.add_argument("--seed", type=int_at_least(0, "non-negative"), default=None,
+                   help="the deal's seed, to play a deal again (a fresh random deal each time "
+                   "without it; the seed is shown and kept in the record)")
     p.add_argument("--match", action="store_true", help="a whole match instead of one deal")
     p.add_argument("--record", default=None, metavar="FILE",
                    help="write the game's record (JSON) to FILE when it ends or is quit, for "

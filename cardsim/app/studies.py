@@ -24,11 +24,11 @@ from .arguments import (
     dask_address,
     folder,
     int_at_least,
-    print_table,
     rules_option,
     seconds,
     share,
 )
+from .output import WIDTH, Output, add_format, wrapped
 
 # --- run -----------------------------------------------------------------------------------------
 
@@ -46,6 +46,7 @@ def add_run(sub) -> None:
                    help="run the batches on the Dask cluster whose scheduler is at ADDRESS "
                    "(tcp://host:8786) instead of local processes")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_format(p)
     p.set_defaults(handler=cmd_run)
 
 
@@ -75,33 +76,21 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not spec.equity and any(parse_agent(a, spec.game).for_the_match for a in spec.agents):
         from cardsim.experiments.equity import load_table  # the default table, computed if missing
         load_table(spec.load(), "", "cardsim run")
-    return _run_and_print(spec, out, args.jobs, not args.quiet, args.dask)
+    return _run_and_print(spec, out, args.jobs, not args.quiet, args.dask, args.format)
 
 
-def _run_and_print(spec, out: str, jobs: int, progress: bool, dask: str | None) -> int:
+def _run_and_print(spec, out: str, jobs: int, progress: bool, dask: str | None,
+                   fmt: str = "table") -> int:
     """Run an experiment spec into ``out`` (warming its compiled code up first), then print
-    its tables."""
+    its answer and tables (:func:`cardsim.app.results.print_run`)."""
     from cardsim.experiments.runner import RunConfig, run, used_rows, warm_up
+
+    from .results import print_run
     warm_up(spec)                    # compile (or load) here once, before the workers start
     store = run(spec, RunConfig(out=out, jobs=jobs, progress=progress, dask=dask))
-    print_run(spec, out, used_rows(spec, store.rows()))
+    with Output(fmt) as shown:
+        print_run(spec, out, used_rows(spec, store.rows()), shown)
     return 0
-
-
-def print_run(spec, out: str, rows: pd.DataFrame) -> None:
-    """A run's games, then its tables (matchups, categories, ...) with their main columns."""
-    print(f"{spec.game}: {len(rows):,} games in {out}" + (f" — {spec.question}"
-                                                           if spec.question else ""))
-    from cardsim.experiments.tables import format_table, report_tables
-    shown = {"matchups": ["label", "name", "games", "win_rate", "draw_rate", "loss_rate",
-                          "mean_return", "margin", "ms_per_move"],
-             "categories": ["label", "name", "category", "mean"]}
-    for title, table in report_tables(rows, list(spec.agents), spec.sprt,
-                                      definition(spec.game).zero_sum).items():
-        if len(table):
-            table = format_table(table)
-            keep = [c for c in shown.get(title, table.columns) if c in table.columns]
-            print_table(title, table[keep].rename(columns={"label": "matchup"}))
 
 
 def _calibrate(spec, out: str, args: argparse.Namespace) -> int:
@@ -114,21 +103,33 @@ def _calibrate(spec, out: str, args: argparse.Namespace) -> int:
     def say(done: int, total: int) -> None:
         print(f"calibration: {done} of {total} batches", file=sys.stderr, flush=True)
     rows = run_calibration(spec, out, args.jobs, None if args.quiet else say)
-    print_calibration(spec, out, rows)
+    with Output(args.format) as shown:
+        print_calibration(spec, out, rows, shown)
     return 0
 
 
-def print_calibration(spec, out: str, rows: pd.DataFrame) -> None:
+def print_calibration(spec, out: str, rows: pd.DataFrame, shown: Output) -> None:
     """A calibration study's positions, then its summary per evaluator (and stage)."""
     from cardsim.experiments.calibration import summary
-    from cardsim.experiments.tables import format_table
-    print(f"{spec.game}: {rows['deal'].nunique():,} {spec.units}, {len(rows):,} positions and "
-          f"evaluations in {out}" + (f" — {spec.question}" if spec.question else ""))
-    table = format_table(summary(rows, spec.names))
-    keep = ["evaluator", "stage", "positions", "predicted_win", "realized_win", "ece",
-            "ece_corrected", "brier", "bias", "match_predicted", "match_realized", "match_ece",
-            "match_ece_corrected", "seconds"]
-    print_table("calibration", table[[c for c in keep if c in table.columns]])
+    shown.say(f"{spec.game}: {rows['deal'].nunique():,} {spec.units}, {len(rows):,} positions "
+              f"and evaluations in {out}.")
+    if spec.question:
+        shown.say(f"Question: {spec.question}")
+    table = summary(rows, spec.names)
+    keep = ["stage", "positions", "predicted_win", "realized_win",
+            "ece_corrected", "brier", "bias", "match_predicted", "match_realized",
+            "match_ece_corrected"]
+    shown.table("calibration", table, [c for c in keep if c in table.columns],
+                title="Calibration per evaluator", kinds={"bias": "points"}, groups="evaluator",
+                names={"predicted_win": "predicted", "realized_win": "realized",
+                       "ece_corrected": "ECE", "bias": "bias [95%]",
+                       "match_predicted": "match predicted", "match_realized": "realized",
+                       "match_ece_corrected": "match ECE"},
+                plain=["ece_corrected", "match_ece_corrected"],
+                note="Predicted and realized: the mean predicted win probability and the share "
+                     "won; ECE: the expected calibration error, corrected for the noise of the "
+                     "bins; bias: the realized less the predicted mean return. The report "
+                     "(cardsim report) has every column.")
 
 
 # --- equity --------------------------------------------------------------------------------------
@@ -164,6 +165,7 @@ def add_equity(sub) -> None:
     p.add_argument("--jobs", type=int_at_least(1, "positive"), default=1,
                    help="local worker processes (1)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_format(p)
     p.set_defaults(handler=cmd_equity)
 
 
@@ -191,11 +193,11 @@ def cmd_equity(args: argparse.Namespace) -> int:
     out = args.out or default_folder(game.name, options)
     table = run_equity(config, out, jobs=args.jobs, progress=not args.quiet)
     a, b = config.agents
-    print(f"{game.name}: the chance that side a ({a}) wins the match against side b ({b}) "
-          f"from each state ({model.description}); {args.deals:,} duplicate deals, 95% "
-          f"bootstrap intervals of {args.boot} resamples, in {out}")
-    print_equity(table, model)
-    print_checks(table, model, symmetric=a == b)
+    with Output(args.format) as shown:
+        shown.say(f"{game.name}: the chance that side a ({a}) wins the match against side b "
+                  f"({b}) from each state ({model.description}); {args.deals:,} duplicate "
+                  f"deals, 95% bootstrap intervals of {args.boot} resamples, in {out}.")
+        print_equity(table, model, shown, symmetric=a == b)
     return 0
 
 
@@ -216,27 +218,89 @@ def _records_equity(args: argparse.Namespace, options: dict, game, given: set) -
                             {"records": "-".join(map(str, records))}))
     out = args.out or default_folder(game.name, name)
     table, rows = me.run_game_equity(config, out, jobs=args.jobs, progress=not args.quiet)
-    print("\n".join(me.text(table, rows, config, game, out)))
+    with Output(args.format) as shown:
+        print_records_equity(table, rows, config, game, out, shown)
     return 0
 
 
-def print_equity(table: pd.DataFrame, model) -> None:
-    """The table's grids (side a's chance in percent) and its widest interval."""
-    from cardsim.experiments.equity import grids
-    for name, (values, half) in grids(table, model.columns).items():
-        shown = (100 * values).map(lambda v: "" if pd.isna(v) else f"{v:.0f}")
-        print_table(f"{name}: p_win in percent ({model.columns[0]} down, "
-                    f"{model.columns[1]} across)", shown)
+def print_records_equity(table: pd.DataFrame, rows: pd.DataFrame, config, game, folder,
+                         out: Output) -> None:
+    """``cardsim equity`` of a game of seat records: what was computed, the table (a records
+    query's chances, or the mover table's grid of the cells with at least
+    :func:`~cardsim.experiments.records_equity.shown_count` snapshots), its widest interval,
+    and how often ``max_deals`` cut a game short."""
+    from cardsim.experiments import records_equity as me
+    n = game.num_players
+    model = game.definition.records_match(game.rules)
+    s = me.summary(rows)
+    rules = ", ".join(f"{k}={v}" for k, v in sorted(config.rules.items()))
+    out.say(f"{game.name} ({rules}): {me.describe(config, n)}; {s['games']:,} whole games "
+            f"(seed {config.seed}), {s['deals_mean']:.1f} deals a game on average, in "
+            f"{folder}.")
     half = (table["p_high"] - table["p_low"]) / 2
-    print(f"\nwidest 95% interval: ±{half.max():.4f} (mean ±{half.mean():.4f})")
+    cut = (f"{model.cut} cut {me.interval_text(*s['cut'])} of the games short (the lowest "
+           f"record won; {s['ties']} ties for it shared the win).")
+    if config.records is not None:
+        best = int(table["p_win"].to_numpy().argmax())
+        out.say(f"The best placed: {me.positions(n)[best]} (record {table['record'].iloc[best]}"
+                f"), {me.interval_text(*table[['p_win', 'p_low', 'p_high']].iloc[best])} to win "
+                "the game.", cut)
+        shown = table.assign(position=me.positions(n)).rename(
+            columns={"p_low": "p_win_lo", "p_high": "p_win_hi"})
+        out.table("chances", shown, ["position", "record", "agent", "p_win"],
+                  names={"p_win": "chance to win [95%]"}, kinds={"record": "count"},
+                  title="Each position's chance to win the game (records from the dealer's "
+                        "left round to the dealer)",
+                  note=f"The chances add up to {table['p_win'].sum():.6f}; widest 95% interval "
+                       f"±{100 * half.max():.2f} percentage points.")
+        return
+    often = table["count"] >= me.shown_count(table)
+    out.say(f"Widest 95% interval ±{100 * half[often].max():.2f} percentage points among the "
+            f"cells shown (mean ±{100 * half[often].mean():.2f}), ±{100 * half.max():.2f} "
+            "among all.", cut)
+    if out.fmt in ("csv", "json"):
+        out.table("equity", table.rename(columns={"p_low": "p_win_lo", "p_high": "p_win_hi"}))
+        return
+    values, _ = me.mover_grid(table)
+    start = model.start_points
+    grid = (100 * values).map(lambda v: "" if pd.isna(v) else f"{v:.0f}")
+    grid.columns = [me.record_label(c, start) for c in grid.columns]
+    grid.insert(0, "", [me.record_label(r, start) for r in grid.index])
+    out.table("grid", grid.reset_index(drop=True), kinds=dict.fromkeys(grid.columns, "text"),
+              title="The mover's chance to win the game, percent, by his record (down) against "
+                    "the best other record (across), at the start of every deal",
+              note=f"Cells of at least {me.shown_count(table)} snapshots ({int(often.sum())} of "
+                   f"{len(table)}); 95% bootstrap intervals over {config.boot} resamples of "
+                   "the games.")
 
 
-def print_checks(table: pd.DataFrame, model, symmetric: bool) -> None:
-    """The table's checks (:func:`cardsim.experiments.equity.table_checks`)."""
-    from cardsim.experiments.equity import table_checks
+def print_equity(table: pd.DataFrame, model, out: Output, symmetric: bool) -> None:
+    """The table's answer (side a's chance from the first state of each part), its grids
+    (side a's chance in percent; csv and json: the table itself, one row a state) and its
+    checks (:func:`cardsim.experiments.equity.table_checks`)."""
+    from cardsim.experiments.equity import grids, splits, table_checks
+    rows, cols = model.columns[:2]
+    for name, part in splits(table, model.columns).items():
+        first = part.sort_values([rows, cols], kind="stable").iloc[0]
+        out.say(f"At {rows} {first[rows]}, {cols} {first[cols]} ({name}): side a wins "
+                f"{100 * first['p_win']:.1f}% [{100 * first['p_low']:.1f}, "
+                f"{100 * first['p_high']:.1f}] of the matches.")
+    half = (table["p_high"] - table["p_low"]) / 2
+    out.say(f"Widest 95% interval ±{100 * half.max():.2f} percentage points (mean "
+            f"±{100 * half.mean():.2f}).")
+    if out.fmt in ("csv", "json"):
+        out.table("equity", table.rename(columns={"p_low": "p_win_lo", "p_high": "p_win_hi"}),
+                  [*model.columns, "p_win"])
+    else:
+        for name, (values, _) in grids(table, model.columns).items():
+            grid = (100 * values).map(lambda v: "" if pd.isna(v) else f"{v:.0f}")
+            grid.columns = [str(c) for c in grid.columns]
+            grid.insert(0, "", [str(i) for i in grid.index])     # score_a down (the title)
+            out.table(f"grid {name}", grid.reset_index(drop=True), title=(
+                f"{name}: side a's chance to win the match, percent ({rows} down, {cols} "
+                "across)"), kinds={c: "text" for c in grid.columns}, note="")
     checks = table_checks(table, model, symmetric=symmetric)
-    print("\nchecks:")
-    print(checks.to_string(index=False))
+    out.table("checks", checks, title="Checks", kinds={"worst": "number"})
 
 
 # --- train ---------------------------------------------------------------------------------------
@@ -310,6 +374,7 @@ def add_demo(sub) -> None:
     p.add_argument("--jobs", type=int_at_least(1, "positive"), default=2,
                    help="local worker processes (2)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_format(p)
     p.set_defaults(handler=cmd_demo)
 
 
@@ -318,11 +383,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     import cardsim.experiments
     from cardsim.experiments.spec import load_spec
     spec = load_spec(Path(cardsim.experiments.__file__).resolve().parent / "demo.toml")
-    print(f"cardsim demo: {spec.question}")
-    print(f"  {len(spec.matchups)} matchups x {spec.deals} duplicate deals, seed {spec.seed}, "
-          f"into {args.out}")
-    status = _run_and_print(spec, args.out, args.jobs, not args.quiet, None)
-    return status or _write_report(args.out, None, "both")
+    print(f"cardsim demo: {len(spec.matchups)} matchups x {spec.deals} duplicate deals of "
+          f"{spec.game}, seed {spec.seed}, into {args.out}",
+          file=sys.stdout if args.format == "table" else sys.stderr)
+    status = _run_and_print(spec, args.out, args.jobs, not args.quiet, None, args.format)
+    return status or _write_report(args.out, None, "both",
+                                   sys.stdout if args.format == "table" else sys.stderr)
 
 
 def add_report(sub) -> None:
@@ -341,12 +407,13 @@ def cmd_report(args: argparse.Namespace) -> int:
     return _write_report(args.run, args.out, args.format)
 
 
-def _write_report(run: str, out: str | None, fmt: str) -> int:
+def _write_report(run: str, out: str | None, fmt: str, file=None) -> int:
     from cardsim.reports import build_report
     files = build_report(run, out=out, fmt=fmt)
     shown = [str(p) for p in (files.html, files.markdown) if p is not None]
-    print(f"\nreport: {' and '.join(shown)} ({len(files.plots) or 'embedded'} plots, "
-          f"{len(files.tables)} tables as CSV in {files.folder / 'tables'})")
+    words = (f"report: {' and '.join(shown)} ({len(files.plots) or 'embedded'} plots, "
+             f"{len(files.tables)} tables as CSV in {files.folder / 'tables'})").split(" ")
+    print("\n" + "\n".join(wrapped(words, WIDTH)), file=file)
     return 0
 
 
@@ -387,15 +454,17 @@ def add_compare(sub) -> None:
                        "differences, results and their differences with 95%% intervals")
     p.add_argument("run_a", metavar="RUN_A", help="a results folder")
     p.add_argument("run_b", metavar="RUN_B", help="another results folder of the same game")
+    add_format(p)
     p.set_defaults(handler=cmd_compare)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Two runs of the same game side by side."""
-    from cardsim.reports.compare import compare_runs, format_comparison
-    with pd.option_context("display.width", 120, "display.max_columns", 20,
-                           "display.max_colwidth", 40):
-        print(format_comparison(compare_runs(args.run_a, args.run_b)))
+    from cardsim.reports.compare import compare_runs
+
+    from .results import print_comparison
+    with Output(args.format) as out:
+        print_comparison(compare_runs(args.run_a, args.run_b), out)
     return 0
 
 

@@ -7,10 +7,20 @@ Everything here is generic: the screen is a rendering of the observation dict
 ``key: value`` line for any other key, so a new game with an observation dict works unchanged.
 Seats are named from the viewer's side: ``you`` for the viewer, ``seat 1`` for the others, and
 ``your side``/``side 1`` for partnerships.
+
+The play screen (``cardsim play``) is shorter: a game package may have a ``screen`` module (the
+same role in every game) with the game's own lines in words (:func:`game_screen`); the helpers
+here fit them to :data:`WIDTH` columns (:func:`wrap`, :func:`columns`).
 """
 from __future__ import annotations
 
+import importlib
+import textwrap
+from types import ModuleType
 from typing import Any
+
+WIDTH = 80
+"""The play screen's width: every line it writes fits a terminal of 80 columns."""
 
 # Observation keys whose integer value is a seat, or a side (Scopa's partnerships).
 SEAT_KEYS = {"to_move", "dealer", "leader", "holder", "player", "seat", "first_leader",
@@ -28,6 +38,60 @@ MATCH_SCORE_KEYS = {"scores", "match_scores"}
 def render_observation(obs: dict, human_seat: int, n_players: int) -> list[str]:
     """The lines of the screen that shows observation ``obs`` to the person at ``human_seat``."""
     return View(n_players, human_seat).render(obs)
+
+
+def game_screen(game) -> ModuleType | None:
+    """The ``screen`` module of ``game``'s package (its play screen's lines, events and card
+    notation in words), or None when the game has none."""
+    package = game.definition.codec.__name__.rpartition(".")[0]
+    try:
+        return importlib.import_module(f"{package}.screen")
+    except ModuleNotFoundError as e:
+        if e.name != f"{package}.screen":
+            raise
+        return None
+
+
+def wrap(text: str, width: int = WIDTH, indent: int = 4) -> list[str]:
+    """``text`` as lines of at most ``width`` columns (words kept whole), the lines after the
+    first indented by ``indent``."""
+    return textwrap.wrap(text, width, subsequent_indent=" " * indent, break_long_words=False,
+                         break_on_hyphens=False) or [""]
+
+
+def columns(cells: list[str], width: int = WIDTH, indent: int = 2, gap: int = 3) -> list[str]:
+    """``cells`` read down each column, in the fewest rows whose columns (each as wide as its
+    widest cell) fit in ``width``."""
+    if not cells:
+        return []
+    for rows in range(1, len(cells) + 1):
+        cols = [cells[c:c + rows] for c in range(0, len(cells), rows)]
+        widths = [max(len(x) for x in col) for col in cols]
+        if indent + sum(widths) + gap * (len(cols) - 1) <= width or rows == len(cells):
+            break
+    return [(" " * indent + (" " * gap).join(col[r].ljust(w) for col, w in zip(cols, widths)
+                                             if r < len(col))).rstrip()
+            for r in range(rows)]
+
+
+def move_list(moves: list[str], width: int = WIDTH) -> list[str]:
+    """The legal moves numbered from 1, in columns that fit ``width``: moves that share a
+    verb (``play Kd``, ``play T5``...) listed once under it (``play: 1. Kd  2. T5``), moves of
+    one word (``claim``, ``stand``, ``7co>3co+4cu``) as they are."""
+    digits = len(str(len(moves)))
+    groups: dict[str, list[str]] = {}
+    for i, move in enumerate(moves, 1):
+        verb, space, rest = move.partition(" ")
+        groups.setdefault(verb if space else "", []).append(
+            f"{i:>{digits}}. {rest if space else move}")
+    lines = []
+    for verb, cells in groups.items():
+        if not verb:
+            lines += columns(cells, width)
+            continue
+        one = f"  {verb}: " + "   ".join(cells)
+        lines += [one] if len(one) <= width else [f"  {verb}:"] + columns(cells, width, 4)
+    return lines
 
 
 class View:
@@ -53,6 +117,35 @@ class View:
 
     def whose(self, index: int) -> str:
         return "your" if index == self.human else f"seat {index}'s"
+
+    def each(self, values: list, unit: str = "") -> str:
+        """Per-seat (or per-side) values as ``you 3, seat 1 2`` (``your side 3, side 1 2``)."""
+        return ", ".join(f"{self.short(i, len(values))} {self.fmt(v)}{unit}"
+                         for i, v in enumerate(values))
+
+    def short(self, index: int, count: int | None = None) -> str:
+        """A seat's name, or a side's without its seats (``your side``, ``the other side``)."""
+        count = self.n if count is None else count
+        if count == self.n or count <= 0 or self.n % count:
+            return self.who(index)
+        if index == self.side_of(count):
+            return "your side"
+        return "the other side" if count == 2 else f"side {index}"
+
+    def side_of(self, count: int) -> int:
+        """The viewer's side when ``count`` sides share the seats."""
+        return self.human % count
+
+    def versus(self, values: list) -> str:
+        """Two sides' numbers as ``11–7``, the viewer's side first; more as :meth:`each`."""
+        if len(values) != 2:
+            return self.each(values)
+        mine = self.side_of(2)
+        return f"{values[mine]:g}–{values[1 - mine]:g}"
+
+    def cards(self, label: str, cards: list[str], empty: str = "(none)") -> list[str]:
+        """``label: cards`` wrapped to the screen's width."""
+        return wrap(f"{label}: {' '.join(cards) if cards else empty}")
 
     def order_of(self, breakdown: dict) -> str:
         """``(you/seat 1)``: the order of the per-seat (or per-side) numbers of a breakdown."""
@@ -90,34 +183,26 @@ class View:
             return " / ".join(self.fmt(x) for x in v)
         return str(v)
 
-    def breakdown(self, bd: dict, skip: set = frozenset()) -> str:
-        """A score breakdown on one line: per-seat numbers as ``a/b``."""
+    def breakdown(self, bd: dict, skip: set = frozenset(), labels: dict | None = None) -> str:
+        """A score breakdown on one line: per-seat numbers as ``a/b``; with ``labels``, only
+        its keys, named as it names them."""
         parts = []
         for k, v in bd.items():
-            if k in skip:
+            if k in skip or (labels is not None and k not in labels):
                 continue
             if isinstance(v, list) and v and all(x is None or isinstance(x, (int, float))
                                                  and not isinstance(x, bool) for x in v):
                 text = "/".join("-" if x is None else f"{x:g}" for x in v)
             else:
                 text = self.fmt(v, k)
-            parts.append(f"{k.replace('_', ' ')} {text}")
+            parts.append(f"{(labels or {}).get(k, k.replace('_', ' '))} {text}")
         return ", ".join(parts)
 
     # --- the screen --------------------------------------------------------------------------
 
     def render(self, obs: dict) -> list[str]:
         """The person's screen: every key of his observation, known keys first."""
-        scores = obs.get("scores")
-        self.sides = len(scores) if isinstance(scores, list) and scores else self.n
-        turn = obs.get("to_move")
-        head = [f"your turn (seat {self.human})" if turn in (None, self.human)
-                else f"{self.who(turn)} to move"]
-        if obs.get("deal_number") is not None:
-            head.append(f"deal {obs['deal_number']}")
-        if obs.get("phase") is not None:
-            head.append(f"phase {obs['phase']}")
-        lines = ["--- " + ", ".join(head) + " ---"]
+        lines = [self.header(obs)]
         handlers = [("scores", self._scores), ("dealer", self._seat_line),
                     ("leader", self._seat_line), ("trump_card", self._trump),
                     ("table", self._table), ("trick", self._trick), ("hand", self._hand),
@@ -133,6 +218,28 @@ class View:
             if key not in done and value is not None:
                 lines.append(f"{key.replace('_', ' ')}: {self.fmt(value, key)}")
         return lines
+
+    def header(self, obs: dict) -> str:
+        """The screen's first line: whose turn, the deal's number and the phase."""
+        scores = obs.get("scores")
+        self.sides = len(scores) if isinstance(scores, list) and scores else self.n
+        turn = obs.get("to_move")
+        head = [f"your turn (seat {self.human})" if turn in (None, self.human)
+                else f"{self.who(turn)} to move"]
+        if obs.get("deal_number") is not None:
+            head.append(f"deal {obs['deal_number']}")
+        if obs.get("phase") is not None:
+            head.append(f"phase {obs['phase']}")
+        return "--- " + ", ".join(head) + " ---"
+
+    def screen(self, obs: dict, words: ModuleType | None = None) -> list[str]:
+        """The play screen: the header, then the game's own lines in words (``words``, its
+        ``screen`` module: :func:`game_screen`), each at most :data:`WIDTH` columns; without
+        one, every key of the observation (:meth:`render`)."""
+        if words is None:
+            return [line for text in self.render(obs) for line in wrap(text)]
+        return [self.header(obs)] + [line for text in words.status(obs, self)
+                                     for line in wrap(text)]
 
     def _plain(self, key, value, obs):
         return [f"{key.replace('_', ' ')}: {self.fmt(value, key)}"] if value is not None else []

@@ -35,10 +35,11 @@ from cardsim.experiments.spec import ExperimentSpec
 from cardsim.game import definition
 from cardsim.protocol.options import non_default
 from cardsim.solvers.agent_spec import parse_agent, search_budget
-from cardsim.stats import fmt_interval, mean_interval
+from cardsim.stats import mean_interval
 
 from . import plots
 from .budgets import budget_table, equal_time
+from .headline import answers
 from .plots import human
 from .run import Run
 
@@ -168,6 +169,8 @@ class _Report:
     # --- who is better ------------------------------------------------------------------------
 
     def summary(self) -> Section:
+        """The run's answer: one sentence per matchup (:mod:`.headline`, as the terminal
+        prints it), with the SPRT's verdict where the run used one."""
         text, rows = [], []
         value, column = "mean_return", "mean return"
         if not self.definition.zero_sum:
@@ -177,41 +180,23 @@ class _Report:
                         "games: the first agent's mean return minus the other's (each the mean "
                         "over its seats), paired over duplicate deals.")
             value, column = "lead", "return minus the other's"
+        if self.per == "match":
+            column = "share of matches won (percent)"
         sprt = self.tables.get("sprt")
-        for _, r in self.first.iterrows():
-            m, names = int(r["matchup"]), T.distinct_agents(self.order[int(r["matchup"])])
-            if len(names) == 1:
-                text.append(f"{r['label']} against itself: only the seats differ (see Seat "
-                            "and dealer advantage).")
-                continue
-            other = ", ".join(self.agents[k] for k in names[1:])
-            est, lo, hi = (r[f"{value}{end}"] for end in ("", "_lo", "_hi"))
-            interval = fmt_interval(est, lo, hi)
-            what = ("mean return" if value == "mean_return"
-                    else f"return minus {other}'s (a seat, at the same table)")
-            if lo > 0:
-                verdict = "better"
-                line = (f"{r['name']} beats {other} by {interval} {self.unit}")
-            elif hi < 0:
-                verdict = "worse"
-                line = (f"{other} beats {r['name']} by {fmt_interval(-est, -hi, -lo)} "
-                        f"{self.unit}")
-            else:
-                verdict = "no clear difference"
-                line = (f"No clear difference between {r['name']} and {other}: "
-                        f"{r['name']}'s {what} is {interval} {self.unit}, an interval "
-                        "that includes 0")
-            count = "matches" if self.per == "match" else "deals"
-            line += f" (95% interval over {int(r['deals']):,} {count})."
-            row = {"matchup": r["label"], "first agent": r["name"],
-                   column: interval, "deals": int(r["deals"]), "verdict": verdict}
+        said = answers(self.rows, self.agents, self.spec.unit, self.definition.return_unit,
+                       self.definition.zero_sum, self.tables["matchups"])
+        for (_, r), answer in zip(self.first.iterrows(), said):
+            line = answer.text
+            row = {"matchup": r["label"], "first agent": r["name"], column: answer.figure,
+                   "deals": answer.count, "verdict": answer.verdict}
             if sprt is not None:
-                t = sprt[sprt["matchup"] == m]
+                t = sprt[sprt["matchup"] == int(r["matchup"])]
                 if len(t):
                     row["SPRT"] = _sprt_words(t.iloc[0])
                     line += f" SPRT: {row['SPRT']}."
             text.append(line)
-            rows.append(row)
+            if answer.verdict is not None:
+                rows.append(row)
         section = Section("summary", "Who is better", text)
         if rows:
             data = pd.DataFrame(rows)

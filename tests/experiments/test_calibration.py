@@ -164,7 +164,7 @@ def test_a_small_study_end_to_end(tmp_path, capsys):
     pd.testing.assert_frame_equal(seeded(again), seeded(rows))
     assert main(["run", str(out), "--quiet"]) == 0
     printed = capsys.readouterr().out
-    assert "4 deals" in printed and "random, 4 worlds" in printed and "ece" in printed
+    assert "4 deals" in printed and "random, 4 worlds" in printed and "ECE" in printed
     assert Store.open(out).manifest()["levels"] == {}      # heuristic and random are no level
     assert levels_of({"game": "scopa", "agents": ["strong"], "evaluators": [
         {"agent": "fast", "worlds": 20}]}) == {"strong": level("strong", "scopa"),

@@ -262,8 +262,9 @@ def test_the_command_prints_grids_and_checks_and_the_report_draws_the_heatmap(tm
     assert main(["equity", "minchiate", "--option", "deals=2", "--deals", "30", "--boot",
                  "10", "--out", str(out), "--quiet"]) == 0
     text = capsys.readouterr().out
-    assert "dealer a: p_win in percent (net down, deals_left across)" in text
-    assert "checks:" in text and "widest 95% interval" in text
+    assert ("dealer a: side a's chance to win the match, percent (net down, deals_left "
+            "across)") in text
+    assert "\nChecks\n" in text and "Widest 95% interval" in text
     csv = pd.read_csv(out / "equity.csv")
     assert list(csv.columns)[:3] == ["net", "deals_left", "dealer"] and "p_draw" in csv
     assert main(["report", str(out)]) == 0
@@ -331,7 +332,7 @@ def test_analyze_match_on_the_command_line(tmp_path, capsys):
     assert main(["analyze", "scopa", position, "--player", "1", "--worlds", "50",
                  "--match", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "match_win" in text and "at score_a 7, score_b 10, dealer a" in text
+    assert "match won [95%]" in text and "at score_a 7, score_b 10, dealer a" in text
     assert main(["analyze", "scopa", position, "--player", "1", "--option",
                  "target_score=21", "--match", str(out)]) == 2
     assert "other rules than this scopa game's" in capsys.readouterr().err

@@ -297,8 +297,9 @@ def test_a_bura_folder_holds_a_store_per_setup_resumes_and_reports(tmp_path, cap
             "--boot", "10", "--out", str(out), "--quiet"]
     assert main(argv) == 0
     text = capsys.readouterr().out
-    assert "dealer a, leader b: p_win in percent (penalty_a down, penalty_b across)" in text
-    assert "checks:" in text
+    assert ("dealer a, leader b: side a's chance to win the match, percent (penalty_a down, "
+            "penalty_b across)") in " ".join(text.split())
+    assert "\nChecks\n" in text
     assert (out / "deals").is_dir() and (out / "deals_dealer_leads").is_dir()
     manifest, table = read_equity(out)
     assert manifest["deal_setups"] == {"deals": {}, "deals_dealer_leads": DEALER_LEADS}

@@ -169,6 +169,12 @@ def flag(draw, name: str, good, bad, parts: Parts, required: bool = False) -> No
         parts.append((tokens, ok))
 
 
+def format_flag(draw, parts: Parts) -> None:
+    """Maybe ``--format`` (the table printers')."""
+    flag(draw, "--format", ["table", "csv", "json", "markdown"], ["xml", "", "TABLE", "md"],
+         parts)
+
+
 def switch(draw, name: str, parts: Parts) -> bool:
     on = draw(st.booleans())
     if on:
@@ -291,6 +297,7 @@ def simulate_argv(draw):
                       good and name in known and name not in names and bool(value.strip())))
         names.append(name)
     switch(draw, "--quiet", parts)
+    format_flag(draw, parts)
     return "simulate", parts
 
 
@@ -343,6 +350,7 @@ def compare_argv(draw):
         parts.append(([run], ok))
     if len(parts) != 2:
         parts.append(([], False))
+    format_flag(draw, parts)
     return "compare", parts
 
 
@@ -503,14 +511,31 @@ def games_argv(draw):
     parts = Parts(draw)
     if not parts.good_only and draw(st.integers(0, 3)) == 0:
         parts.append((["extra"], False))
+    format_flag(draw, parts)
     return "games", parts
+
+
+@st.composite
+def rules_argv(draw):
+    """``cardsim rules GAME [RULE-ID]``: an ID of the game (any case), of another game, or
+    none of any."""
+    parts = Parts(draw)
+    game = game_part(draw, parts)
+    if draw(st.booleans()):
+        ids = {"scopa": "SC-CAPT-3", "bura": "BU-CLAIM-2", "mushka": "MU-DEAL-2",
+               "minchiate": "MI-MATTO-2"}
+        good = [ids[game], ids[game].lower()] if game else []
+        rule, ok = draw(pick(good, ["SC-NOPE-9", "", "x", *(v for k, v in ids.items()
+                                                          if k != game)], parts))
+        parts.append(([rule], ok))
+    return "rules", parts
 
 
 def commands(ws: Workspace):
     """(subcommand, parts) of every subcommand's grammar (the long ones less often, and
     ``solve``: its exact solver takes about half a second to set up)."""
     quick = st.one_of(simulate_argv(), run_argv(), verify_argv(), compare_argv(), analyze_argv(ws),
-                      play_argv(), games_argv(), equity_argv(), review_argv(ws))
+                      play_argv(), games_argv(), equity_argv(), review_argv(ws), rules_argv())
     return st.one_of(quick, quick, st.one_of(report_argv(), compile_argv(), bench_argv(),
                                              demo_argv(), solve_argv()))
 

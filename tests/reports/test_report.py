@@ -521,7 +521,7 @@ def test_report_and_compare_commands(capsys, tmp_path):
     out = tmp_path / "r"
     assert main(["report", str(SCOPA), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert f"{out / 'report.html'} and {out / 'report.md'}" in printed
+    assert f"{out / 'report.html'} and {out / 'report.md'}" in " ".join(printed.split())
     assert "9 plots" in printed and (out / "report.html").exists()
     assert main(["compare", str(SCOPA), str(DATA / "scopa_variant")]) == 0
     printed = capsys.readouterr().out

@@ -19,7 +19,8 @@ from cardsim.records.render import render_observation
 from cardsim.solvers.agents import choose, workspace
 
 TOKEN = re.compile(r"[A-Za-z0-9]+")
-MOVE_LINE = re.compile(r"^(you|seat (\d+) \([^)]*\)): (.+)$")
+MOVE_LINE = re.compile(r"^(you|seat (\d+) \([^)]*\)): (.+?)(?: — .*)?$")
+"""A move line: who, the move as played, then (after `` — ``) what it did in words."""
 
 
 class Spy:
@@ -87,6 +88,18 @@ class Console:
             if m:
                 out.append((None if m.group(1) == "you" else int(m.group(2)), m.group(3)))
         return out
+
+
+def unwrapped(lines: list[str]) -> list[str]:
+    """The lines as written before wrapping to the screen's width (a wrapped line goes on in
+    lines indented by four spaces)."""
+    out: list[str] = []
+    for line in lines:
+        if line.startswith("    ") and out:
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+    return out
 
 
 def hidden_cards(position: dict, human: int) -> set[str]:
@@ -176,7 +189,9 @@ def test_full_deal_returns_and_replays(name, options, opponents, human, seed):
     assert spy.state.is_terminal()
     check_replay(result, spy, console, opponents, human, seed, match=False)
     assert console.asked, "the person was never asked"
-    assert console.lines[-1].startswith("result: ") and "=== deal over ===" in console.lines
+    assert re.match(r"You( and seat \d)? (win|lose) the deal|The deal is drawn",
+                    unwrapped(console.lines)[-1]), console.lines[-1]
+    assert "=== deal over ===" in console.lines
     assert any(line.startswith("score breakdown ") for line in console.lines)
 
 
@@ -186,28 +201,33 @@ def test_scopa_match_announces_every_deal(seed):
     state = check_replay(result, spy, console, ["random"], 0, seed, match=True)
     last_deal = state.observation(0)["deal_number"]
     assert last_deal > 1
-    over = [i for i, l in enumerate(console.lines) if re.match(r"deal \d+ over ", l)]
-    assert [int(console.lines[i].split()[1]) for i in over] == list(range(1, last_deal))
+    lines = unwrapped(console.lines)
+    over = [i for i, l in enumerate(lines) if re.match(r"deal \d+ over, ", l)]
+    assert [int(lines[i].split()[1].rstrip(",")) for i in over] == list(range(1, last_deal))
     for i in over:
-        assert "total " in console.lines[i]
-        assert console.lines[i + 1].startswith("match score: ")
-        assert console.lines[i + 2] == f"=== deal {int(console.lines[i].split()[1]) + 1} ==="
+        assert "total " in lines[i]
+        assert lines[i + 1].startswith("match score: ")
+        assert lines[i + 2] == f"=== deal {int(lines[i].split()[1].rstrip(',')) + 1} ==="
     # the deal's real points (not the next deal's empty piles): the totals add up to the
-    # match score announced after it
+    # match score announced after it, and the deal's score in words is its total
     totals = [0, 0]
     for i in over:
-        total = re.search(r"\btotal (\d+)/(\d+)", console.lines[i])
+        total = re.search(r"\btotal (\d+)/(\d+)", lines[i])
+        assert f"over, {total.group(1)}–{total.group(2)}; points " in lines[i]
         totals = [t + int(x) for t, x in zip(totals, total.groups())]
-        assert console.lines[i + 1] == f"match score: you {totals[0]}, seat 1 {totals[1]}"
-    assert "=== match over ===" in console.lines
+        assert lines[i + 1] == f"match score: you {totals[0]}, seat 1 {totals[1]}"
+    assert "=== match over ===" in lines
+    final = state.observation(0)["scores"]
+    verb = "win" if final[0] > final[1] else "lose"
+    assert lines[-1] == f"You {verb} the match {final[0]}–{final[1]}."
 
 
 def test_bura_match_announces_deal_results():
     result, spy, console = play("bura", ["random"], seed=3, match=True,
                                 match_format="wins_to_n")
     check_replay(result, spy, console, ["random"], 0, 3, match=True)
-    over = [l for l in console.lines if re.match(r"deal \d+ over ", l)]
-    assert over and all("result kind " in l for l in over)
+    over = [l for l in unwrapped(console.lines) if re.match(r"deal \d+ over, ", l)]
+    assert over and all(" in card points, by " in l for l in over)
 
 
 def test_ismcts_opponent():
@@ -235,7 +255,14 @@ def test_bad_input_one_line_and_asks_again(name):
         assert nxt["prompt"] == first["prompt"]
         written = console.lines[q["line"]:nxt["line"]]
         if q["answer"] in ("help", "?"):
-            assert written[0] == "legal moves:" and len(written) == n_legal + 2
+            # the legal moves, the game's notation, then what may be typed
+            legal = [spy.state.action_to_string(a) for a in spy.state.legal_actions()]
+            head = written.index("legal moves:")
+            listed = re.split(r"\s{2,}|\d+\. ", " ".join(written[head + 1:]))
+            assert written[0].startswith("Cards: rank then suit.") and all(m in listed
+                                                                           for m in legal)
+            assert any(line.startswith("type the number of a move") for line in written)
+            assert any(line.startswith("your hand: ") for line in written[:head])
         else:
             assert written == [f"not a legal move: {q['answer'].strip()!r}; type a number "
                                f"1-{n_legal}, a move as shown, help or quit"]
@@ -320,12 +347,13 @@ def test_screen_shows_the_observation():
     result, spy, console = play("bura", "random", seed=40)
     screen = console.lines[:console.asked[0]["line"]]
     text = "\n".join(screen)
-    for label in ("trump card: ", "your hand: ", "stock: ", "legal moves:", "piles:"):
+    for label in ("trump: ", "your hand: ", "stock ", "legal moves:",
+                  "score: card points taken: you 0, seat 1 0"):
         assert label in text
     assert re.search(r"^--- your turn \(seat 0\), deal 1, phase \w+ ---$", text, re.M)
     result, spy, console = play("scopa", "random", human=1, seed=41)
     text = "\n".join(console.lines[:console.asked[0]["line"]])
-    for label in ("table: ", "your hand: ", "stock: ", "piles:", "scopas: ", "  1. "):
+    for label in ("table: ", "your hand: ", "stock ", "taken: ", "scopas ", "  1. "):
         assert label in text
 
 

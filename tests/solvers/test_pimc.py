@@ -185,9 +185,11 @@ def test_solve_prints_every_action_its_exact_value_and_the_line(tmp_path, capsys
             assert abs(margin) <= 120 and sign * v == 256 * result + margin
             assert re.search(rf"^\s*{re.escape(state.action_to_string(int(a)))}\s+{sign * v}"
                              rf"\s+\*?\s+{text}\s+{margin}\s*$", out, re.M)
-    assert f"value of the position: {sign * values.max() if sign > 0 else -values.min()}" in out
+    words = " ".join(out.split())                  # the text as one line (wrapped at 100)
+    best = sign * values.max() if sign > 0 else -values.min()
+    assert f"The position is worth {best} " in words
     line = exact.principal_line(state)
-    shown = re.search(r"principal line: (.*)", out).group(1).split(" ")
+    shown = re.search(r"principal line \(seat:move\): (.*?) stats", words).group(1).split(" ")
     assert len(shown) >= len(line) and shown[0].startswith(f"{state.current_player()}:")
     assert re.search(r"stats \(the action values\): [\d,]+ nodes, [\d,]+ table hits", out)
 

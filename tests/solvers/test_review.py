@@ -172,7 +172,8 @@ def test_cardsim_review_prints_json_and_reads_a_list_of_moves(tmp_path, capsys):
     assert data["thresholds"] == {"inaccuracy": 0.2, "mistake": 0.4, "blunder": 0.8}
     assert main([*args, "--report", str(tmp_path / "report")]) == 0
     out = capsys.readouterr().out
-    assert "scopa review" in out and "result - expected = luck - loss" in out
+    assert out.startswith("Seat 0 (") and "result - expected = luck - loss" in out
+    assert "Every decision, valued from the player's view" in out
     assert f"report: {tmp_path / 'report'}" in out
     html = (tmp_path / "report" / "report.html").read_text()
     assert "data:image/png;base64" in html and data["decisions"][0]["played"] in html

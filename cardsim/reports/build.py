@@ -2,8 +2,9 @@
 
 The report folder (``<run>/report`` unless told otherwise) holds:
 
-- ``report.html``: one self-contained file, the figures embedded as PNG data, no script and no
-  link to anything outside it;
+- ``report.html``: one self-contained file, the figures embedded as PNG data (at twice the
+  resolution they are shown at: :mod:`cardsim.reports.plots`), no script and no link to
+  anything outside it; an interval ``x [lo, hi]`` in a table cell is kept on one line;
 - ``report.md`` with the figures beside it in ``plots/*.png``;
 - ``tables/*.csv``: every table in full (every column, intervals as ``x``, ``x_lo``, ``x_hi``).
 
@@ -12,8 +13,9 @@ and then swapped in at one step (Linux ``renameat2`` with ``RENAME_EXCHANGE``; w
 cannot, two renames), so a build killed at any moment leaves the old report or the new one,
 whole. One build at a time writes a folder (a lock, ``.<name>.lock`` beside it), and it
 first removes what a killed build left beside it. The same store gives byte-identical files:
-delete the report and rebuild it at any time. A store with a damaged batch is refused
-(:meth:`cardsim.experiments.store.Store.rows`).
+delete the report and rebuild it at any time with the command its footer prints
+(:func:`rebuild_command`: the run's folder as it was given, relative to the current folder). A
+store with a damaged batch is refused (:meth:`cardsim.experiments.store.Store.rows`).
 """
 from __future__ import annotations
 
@@ -21,12 +23,15 @@ import base64
 import ctypes
 import errno
 import os
+import re
+import shlex
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
+import markupsafe
 import pandas as pd
 
 from cardsim import __version__
@@ -64,12 +69,58 @@ def markdown_table(table: pd.DataFrame) -> str:
     return "\n".join([head, rule, *body])
 
 
+_INTERVAL = re.compile(r"^[-+−]?[\d.,]+%? \[[-+−]?[\d.,]+%?, [-+−]?[\d.,]+%?\]$|^[-+−]?[\d.,]+%? ±[\d.,]+%?$")
+
+
+_NUMBER = re.compile(r"^[-+−]?[\d.,]+%?$|^$")
+
+
+def cell_class(value) -> str:
+    """The HTML class of a table cell: ``"iv"`` (kept on one line) for an interval
+    ``x [lo, hi]`` or ``x ±h``, ``"txt"`` (aligned left) for words, none for a number."""
+    value = str(value)
+    return "iv" if _INTERVAL.match(value) else "" if _NUMBER.match(value) else "txt"
+
+
+def breakable(value) -> markupsafe.Markup:
+    """A table cell's text, escaped, with a place to break the line after every comma: an
+    agent spec (``ismcts:iterations=1000,rollout=heuristic``) has no space to break at."""
+    return markupsafe.Markup(",<wbr>").join(markupsafe.escape(str(value)).split(","))
+
+
 def _environment(html: bool) -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("cardsim.reports", "templates"),
                              autoescape=html, undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True)
     env.filters["markdown_table"] = markdown_table
+    env.filters["cell_class"] = cell_class
+    env.filters["breakable"] = breakable
     return env
+
+
+def shown_path(path) -> str:
+    """A folder as a command line names it from the current folder: relative where it is
+    inside it, else absolute; quoted for the shell where it needs to be."""
+    path = Path(path)
+    if path.is_absolute():
+        try:
+            path = path.relative_to(Path.cwd())
+        except ValueError:
+            pass
+    return shlex.quote(str(path))
+
+
+def rebuild_command(run, out=None) -> str:
+    """``cardsim report RUN`` for the run folder ``run`` as given (:func:`shown_path`), with
+    ``--out OUT`` when the report goes elsewhere than ``RUN/report``."""
+    command = f"cardsim report {shown_path(run)}"
+    if out is not None and Path(out).resolve() != (Path(run) / "report").resolve():
+        command += f" --out {shown_path(out)}"
+    return command
+
+
+RUN_INTERVALS = ("Intervals are 95%: paired over duplicate deals (Student's t) for means, Wilson "
+                 "score intervals for rates, a bootstrap over deals for Elo ratings.")
 
 
 def _check_out(out: Path) -> None:
@@ -78,22 +129,27 @@ def _check_out(out: Path) -> None:
                           "report.md, plots/, tables/): choose another --out folder")
 
 
-def build_report(run, out=None, fmt: str = "both") -> ReportFiles:
+def build_report(run, out=None, fmt: str = "both", rebuild: str | None = None) -> ReportFiles:
     """Write the report of the run at ``run`` (a folder or a :class:`~cardsim.reports.run.Run`) into
-    ``out`` (default ``<run>/report``) in format ``"html"``, ``"md"`` or ``"both"``."""
+    ``out`` (default ``<run>/report``) in format ``"html"``, ``"md"`` or ``"both"``; its footer
+    names ``rebuild`` as the command that rebuilds it (default :func:`rebuild_command`)."""
     if fmt not in FORMATS:
         raise ReportError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    folder = run.path if isinstance(run, Run) else run
+    rebuild = rebuild or rebuild_command(folder, out)
+    out = Path(out) if out is not None else Path(folder) / "report"
     if not isinstance(run, Run) and is_equity_folder(run):
         contents = equity_contents(run)
-        out = Path(out) if out is not None else Path(run) / "report"
     elif not isinstance(run, Run) and is_calibration_folder(run):
         contents = calibration_contents(run)
-        out = Path(out) if out is not None else Path(run) / "report"
     else:
         run = run if isinstance(run, Run) else load_run(run)
         contents = None
-        out = Path(out) if out is not None else run.path / "report"
-    return write_report(lambda: contents or (sections(run), _context(run)), out, fmt)
+
+    def with_footer():                   # called once the folder is locked
+        parts, context = contents or (sections(run), _context(run))
+        return parts, {"intervals": RUN_INTERVALS, **context, "rebuild": rebuild}
+    return write_report(with_footer, out, fmt)
 
 
 def write_report(contents, out, fmt: str = "both", template: str = "report") -> ReportFiles:
@@ -165,7 +221,8 @@ def _write(context: dict, parts, folder: Path, fmt: str, template: str = "report
         for t in s.tables:
             t.data.to_csv(folder / "tables" / f"{t.name}.csv", index=False)
     images = {p.name: plots.png(p.figure) for s in parts for p in s.plots}
-    context = {**context, "version": __version__, "sections": parts}
+    context = {**context, "version": __version__, "sections": parts,
+               "sizes": {k: plots.shown_size(v) for k, v in images.items()}}
     if fmt in ("md", "both"):
         (folder / "plots").mkdir()
         for name, data in images.items():

@@ -12,6 +12,10 @@ from cardsim.experiments.store import Store
 from . import plots
 from .content import Plot, Section, shown_table
 
+INTERVALS = ("Intervals are 95%: Wilson score intervals for the share of a bin's positions "
+             "that came true, a bootstrap over deals for the corrected calibration error, "
+             "Student's t over deals for the bias of the mean return.")
+
 
 def is_calibration_folder(path) -> bool:
     """Whether ``path`` holds a calibration study's store."""
@@ -52,10 +56,16 @@ def calibration_contents(folder) -> tuple[list[Section], dict]:
         rows, spec, Section("calibration", "Calibration", text=[t for t in text if t]),
         "win", "", "Reliability diagrams: the share of positions won against the predicted "
         "chance, per bin of the forecast", f"{spec.game}: is the analysis calibrated?",
-        shown_table("summary", table, [
+        [shown_table("summary", table, [
             "evaluator", "stage", "positions", "deals", "predicted_win", "realized_win", "ece",
-            "ece_corrected", "brier", "reliability", "resolution", "uncertainty",
-            "predicted_return", "realized_return", "bias", "seconds"]))]
+            "ece_corrected", "brier", "reliability", "resolution", "uncertainty"]),
+         shown_table("summary_return", table[[c for c in table.columns if not c.startswith(
+             ("predicted_win", "realized_win", "ece", "brier", "reliability", "resolution",
+              "uncertainty", "match_"))]], [
+             "evaluator", "stage", "positions", "predicted_return", "realized_return", "bias",
+             "seconds"], caption="Per evaluator (and third of the deal): the predicted and the "
+             "realized mean return of the mover, the bias (realized less predicted, 95% "
+             "interval over deals) and the analysis's mean seconds a position.")])]
     if match:
         sections.append(_forecast_section(
             rows, spec, Section("match", "The chance of winning the match", text=[
@@ -64,19 +74,18 @@ def calibration_contents(folder) -> tuple[list[Section], dict]:
             "match", "_match", "Reliability diagrams of the match: the share of positions "
             "whose match was won against the predicted chance, per bin of the forecast",
             f"{spec.game}: is the chance of winning the match calibrated?",
-            shown_table("summary_match", table, [
+            [shown_table("summary_match", table, [
                 "evaluator", "stage", "positions", "deals", "match_predicted",
-                "match_realized", "match_ece", "match_ece_corrected", "match_ece_corrected_lo",
-                "match_ece_corrected_hi", "match_brier", "match_reliability",
-                "match_resolution", "match_uncertainty"])))
+                "match_realized", "match_ece", "match_ece_corrected", "match_brier",
+                "match_reliability", "match_resolution", "match_uncertainty"])]))
     name = Path(folder).resolve().name
     context = {"title": f"{spec.game.capitalize()} calibration {name}", "run_name": name,
-               "game": spec.game, "games": f"{deals:,}"}
+               "game": spec.game, "games": f"{deals:,}", "intervals": INTERVALS}
     return sections, context
 
 
 def _forecast_section(rows, spec, section: Section, outcome: str, suffix: str, caption: str,
-                      title: str, summary_table) -> Section:
+                      title: str, summary_tables) -> Section:
     """``section`` with one forecast's reliability diagrams (the rows' ``predicted_<outcome>``
     against ``realized_<outcome>``, per evaluator), its summary table and each evaluator's
     bins; ``suffix`` ends the plot's and the bins' names."""
@@ -84,7 +93,7 @@ def _forecast_section(rows, spec, section: Section, outcome: str, suffix: str, c
                               rows.loc[rows["evaluator"] == e, f"realized_{outcome}"])
             for e, name in enumerate(spec.names)}
     section.plots.append(Plot(f"reliability{suffix}", caption, plots.reliability(bins, title)))
-    section.tables.append(summary_table)
+    section.tables.extend(summary_tables)
     for e, name in enumerate(spec.names):
         section.tables.append(shown_table(f"bins{suffix}_{e}", bins[name], [
             "from", "to", "positions", "predicted", "realized"],

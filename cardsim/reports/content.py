@@ -23,6 +23,7 @@ Sections, in order (a section is left out when the run holds nothing for it):
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,6 +31,7 @@ import pandas as pd
 
 from cardsim.experiments import tables as T
 from cardsim.experiments.rows import RETURN, SEAT, category, n_seats, seat_columns, thinking_recorded
+from cardsim.experiments.spec import ExperimentSpec
 from cardsim.game import definition
 from cardsim.protocol.options import non_default
 from cardsim.solvers.agent_spec import parse_agent, search_budget
@@ -38,6 +40,7 @@ from cardsim.stats import mean_interval
 from . import plots
 from .budgets import budget_table, equal_time
 from .headline import answers
+from .plots import human
 from .run import Run
 
 
@@ -59,6 +62,18 @@ class Plot:
     name: str
     caption: str
     figure: object
+
+
+def pages(name: str, caption: str, figures) -> list[Plot]:
+    """The plots of a figure split into several (a list of figures: ``name``, ``name_2``, ...,
+    each caption saying which part it is); one figure is one plot."""
+    if not isinstance(figures, list):
+        return [Plot(name, caption, figures)]
+    if len(figures) == 1:
+        return [Plot(name, caption, figures[0])]
+    return [Plot(name if i == 0 else f"{name}_{i + 1}",
+                 f"{caption} (part {i + 1} of {len(figures)})", f)
+            for i, f in enumerate(figures)]
 
 
 @dataclass
@@ -84,11 +99,22 @@ class Section:
 def _show(data: pd.DataFrame, columns: list[str], names: dict | None = None,
           digits: int = 3) -> pd.DataFrame:
     shown = T.format_table(data, digits)
-    shown = shown[[c for c in columns if c in shown.columns]].rename(columns=names or {})
+    shown = shown[[c for c in columns if c in shown.columns]]
+    for c in ("category", "end"):                  # names of the data, as a title says them
+        if c in shown.columns:
+            shown[c] = [human(v) for v in shown[c]]
+    shown = shown.rename(columns=names or {})
+    shown.columns = [human(c) for c in shown.columns]
     for c in shown.columns:
         if shown[c].dtype.kind == "f":
             shown[c] = [("" if math.isnan(v) else f"{v:.{digits}f}") for v in shown[c]]
     return shown
+
+
+def at_least_zero(data: pd.DataFrame, column: str) -> pd.DataFrame:
+    """``data`` with the lower bound of ``column``'s interval clipped at 0 (a quantity that
+    cannot be negative: its t interval may reach below 0, its true value not)."""
+    return data.assign(**{f"{column}_lo": data[f"{column}_lo"].clip(lower=0.0)})
 
 
 def shown_table(name: str, data: pd.DataFrame, columns: list[str], names: dict | None = None,
@@ -130,42 +156,15 @@ class _Report:
     # --- the study ---------------------------------------------------------------------------
 
     def study(self) -> Section:
-        s, run = self.spec, self.run
-        changed = non_default(self.game.rules)
-        if s.deals is not None:
-            size = f"{s.deals:,} deals per matchup"
-        elif s.half_width is not None:
-            size = (f"until the first agent's 95% interval is ±{s.half_width:g} wide, at most "
-                    f"{s.max_deals:,} deals per matchup")
-        else:
-            p = s.sprt
-            size = (f"SPRT on the {p['kind']} ({p['lower']:g} against {p['upper']:g}, "
-                    f"alpha {p['alpha']:g}, beta {p['beta']:g}), at most {s.max_deals:,} deals "
-                    "per matchup")
-        labels = [T.matchup_label(self.agents, m) for m in s.matchups]
-        settings = [
-            ("game", s.game),
-            ("rules", ", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"),
-            ("agents", "; ".join(f"{i}: {a}" for i, a in enumerate(self.agents))),
-            *([("levels", "; ".join(f"{k} = {v}" for k, v in run.manifest["levels"].items()))]
-              if run.manifest.get("levels") else []),
-            ("matchups", "; ".join(labels)),
-            ("unit", f"{s.unit} ({self.unit})"),
-            ("duplicate", "yes: every deal played once per rotation of the seats, same cards"
-             if s.duplicate else "no: every deal played once"),
-            *([("same deals", "yes: every matchup played the same deals")]
-              if s.same_deals else []),
-            ("size", size),
-            ("batch size", f"{s.batch_size:,} deals"),
-            ("seed", str(s.seed)),
-            ("games", f"{len(self.rows):,} used ({run.stored_games:,} stored)"),
-            ("run by", f"cardsim {run.manifest.get('package_version', '?')}"),
-        ]
-        data = pd.DataFrame(settings, columns=["setting", "value"])
-        text = [s.question or "The run's spec states no question."]
+        run = self.run
+        data = pd.DataFrame(spec_settings(self.spec, run.manifest, self.unit)
+                            + [("games", f"{len(self.rows):,} used ({run.stored_games:,} stored)"),
+                               ("run by", f"cardsim {run.manifest.get('package_version', '?')}")],
+                            columns=["setting", "value"])
+        text = [self.spec.question or "The run's spec states no question."]
         return Section("study", "The study", text,
-                       [Table("spec", "The experiment's spec, as the store's manifest keeps it.",
-                              data, data)])
+                       [Table("spec", "The experiment's spec as the store's manifest keeps it: "
+                              "every key it set.", data, data)])
 
     # --- who is better ------------------------------------------------------------------------
 
@@ -221,9 +220,10 @@ class _Report:
 
     def results(self) -> Section:
         m = self.tables["matchups"]
-        table = shown_table("matchups", m, [
+        table = shown_table("matchups", m, [          # a zero-sum game's margin is the return
             "label", "name", "games", "deals", "win_rate", "draw_rate", "loss_rate", "score",
-            "mean_return", "margin"], {"label": "matchup", "name": "agent"})
+            "mean_return", *([] if self.definition.zero_sum else ["margin"])],
+            {"label": "matchup", "name": "agent"})
         section = Section("results", "Win, draw and loss per matchup", [
             f"Every agent's share of games won, drawn and lost (return > 0, = 0, < 0), its "
             f"score (1 a win, 1/2 a draw) and its mean return in {self.unit}."], [table])
@@ -296,14 +296,15 @@ class _Report:
              "luck of the deal cancels and the margin's spread is the players' difference."],
             [shown_table("distributions", data, list(data.columns[:4]) + [
                 "mean", "sd", "min", "p5", "p25", "median", "p75", "p95", "max"], digits=2)],
-            [Plot("returns", "Share of games at each return of the first agent; the diamond "
-                  "is the mean with its 95% interval, paired over duplicate deals.",
-                  plots.distributions(games, f"return of the first agent ({self.unit})",
-                                      "The first agent's return per game", paired)),
-             Plot("margins", "Share of deals at each duplicate margin of the first agent.",
-                  plots.distributions(deals, f"duplicate margin ({self.unit})",
-                                      "The first agent's margin per deal (mean over seat "
-                                      "rotations)"))])
+            [*pages("returns", "Share of games at each return of the first agent; the diamond "
+                    "is the mean with its 95% interval, paired over duplicate deals.",
+                    plots.distributions(games, f"return of the first agent ({self.unit})",
+                                        "The first agent's return per game", paired)),
+             *pages("margins", "Share of deals at each duplicate margin of the first agent; the "
+                    "diamond is the mean with its 95% interval.",
+                    plots.distributions(deals, f"duplicate margin ({self.unit})",
+                                        "The first agent's margin per deal (mean over seat "
+                                        "rotations)"))])
 
     # --- categories --------------------------------------------------------------------------
 
@@ -317,18 +318,25 @@ class _Report:
         main = main.sort_values(["matchup", "agent", "category"], kind="stable")
         main["category"] = main["category"].astype(str)
         main.attrs = dict(c.attrs)
+        for name in wanted:                     # a category that never scores below 0
+            columns = [x for x in seat_columns(category(name), n_seats(self.rows))
+                       if x in self.rows]
+            if columns and (self.rows[columns].to_numpy(float) >= 0).all():
+                at = main["category"] == name
+                main.loc[at, "mean_lo"] = main.loc[at, "mean_lo"].clip(lower=0.0)
         return Section(
             "categories", "Scoring by category",
             [f"Mean points per game each agent took in each of {self.spec.game}'s scoring "
              f"categories ({', '.join(wanted)}), with paired 95% intervals. The CSV file "
-             "categories.csv holds every category of the score breakdown."],
+             "categories.csv holds every category of the score breakdown; where a category "
+             "never scores below 0, an interval's lower bound below 0 is shown as 0."],
             [Table("categories", c.attrs["note"], c,
                    _show(main, ["label", "name", "category", "games", "mean"],
                          {"label": "matchup", "name": "agent"}))],
-            [Plot("categories", "Mean points per game by category and agent, 95% intervals.",
+            pages("categories", "Mean points per game by category and agent, 95% intervals.",
                   plots.panels_of_bars(main, "label", "category", "name", "mean",
                                        "scoring category", "mean points per game",
-                                       "Scoring by category"))])
+                                       "Scoring by category")))
 
     # --- how deals end -----------------------------------------------------------------------
 
@@ -341,23 +349,24 @@ class _Report:
             ["The share of games ending each way, with Wilson 95% intervals."],
             [shown_table("ends", e, ["label", "end", "count", "games", "share"],
                     {"label": "matchup"})],
-            [Plot("ends", "Share of games ending each way per matchup, 95% Wilson "
+            pages("ends", "Share of games ending each way per matchup, 95% Wilson "
                   "intervals.", plots.panels_of_bars(
                       e.assign(one="share"), "label", "end", "one", "share",
-                      "how the deal ended", "share of games", "How deals end"))])
+                      "how the deal ended", "share of games", "How deals end")))
         claims = self._claims()
         if claims is not None:
-            data, values = claims
+            data, values, intervals = claims
             section.text.append("The claimant's points at the claim: the points in his piles "
                                 "when he claimed 31 (a true claim has at least 31).")
             section.tables.append(shown_table("claim_points", data, [
                 "label", "claimant", "end", "claims", "points", "min", "median", "max"],
                 {"label": "matchup"}, digits=1))
-            section.plots.append(Plot(
+            section.plots.extend(pages(
                 "claim_points",
-                "The claimant's points at the claim, per matchup, claimant and outcome.",
+                "The claimant's points at the claim, per matchup, claimant and outcome; the "
+                "diamond is the mean with its 95% interval.",
                 plots.distributions(values, "claimant's points at the claim",
-                                    "Points at the claim")))
+                                    "Points at the claim", intervals)))
         return section
 
     def _claims(self):
@@ -379,21 +388,23 @@ class _Report:
                                       for m, t in self.order.items()}).to_numpy()
         seats = rows[seat_columns(SEAT, n)].to_numpy(np.int64)
         who = np.array([self.agents[k] for k in seats[np.arange(len(rows)), seat]])
-        out, values = [], {}
+        out, values, intervals = [], {}, {}
         groups = pd.DataFrame({"label": labels, "claimant": who, "end": rows["end"].to_numpy()})
         for (label, claimant, end), part in groups.groupby(["label", "claimant", "end"],
                                                             sort=True):
             v = points[part.index.to_numpy()]
             est, lo, hi = mean_interval(v)
+            lo = max(lo, 0.0)                     # points are never negative
             out.append({"label": label, "claimant": claimant, "end": end, "claims": v.size,
                         "points": est, "points_lo": lo, "points_hi": hi, "min": v.min(),
                         "median": float(np.median(v)), "max": v.max()})
-            values[f"{label}: {claimant}, {end}"] = v
+            values[f"{label}: {claimant}, {human(end)}"] = v
+            intervals[f"{label}: {claimant}, {human(end)}"] = (est, lo, hi)
         data = pd.DataFrame(out)
         data.attrs["note"] = ("The claimant's pile points when he claimed 31, by matchup, "
                               "claimant and outcome: mean with 95% interval, minimum, median, "
                               "maximum.")
-        return data, values
+        return data, values, intervals
 
     # --- seats -------------------------------------------------------------------------------
 
@@ -465,6 +476,7 @@ class _Report:
             v, moves = ms[mine], self.rows["moves"].to_numpy(float)[mine]
             q = np.quantile(v, [0.5, 0.9])
             est, lo, hi = mean_interval(v)
+            lo = max(lo, 0.0)                     # a time is never negative
             out.append({"matchup": label, "games": int(mine.sum()), "moves": moves.mean(),
                         "ms_per_move": est, "ms_per_move_lo": lo, "ms_per_move_hi": hi,
                         "median": q[0], "p90": q[1], "max": v.max(),
@@ -474,15 +486,19 @@ class _Report:
         data.attrs["note"] = ("Per matchup: mean moves per game and milliseconds per move (per "
                               "game, both players together: the rows do not split time by "
                               "player), mean with 95% interval, median, 90th percentile, "
-                              "maximum, and the total seconds of play.")
+                              "maximum, and the total seconds of play; an interval's lower "
+                              "bound below 0 is shown as 0.")
         text = ["Wall-clock time of play per game divided by its moves, measured in the worker "
                 "that played it (a shared machine adds noise; compare matchups of one run)."]
-        tables = [shown_table("timing", data, list(data.columns[:3]) + [
-            "ms_per_move", "median", "p90", "max", "seconds"], digits=3)]
+        timing = shown_table("timing", data, list(data.columns[:3]) + [
+            "ms_per_move", "median", "p90", "max", "seconds"], digits=3)
+        timing.shown["moves"] = [f"{m:.1f}" for m in data["moves"]]
+        timing.shown["seconds"] = [f"{t:,.1f}" for t in data["seconds"]]
+        tables = [timing]
         thinking = self.tables["thinking"]
         if len(thinking) and thinking["ms_per_decision"].notna().any():
             text.append(self._equal_time(thinking))
-            tables.append(shown_table("thinking", thinking, [
+            tables.append(shown_table("thinking", at_least_zero(thinking, "ms_per_decision"), [
                 "label", "name", "games", "decisions", "ms_per_decision", "time_ratio"],
                 {"label": "matchup", "name": "agent"}, digits=3))
         elif not thinking_recorded(self.rows):
@@ -500,6 +516,73 @@ class _Report:
             b = search_budget(parse_agent(levels.get(name, name), self.spec.game))
             return None if b is None else b[:2]
         return equal_time(thinking, asked)
+
+
+def _toml(value) -> str:
+    """A spec value written as its TOML spec says it: ``{0 = ["7co"]}``."""
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _size(s: ExperimentSpec) -> str:
+    if s.deals is not None:
+        return f"{s.deals:,} deals per matchup"
+    if s.half_width is not None:
+        return (f"until the first agent's 95% interval is ±{s.half_width:g} wide, at most "
+                f"{s.max_deals:,} deals per matchup")
+    p = s.sprt
+    return (f"SPRT on the {p['kind']} ({p['lower']:g} against {p['upper']:g}, alpha "
+            f"{p['alpha']:g}, beta {p['beta']:g}), at most {s.max_deals:,} deals per matchup")
+
+
+_SIZE_KEYS = ("deals", "half_width", "max_deals", "sprt")
+
+
+def spec_settings(s: ExperimentSpec, manifest: dict, unit: str) -> list[tuple[str, str]]:
+    """The spec's settings as (setting, value) rows: one for every key the spec sets
+    (:meth:`ExperimentSpec.to_dict`, the manifest's spec), in the spec file's order, the size
+    keys as one row; a key this function does not know is shown as the TOML wrote it, so that no
+    key a spec sets is left out. The question is not a row (the report states it above)."""
+    game = s.load()
+    changed = non_default(game.rules)
+    levels = manifest.get("levels") or {}
+    known = {
+        "game": lambda: s.game,
+        "rules": lambda: ", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults",
+        "agents": lambda: "; ".join(f"{i}: {a}" for i, a in enumerate(s.agents)),
+        "matchups": lambda: "; ".join(T.matchup_label(list(s.agents), m) for m in s.matchups),
+        "unit": lambda: f"{s.unit} ({unit})",
+        "equity": lambda: f"match equity from {s.equity}",
+        "duplicate": lambda: ("yes: every deal played once per rotation of the seats, same cards"
+                              if s.duplicate else "no: every deal played once"),
+        "same_deals": lambda: ("yes: every matchup played the same deals" if s.same_deals
+                               else "no: every matchup played its own deals"),
+        "setup": lambda: "every deal starts from " + _toml(s.setup),
+        "deal": lambda: "every deal's cards satisfy " + _toml(s.deal),
+        "size": lambda: _size(s),
+        "batch_size": lambda: f"{s.batch_size:,} deals",
+        "seed": lambda: str(s.seed),
+    }
+    names = {"same_deals": "same deals", "batch_size": "batch size", "deal": "deal condition",
+             "setup": "deal setup"}
+    given = {k: v for k, v in s.to_dict().items() if k != "question" and v is not None}
+    if any(k in given for k in _SIZE_KEYS):
+        given = {k: v for k, v in given.items() if k not in _SIZE_KEYS} | {"size": True}
+    keys = [k for k in known if k in given] + sorted(k for k in given if k not in known)
+    rows = []
+    for key in keys:
+        rows.append((names.get(key, human(key)), known[key]() if key in known
+                     else _toml(given[key])))
+        if key == "agents" and levels:
+            rows.append(("levels", "; ".join(f"{k} = {v}" for k, v in levels.items())))
+    return rows
 
 
 def _same_agents(names: list[str], levels: dict) -> list[str]:

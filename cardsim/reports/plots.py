@@ -3,17 +3,29 @@ and grey levels, hatches, markers and line styles instead of colour alone, so th
 reads in black and white.
 
 Each function takes the tables of :mod:`cardsim.reports.content` and returns a
-:class:`matplotlib.figure.Figure` (never shown; :func:`png` renders it). Figures are built on
-the Agg backend without pyplot's global state, and :func:`png` writes no time stamp, so a report
-rebuilt from the same store has byte-identical images.
+:class:`matplotlib.figure.Figure`, or a list of them where one figure would hold too many panels
+(at most :data:`PANELS` each; never shown; :func:`png` renders it). Legends sit outside the
+data: beside the axes or above or below the panels. Figures are built on the Agg backend
+without pyplot's global state, and :func:`png` writes no time stamp, so a report rebuilt from
+the same store has byte-identical images.
+
+Resolution: PNG at :data:`DPI` (200) pixels per inch, shown by the HTML report at half their
+pixel size (:func:`shown_size`: 100 CSS pixels per inch), so a figure is as large as at 100 dpi
+and sharp on screens of twice the density. PNG rather than SVG inside the HTML: one file serves
+the HTML and the Markdown report alike (GitHub shows PNG), it is byte-identical from build to
+build, and a histogram of thousands of bars stays small.
 """
 from __future__ import annotations
 
 import io
+import re
+import struct
 
 import numpy as np
 import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from PIL import Image
 
 from cardsim.stats import fmt_interval, mean_interval
 
@@ -22,13 +34,71 @@ HATCHES = ["", "//", "..", "xx", "\\\\", "oo"]
 MARKERS = ["o", "s", "^", "D", "v", "P"]
 LINES = ["-", "--", ":", "-."]
 WIDTH = 7.5
+DPI = 200
+"""Pixels per inch of the PNG files: twice the 100 CSS pixels per inch the HTML shows them at."""
+PANELS = 12
+"""The most panels one figure holds; more are split into several figures."""
+BODY = 11
+"""Points of the text written in a figure's cells: the HTML body text's size (16 CSS pixels)
+at the 100 CSS pixels per inch the figure is shown at."""
 
 
 def png(fig: Figure) -> bytes:
-    """The figure as PNG bytes (100 dpi, no metadata that changes between builds)."""
+    """The figure as PNG bytes at :data:`DPI`, with no metadata that changes between builds;
+    a figure drawn in greys alone (as every figure here is) as an 8-bit grey image, a quarter
+    of the bytes of colour with the same pixels."""
+    fig.set_dpi(DPI)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    rgba = np.asarray(canvas.buffer_rgba())
+    grey = (rgba[..., 0] == rgba[..., 1]).all() and (rgba[..., 1] == rgba[..., 2]).all() \
+        and (rgba[..., 3] == 255).all()
+    image = Image.fromarray(np.ascontiguousarray(rgba[..., 0]) if grey else rgba,
+                            "L" if grey else "RGBA")
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100, metadata={"Software": None})
+    image.save(buf, format="PNG", dpi=(DPI, DPI))
     return buf.getvalue()
+
+
+def shown_size(data: bytes) -> tuple[int, int]:
+    """The CSS width and height at which the HTML shows the PNG ``data`` (:func:`png`): half
+    its pixels, the figure's size at 100 pixels per inch."""
+    width, height = struct.unpack(">II", data[16:24])
+    return round(width * 100 / DPI), round(height * 100 / DPI)
+
+
+def human(text) -> str:
+    """A name as a title says it: ``"claim_won"`` → ``"claim won"``."""
+    return str(text).replace("_", " ")
+
+
+def _pages(items: list, per: int = PANELS) -> list[list]:
+    """``items`` in runs of at most ``per``, of sizes as equal as can be."""
+    n = max(1, -(-len(items) // per))
+    size = -(-len(items) // n)
+    return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
+
+
+def _title(text: str, inches: float, fontsize: float = 9) -> str:
+    """A panel title wrapped to the panel's width (``inches``): :func:`_wrap`."""
+    return _wrap(text, max(20, int(inches * 72 / (0.55 * fontsize))))
+
+
+def _legend_beside(ax, **kw) -> None:
+    """The axes' legend outside it, on its right."""
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
+              frameon=False, **kw)
+
+
+def _legend_below(fig: Figure, axes, ncols: int) -> None:
+    """One legend for the figure, below its panels: every label of the ``axes`` once."""
+    named = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            named.setdefault(label, handle)
+    if named:
+        fig.legend(list(named.values()), list(named), loc="outside lower center", ncols=ncols,
+                   fontsize=8, frameon=False)
 
 
 def _figure(height: float, rows: int = 1, cols: int = 1, sharex: bool = False):
@@ -73,7 +143,7 @@ def grouped_bars(table: pd.DataFrame, group: str, series: list[tuple[str, str]],
     if xlim:
         ax.set_xlim(*xlim)
     if k > 1:
-        ax.legend(fontsize=8, loc="best")
+        _legend_beside(ax)
     return fig
 
 
@@ -92,58 +162,76 @@ def forest(table: pd.DataFrame, label: str, value: str, xlabel: str, title: str)
 
 
 def distributions(values: dict[str, np.ndarray], xlabel: str, title: str,
-                  intervals: dict[str, tuple[float, float, float]] | None = None) -> Figure:
+                  intervals: dict[str, tuple[float, float, float]] | None = None) -> list[Figure]:
     """One panel per entry (a matchup): the share of games (or deals) at each value, as bars
     when there are few distinct values and as a histogram otherwise; the mean and its 95%
-    interval (``intervals[name]`` = (mean, lo, hi), else the values' own) drawn above."""
-    fig, axes = _figure(0.6 + 1.6 * len(values), rows=len(values), sharex=True)
+    interval (``intervals[name]`` = (mean, lo, hi), else the values' own) drawn above and
+    written in the panel's title. Two columns of panels beyond four, at most :data:`PANELS` a
+    figure (the figures share the x axis)."""
     every = np.unique(np.concatenate([np.asarray(v, dtype=float) for v in values.values()]))
     step = np.diff(every).min() if len(every) > 1 else 1.0
-    for ax, (name, v) in zip(axes, values.items()):
-        v = np.asarray(v, dtype=float)
-        distinct, counts = np.unique(v, return_counts=True)
-        if len(distinct) <= 40:
-            ax.bar(distinct, counts / v.size, width=0.8 * step, **_bar_style(1))
-        else:
-            ax.hist(v, bins=30, weights=np.full(v.size, 1 / v.size), **{
-                k: a for k, a in _bar_style(1).items() if k != "error_kw"})
-        mean, lo, hi = (intervals or {}).get(name) or mean_interval(v)
-        top = ax.get_ylim()[1]
-        ax.errorbar([mean], [top * 0.92], xerr=np.nan_to_num([[mean - lo], [hi - mean]]),
-                    fmt="D", color="black", capsize=4,
-                    label="mean " + fmt_interval(mean, lo, hi, 2))
-        ax.axvline(0, color="0.4", linestyle=":", linewidth=1)
-        ax.set_ylabel("share")
-        ax.set_title(name, fontsize=9)
-        ax.legend(fontsize=8, loc="upper left")
-    axes[-1].set_xlabel(xlabel)
-    fig.suptitle(title, fontsize=10)
-    return fig
+    span = (every.min() - step, every.max() + step) if len(every) else (0.0, 1.0)
+    pages = _pages(list(values))
+    figures = []
+    for page, names in enumerate(pages):
+        cols = 1 if len(values) <= 4 else 2
+        rows = -(-len(names) // cols)
+        fig, axes = _figure(0.9 + 2.0 * rows, rows=rows, cols=cols)
+        for ax in axes[len(names):]:
+            ax.set_visible(False)
+        for ax, name in zip(axes, names):
+            v = np.asarray(values[name], dtype=float)
+            distinct, counts = np.unique(v, return_counts=True)
+            if len(distinct) <= 40:
+                ax.bar(distinct, counts / v.size, width=0.8 * step, **_bar_style(1))
+            else:
+                ax.hist(v, bins=30, weights=np.full(v.size, 1 / v.size), **{
+                    k: a for k, a in _bar_style(1).items() if k != "error_kw"})
+            mean, lo, hi = (intervals or {}).get(name) or mean_interval(v)
+            top = ax.get_ylim()[1]
+            ax.errorbar([mean], [top * 0.92], xerr=np.nan_to_num([[mean - lo], [hi - mean]]),
+                        fmt="D", color="black", capsize=4)
+            ax.axvline(0, color="0.4", linestyle=":", linewidth=1)
+            ax.set_xlim(*span)
+            ax.set_ylabel("share")
+            ax.set_xlabel(xlabel, fontsize=8)
+            ax.set_title(_title(name, WIDTH / cols) + "\nmean " + fmt_interval(mean, lo, hi, 2),
+                         fontsize=9)
+        part = f" ({page + 1} of {len(pages)})" if len(pages) > 1 else ""
+        fig.suptitle(title + part, fontsize=10)
+        figures.append(fig)
+    return figures
 
 
 def panels_of_bars(table: pd.DataFrame, panel: str, x: str, series: str, value: str,
-                   xlabel: str, ylabel: str, title: str) -> Figure:
+                   xlabel: str, ylabel: str, title: str, per: int = 6) -> list[Figure]:
     """One panel per value of ``panel``: bars of ``value`` (with its interval) at each ``x``,
-    one bar per value of ``series`` (told apart by grey level and hatch)."""
+    one bar per value of ``series`` (told apart by grey level and hatch, named in a legend
+    beside the panel); at most ``per`` panels a figure."""
     panels = list(dict.fromkeys(table[panel]))
-    fig, axes = _figure(0.8 + 2.4 * len(panels), rows=len(panels))
-    for ax, p in zip(axes, panels):
-        part = table[table[panel] == p]
-        xs = list(dict.fromkeys(part[x]))
-        names = list(dict.fromkeys(part[series]))
-        width = 0.8 / len(names)
-        for i, name in enumerate(names):
-            one = part[part[series] == name].set_index(x).reindex(xs).reset_index()
-            ax.bar(np.arange(len(xs)) + (i - (len(names) - 1) / 2) * width, one[value],
-                   width=width, yerr=_err(one, value), label=str(name), **_bar_style(i))
-        ax.set_xticks(np.arange(len(xs)), [str(v) for v in xs])
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        ax.set_title(str(p), fontsize=9)
-        if len(names) > 1:
-            ax.legend(fontsize=8, loc="best")
-    fig.suptitle(title, fontsize=10)
-    return fig
+    pages = _pages(panels, per)
+    figures = []
+    for page, names_of_page in enumerate(pages):
+        fig, axes = _figure(0.9 + 2.3 * len(names_of_page), rows=len(names_of_page))
+        for ax, p in zip(axes, names_of_page):
+            part = table[table[panel] == p]
+            xs = list(dict.fromkeys(part[x]))
+            names = list(dict.fromkeys(part[series]))
+            width = 0.8 / len(names)
+            for i, name in enumerate(names):
+                one = part[part[series] == name].set_index(x).reindex(xs).reset_index()
+                ax.bar(np.arange(len(xs)) + (i - (len(names) - 1) / 2) * width, one[value],
+                       width=width, yerr=_err(one, value), label=_wrap(name), **_bar_style(i))
+            ax.set_xticks(np.arange(len(xs)), [human(v) for v in xs])
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel(ylabel)
+            ax.set_title(_title(p, WIDTH * 0.7), fontsize=9)
+            if len(names) > 1:
+                _legend_beside(ax)
+        part = f" ({page + 1} of {len(pages)})" if len(pages) > 1 else ""
+        fig.suptitle(title + part, fontsize=10)
+        figures.append(fig)
+    return figures
 
 
 def budget_curves(table: pd.DataFrame, ylabel: str, title: str,
@@ -167,7 +255,7 @@ def budget_curves(table: pd.DataFrame, ylabel: str, title: str,
                   + " (log scale)")
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8, loc="best")
+    _legend_beside(ax)
     return fig
 
 
@@ -189,45 +277,64 @@ def move_times(values: dict[str, np.ndarray], title: str) -> Figure:
 
 
 def _wrap(text: str, width: int = 28) -> str:
-    """Long axis labels broken at " vs " or spaces."""
-    text = str(text)
-    if len(text) <= width:
-        return text
-    if " vs " in text:
-        return text.replace(" vs ", "\nvs ")
-    cut = text.rfind(" ", 0, width)
-    return text if cut < 0 else text[:cut] + "\n" + text[cut + 1:]
+    """A long label in lines of at most about ``width`` characters: broken before " vs ",
+    after a comma (agent specs have no spaces) or at a space."""
+    if len(str(text)) <= width:
+        return str(text)
+    lines = []
+    for k, part in enumerate(str(text).split(" vs ")):
+        line = "vs " if k else ""
+        for token in re.split(r"(?<=[, ])", part):
+            if line.strip() and len(line) + len(token.rstrip()) > width:
+                lines.append(line.rstrip())
+                line = ""
+            line += token
+        lines.append(line.rstrip())
+    return "\n".join(lines)
 
 
-def heatmaps(grids: dict[str, tuple[pd.DataFrame, pd.DataFrame]], xlabel: str, ylabel: str,
-             title: str) -> Figure:
-    """One grey-level heat map per ``name -> (values, half_widths)`` (rows up the y axis,
-    columns along x; values from 0 to 1), each cell written as its value in percent over its
-    interval's half-width ("62" over "±0.5") where the grid is small enough to read."""
-    fig, axes = _figure(WIDTH / max(1, len(grids)) + 0.8, 1, len(grids))
-    image = None
-    for ax, (name, (values, half)) in zip(axes, grids.items()):
-        ax.grid(False)
-        data = values.to_numpy(float)
-        image = ax.imshow(data, origin="lower", cmap="Greys", vmin=0.0, vmax=1.0,
-                          aspect="auto", interpolation="nearest")
-        n_rows, n_cols = data.shape
-        ax.set_xticks(range(n_cols), [str(c) for c in values.columns], fontsize=6)
-        ax.set_yticks(range(n_rows), [str(r) for r in values.index], fontsize=6)
-        if n_rows * n_cols <= 400:
-            h = half.to_numpy(float)
-            for i in range(n_rows):
-                for j in range(n_cols):
-                    if not np.isnan(data[i, j]):
-                        ax.text(j, i, f"{100 * data[i, j]:.0f}\n±{100 * h[i, j]:.1f}",
-                                ha="center", va="center", fontsize=4.5,
-                                color="white" if data[i, j] > 0.55 else "black")
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        ax.set_title(name, fontsize=9)
-    if image is not None:
-        fig.colorbar(image, ax=list(axes), shrink=0.8, label="chance that side a wins")
-    fig.suptitle(title, fontsize=10)
+def heatmap(values: pd.DataFrame, half: pd.DataFrame, xlabel: str, ylabel: str, title: str,
+            label: str) -> Figure:
+    """A grey-level heat map of ``values`` (chances from 0 to 1) laid out as the table of it
+    is: its first row at the top, its columns across with their names above, as in the table
+    beside it. Each cell is written in percent with its 95% interval's half-width (``half``,
+    in percent points) at the body text's size (:data:`BODY`): on one line where the cell is
+    wide, on two where it is tall, the value alone where only that fits, nothing where not even
+    that does (the table holds every cell). ``label`` names the colour scale."""
+    data = 100 * values.to_numpy(float)
+    h = 100 * half.to_numpy(float)
+    n_rows, n_cols = data.shape
+    width = 9.6                                               # the report's text width
+    side = min(1.5, (width - 2.2) / max(n_cols, 1))           # a cell's width, inches
+    tall = float(np.clip(side, 0.3, 0.6))                     # and height
+    fig = Figure(figsize=(width, 1.5 + tall * n_rows), layout="constrained")
+    ax = fig.subplots()
+    image = ax.imshow(data, origin="upper", cmap="Greys", vmin=0.0, vmax=100.0,
+                      aspect=tall / side, interpolation="nearest")
+    ax.xaxis.tick_top()
+    ax.xaxis.set_label_position("top")
+    ax.set_xticks(range(n_cols), [str(c) for c in values.columns], fontsize=9)
+    ax.set_yticks(range(n_rows), [str(r) for r in values.index], fontsize=9)
+    em = BODY / 72 * 0.6                                      # a digit's width, inches
+    if side >= 9.5 * em:
+        layout = "{v:.1f} ±{h:.1f}"
+    elif side >= 5 * em and tall >= 2.3 * BODY / 72:
+        layout = "{v:.1f}\n±{h:.1f}"
+    elif side >= 4.5 * em and tall >= 1.2 * BODY / 72:
+        layout = "{v:.0f}"
+    else:
+        layout = None
+    if layout:
+        for i in range(n_rows):
+            for j in range(n_cols):
+                if not np.isnan(data[i, j]):
+                    ax.text(j, i, layout.format(v=data[i, j], h=h[i, j]), ha="center",
+                            va="center", fontsize=BODY, linespacing=1.0,
+                            color="white" if data[i, j] > 55 else "black")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    fig.colorbar(image, ax=ax, shrink=min(1.0, 4.0 / (tall * n_rows)), label=label)
     return fig
 
 
@@ -282,10 +389,9 @@ def expected_path(path: pd.DataFrame, ylabel: str, title: str, names: dict | Non
         ax.set_xlabel(f"{xlabel} (start: before the deal)")
         ax.set_ylabel(ylabel)
         ax.set_title((names or {}).get(seat, f"seat {seat}"), fontsize=9)
-        if known.any():
-            ax.legend(fontsize=7, loc="best")
-        else:
+        if not known.any():
             ax.text(0.5, 0.5, "no value to show", transform=ax.transAxes, ha="center")
+    _legend_below(fig, axes, 3)
     fig.suptitle(title, fontsize=10)
     return fig
 
@@ -313,6 +419,6 @@ def reliability(tables: dict[str, pd.DataFrame], title: str) -> Figure:
         ax.set_xlabel("predicted chance of winning the deal")
         ax.set_ylabel("share of positions won")
         ax.set_title(name, fontsize=9)
-        ax.legend(fontsize=7, loc="upper left")
+    _legend_below(fig, axes, 2)
     fig.suptitle(title, fontsize=10)
     return fig

@@ -19,6 +19,7 @@ from cardsim.experiments.store import StoreError
 from cardsim.experiments.tables import report_tables
 from cardsim.reports import ReportError, build_report, load_run
 from cardsim.reports.budgets import agents_base
+from cardsim.reports.build import rebuild_command
 from cardsim.reports.content import sections
 from cardsim.stats import fmt_interval, mean_interval
 
@@ -175,7 +176,7 @@ def test_categories_show_the_games_categories_in_order(parts):
     assert list(dict.fromkeys(scopa["category"])) == ["cards", "coins", "settebello",
                                                       "primiera", "scopas"]
     bura = parts[BURA.name]["categories"].tables[0].shown
-    assert list(dict.fromkeys(bura["category"])) == ["points_up", "points_down", "points"]
+    assert list(dict.fromkeys(bura["category"])) == ["points up", "points down", "points"]
 
 
 def test_bura_ends_and_points_at_the_claim(built):
@@ -365,7 +366,7 @@ def test_every_plot_is_labelled_with_intervals_and_readable_in_black_and_white(p
 # --- files ----------------------------------------------------------------------------------
 
 class _Page(HTMLParser):
-    VOID = {"meta", "img", "br", "hr", "link", "input"}
+    VOID = {"meta", "img", "br", "hr", "link", "input", "wbr"}
 
     def __init__(self):
         super().__init__()
@@ -432,17 +433,38 @@ def test_markdown_links_its_png_plots_and_holds_every_table(built, parts, store)
 
 
 def test_rebuilding_gives_the_same_files(built, tmp_path):
-    """Delete the report and rebuild it: byte-identical files (no time stamps anywhere)."""
+    """Delete the report and rebuild it with the same command: byte-identical files (no time
+    stamps anywhere)."""
     _, files = built[SCOPA.name]
+    old = {p.relative_to(files.folder): p.read_bytes() for p in files.folder.rglob("*")
+           if p.is_file()}
     out = tmp_path / "again"
-    build_report(SCOPA, out=out)
-    old = sorted(p.relative_to(files.folder) for p in files.folder.rglob("*") if p.is_file())
-    new = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
-    assert old == new
+    build_report(SCOPA, out=out, rebuild=rebuild_command(SCOPA, files.folder))
+    new = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert sorted(old) == sorted(new)
     for rel in old:
-        assert (files.folder / rel).read_bytes() == (out / rel).read_bytes(), rel
+        assert old[rel] == new[rel], rel
     build_report(SCOPA, out=out)                      # over an existing report: rewritten
-    assert sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file()) == new
+    assert sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file()) == sorted(new)
+
+
+def test_the_footer_names_the_command_that_rebuilds_the_report(tmp_path, monkeypatch):
+    """The rebuild command names the run folder as it was given, relative to the current
+    folder (``runs/demo``, not ``demo``), with ``--out`` only when the report goes elsewhere
+    than RUN/report; and it works as printed."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(BURA, tmp_path / "runs" / "demo")
+    build_report("runs/demo", fmt="md")
+    text = (tmp_path / "runs/demo/report/report.md").read_text(encoding="utf-8")
+    assert "rebuild with `cardsim report runs/demo`." in text
+    build_report(tmp_path / "runs" / "demo", out=tmp_path / "elsewhere", fmt="html")
+    html = (tmp_path / "elsewhere" / "report.html").read_text(encoding="utf-8")
+    assert "rebuild with\n<code>cardsim report runs/demo --out elsewhere</code>." in html
+    assert rebuild_command("/no where/x") == "cardsim report '/no where/x'"
+    before = (tmp_path / "runs/demo/report/report.md").read_bytes()
+    shutil.rmtree(tmp_path / "runs/demo/report")
+    assert main(["report", "runs/demo", "--format", "md"]) == 0
+    assert (tmp_path / "runs/demo/report/report.md").read_bytes() == before
 
 
 def test_formats_and_the_default_folder(tmp_path):

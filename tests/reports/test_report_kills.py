@@ -17,6 +17,7 @@ import pytest
 
 import cardsim.reports.build
 from cardsim.reports import build_report, load_run
+from cardsim.reports.build import rebuild_command
 from cardsim.reports.content import sections
 from tests.experiments.processes import die_at_call, fork, kill_after, wait
 
@@ -47,7 +48,7 @@ def quick(monkeypatch, tmp_path, parts):
     shutil.copytree(BURA, run)
     expected = {}
     for fmt in FORMATS:
-        build_report(run, out=tmp_path / fmt, fmt=fmt)
+        build_report(run, out=tmp_path / fmt, fmt=fmt, rebuild=rebuild_command(run))
         expected[fmt] = _files(tmp_path / fmt)
     return run, expected
 
@@ -129,7 +130,7 @@ def test_random_kills_of_cardsim_report_processes(tmp_path):
     out = run / "report"
     expected = {}
     for fmt in FORMATS:
-        build_report(run, out=tmp_path / fmt, fmt=fmt)
+        build_report(run, out=tmp_path / fmt, fmt=fmt, rebuild=rebuild_command(run))
         expected[fmt] = _files(tmp_path / fmt)
     def started(fmt):
         """A ``cardsim report`` process, once it has started writing; and when it did."""

@@ -121,7 +121,8 @@ def test_the_html_report_is_one_self_contained_file(reviews, tmp_path, name):
     for pre, hand in zip(page.pres, hands(rv)):
         assert hand in pre.splitlines()
     for d in rv.decisions.itertuples(index=False):
-        assert f"<td>{escape(d.played)}</td>" in text and f"<td>{escape(d.best)}</td>" in text
+        assert f"<td class=\"txt\">{escape(d.played)}</td>" in text
+        assert f"<td class=\"txt\">{escape(d.best)}</td>" in text
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -94,9 +94,8 @@ def answers(rows: pd.DataFrame, agents: Sequence[str], unit: str, return_unit: s
             figure = f"{100 * est:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
             verdict = "better" if lo > 0.5 else "worse" if hi < 0.5 else "no clear difference"
             text = (f"{_capital(me)} wins {figure} of its matches against {other}"
-                    + {"better": "", "worse": "",
-                       "no clear difference": ": no clear difference"}[verdict]
-                    + f" ({over}).")
+                    + (": no clear difference" if verdict == "no clear difference" else "")
+                    + f", {over}.")
         else:
             key = "mean_return" if zero_sum else "margin"
             scale = 1.0 if zero_sum else 2.0

@@ -209,7 +209,7 @@ def test_the_report_draws_the_mover_table_and_the_chances(tmp_path, capsys):
     table = tmp_path / "table"
     assert main(["equity", "mushka", "--option", "max_deals=50", "--games", "60", "--boot",
                  "10", "--out", str(table), "--quiet"]) == 0
-    assert "the mover's chance to win the game" in capsys.readouterr().out
+    assert "the mover's chance to win the game" in capsys.readouterr().out.lower()
     assert main(["report", str(table)]) == 0
     html = (table / "report" / "report.html").read_text()
     assert "Game equity" in html and "data:image/png;base64" in html

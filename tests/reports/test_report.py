@@ -21,7 +21,8 @@ from cardsim.reports import ReportError, build_report, load_run
 from cardsim.reports.budgets import agents_base
 from cardsim.reports.build import rebuild_command
 from cardsim.reports.content import sections
-from cardsim.stats import fmt_interval, mean_interval
+from cardsim.reports.headline import agent_words
+from cardsim.stats import mean_interval
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SCOPA, BURA = DATA / "scopa_budget", DATA / "bura_ends"
@@ -104,17 +105,19 @@ def test_summary_says_who_is_better_with_the_interval_and_the_sprt_verdict(built
     for line, (_, r), (_, t) in zip(text, first.iterrows(), tables["sprt"].iterrows()):
         est, lo, hi = r["mean_return"], r["mean_return_lo"], r["mean_return_hi"]
         if hi < 0:
-            assert line.startswith(f"heuristic beats {r['name']} by "
-                                   f"{fmt_interval(-est, -hi, -lo)} points per deal")
+            assert line.startswith(f"The heuristic beats {agent_words(r['name'])} by "
+                                   f"{-est:.2f} points a deal [{-hi:.2f}, {-lo:.2f}]")
         else:
-            assert f"{fmt_interval(est, lo, hi)} points per deal" in line
-        assert f"over {int(r['deals'])} deals" in line
+            assert line.startswith(f"No clear difference between {agent_words(r['name'])} "
+                                   f"and the heuristic: {est:+.2f} points a deal [{lo:.2f}, "
+                                   f"{hi:.2f}]".replace("-0.00", "0.00"))
+        assert f", {int(r['deals'])} duplicate deals ({int(r['games'])} games)." in line
         assert t["verdict"] == "H0" and "SPRT: accepts H0 (margin 0)" in line
     summary = _csv(files, "summary")
     assert list(summary["verdict"]) == ["worse" if v < 0 else "no clear difference"
                                         for v in first["mean_return_hi"]]
     bura = parts[BURA.name]["summary"].text[0]
-    assert bura.startswith("heuristic beats random by ") and "stakes per deal" in bura
+    assert bura.startswith("The heuristic beats the random player by ") and "stakes a deal" in bura
 
 
 def test_summary_of_a_game_that_is_not_zero_sum_compares_returns_at_one_table(monkeypatch):
@@ -138,9 +141,12 @@ def test_summary_of_a_game_that_is_not_zero_sum_compares_returns_at_one_table(mo
         est, lo, hi = 2 * r["margin"], 2 * r["margin_lo"], 2 * r["margin_hi"]
         assert est == pytest.approx(2 * r["mean_return"])     # Scopa is zero-sum after all
         if hi < 0:
-            assert f"beats {r['name']} by {fmt_interval(-est, -hi, -lo)}" in line
+            assert f"beats {agent_words(r['name'])} by {-est:.2f} points a deal" in line
+            assert f"[{-hi:.2f}, {-lo:.2f}]" in line
         else:
-            assert f"{r['name']}'s return minus" in line and fmt_interval(est, lo, hi) in line
+            assert f"No clear difference between {agent_words(r['name'])}" in line
+            assert f"[{lo:.2f}, {hi:.2f}]".replace("-0.00", "0.00") in line
+        assert "(its points minus the other's)" in line
     assert list(summary.tables[0].data.columns)[2] == "return minus the other's"
 
 
@@ -536,8 +542,12 @@ def test_a_run_of_whole_partnership_matches():
     run = load_run(DATA / "scopa_matches")
     got = {s.key: s for s in sections(run)}
     line = got["summary"].text[0]
-    assert "per match (+1 won, -1 lost)" in line
-    assert f"over {run.rows['deal'].nunique()} matches)" in line
+    first = report_tables(run.rows, run.agents)["matchups"].iloc[0]
+    assert line.startswith(f"{agent_words(first['name']).capitalize()} wins "
+                           f"{100 * first['win_rate']:.1f}% [{100 * first['win_rate_lo']:.1f}, "
+                           f"{100 * first['win_rate_hi']:.1f}] of its matches against ")
+    assert line.endswith(f", {run.rows['deal'].nunique()} duplicate matches ({len(run.rows)} "
+                         "games).")
     spec = dict(got["study"].tables[0].data.values)
     assert spec["unit"].startswith("match") and spec["rules"] == "num_players=4"
     assert list(got["seats"].tables[0].data["seat"]) == [0, 1, 2, 3]

@@ -4,11 +4,12 @@ figures. Everything here is computed from the store's manifest and rows
 
 Sections, in order (a section is left out when the run holds nothing for it):
 
+``summary``        the answer first: who is better and how sure we are (the
+                   sentences the terminal prints, :mod:`.headline`): each matchup's first
+                   agent's mean return per deal with its paired 95% interval, in words and as
+                   a plot; the SPRT verdicts when the run used one.
 ``study``          the question and the spec: game, rules that differ from the default, agents,
                    matchups, size, seed, the cardsim version that ran it, games used.
-``summary``        who is better and how sure we are: each matchup's first agent's mean return
-                   per deal with its paired 95% interval, in words and as a plot; the SPRT
-                   verdicts when the run used one.
 ``results``        win, draw and loss rates per matchup (Wilson 95% intervals), table and plot.
 ``ratings``        the rating list: every agent on one Elo scale (Bradley–Terry from the 2-agent
                    matchups, 95% bootstrap intervals), when three or more agents are rated.
@@ -148,7 +149,7 @@ class _Report:
         self.contests = self.first[[len(set(self.order[k])) > 1 for k in self.first["matchup"]]]
 
     def sections(self) -> list[Section]:
-        out = [self.study(), self.summary(), self.results(), self.ratings(),
+        out = [self.summary(), self.study(), self.results(), self.ratings(),
                self.distributions(), self.categories(), self.ends(), self.seats(),
                self.budget(), self.timing()]
         return [s for s in out if s is not None]

@@ -27,9 +27,9 @@ from cardsim.stats import mean_interval
 DATA = Path(__file__).resolve().parents[1] / "data"
 SCOPA, BURA = DATA / "scopa_budget", DATA / "bura_ends"
 PNG = b"\x89PNG\r\n\x1a\n"
-SCOPA_SECTIONS = ["study", "summary", "results", "ratings", "distributions", "categories",
+SCOPA_SECTIONS = ["summary", "study", "results", "ratings", "distributions", "categories",
                   "seats", "budget", "timing"]
-BURA_SECTIONS = ["study", "summary", "results", "distributions", "categories", "ends", "seats",
+BURA_SECTIONS = ["summary", "study", "results", "distributions", "categories", "ends", "seats",
                  "timing"]
 
 

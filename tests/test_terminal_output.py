@@ -204,6 +204,18 @@ def test_equity_golden(capsys, monkeypatch, tmp_path):
                      re.M)
 
 
+def test_review_golden(capsys, monkeypatch, tmp_path):
+    """A review opens with each reviewed seat's loss, marks and luck in a sentence."""
+    from tests.solvers.test_review import heuristic_record
+    monkeypatch.chdir(tmp_path)
+    heuristic_record(cardsim.load_game("scopa"), 15).write(tmp_path / "deal.json")
+    out = _cli(capsys, monkeypatch, "review", "deal.json", "--player", "0", "--worlds", "8",
+               "--baseline", "20")
+    check_golden("review_scopa", out)
+    assert re.match(r"^Seat 0 \(heuristic\) lost \d+\.\d\d ±\d+\.\d\d points against the best "
+                    r"moves over \d+ decisions", out)
+
+
 # --- the formats parse back to the same numbers -------------------------------------------------
 
 def test_run_formats_carry_the_tables_numbers(capsys, monkeypatch, tmp_path):

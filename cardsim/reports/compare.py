@@ -1,4 +1,5 @@
-"""Two experiment runs of the same game side by side (``cardsim compare RUN_A RUN_B``).
+"""Two experiment runs of the same game side by side: the tables ``cardsim compare RUN_A
+RUN_B`` prints (:func:`cardsim.app.results.print_comparison`).
 
 Rows are matched by name, not by index: a matchup by its label (``"random vs heuristic"``)
 and first agent (:func:`cardsim.experiments.tables.matchup_agents`), so the two specs may list their
@@ -12,21 +13,13 @@ seeds differ), so its 95% interval is ``diff ± t·√(se_a² + se_b²)`` from e
 """
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 import pandas as pd
 
-from cardsim.experiments.tables import format_table, matchup_label, report_tables
+from cardsim.experiments.tables import matchup_label, report_tables
 from cardsim.protocol.options import non_default
 from cardsim.reports.run import ReportError, Run, load_run
 from cardsim.stats import welch_t95
-
-TITLES = {"spec": "Settings", "matchups": "Matchups (first agent of each)",
-          "dealer": "Dealer advantage", "categories": "Scoring categories",
-          "ends": "How games end"}
-WIDTH = 110
-"""The width :func:`format_comparison` aims at (characters per line)."""
 
 _DIFF = ("and the difference B - A, whose 95% interval is +-t*sqrt(se_A^2 + se_B^2) from "
          "the two runs' paired standard errors (the runs are independent; t is Student's at "
@@ -158,69 +151,3 @@ def compare_runs(a, b) -> dict[str, pd.DataFrame]:
                  "Wilson 95% interval.")
     out["spec"].attrs["runs"] = (a.name, b.name)
     return out
-
-
-def _wrap(head: str, text) -> list[str]:
-    lines = textwrap.wrap(str(text), WIDTH - len(head), break_on_hyphens=False,
-                          break_long_words=False) or [""]
-    return [head + lines[0]] + [" " * len(head) + line for line in lines[1:]]
-
-
-def _spec_lines(table: pd.DataFrame) -> list[str]:
-    lines = []
-    for setting, a, b, same in table[["setting", "a", "b", "same"]].itertuples(index=False):
-        head = f"  {setting:<16} {'same' if same else 'DIFFERS':<8}"
-        if same:
-            lines += _wrap(head, a)
-        else:
-            lines += _wrap(head + "A: ", a)
-            lines += _wrap(" " * len(head) + "B: ", b)
-    return lines
-
-
-def _shown(table: pd.DataFrame) -> list[str]:
-    """The table as lines of text: each interval as one column, ``_a``/``_b`` as ``A``/``B``,
-    missing values as ``-``, the standard errors dropped and the keys as the index; a table
-    with keys below the matchup is printed per matchup (and agent), each under a line
-    ``"<agent> in <label>:"``; the matchups table drops ``name`` (the first agent leads its
-    label)."""
-    out = format_table(table).drop(columns=[c for c in table.columns
-                                            if c.startswith(("return_se_", "se_"))])
-    out = out.astype(object).map(lambda v: "-" if (not isinstance(v, str) and pd.isna(v))
-                                 or v == "" else v)
-    out = out.rename(columns={c: f"{c[:-2].replace('mean_return', 'return')} {c[-1].upper()}"
-                              .replace("_", " ") for c in out.columns if c[-2:] in ("_a", "_b")})
-    out = out.rename(columns={"diff": "B - A"})
-    keys = [c for c in ("label", "name", "position", "category", "end") if c in out.columns]
-    if len(keys) == 2 and keys[1] == "name":               # the matchups table
-        out, keys = out.drop(columns="name"), ["label"]
-    if keys[0] != "label" or len(keys) == 1:
-        return _text(out.set_index(keys))
-    lines = []
-    for group, part in out.groupby(keys[:-1], sort=False):
-        lines += ["  " + " in ".join(group[::-1]) + ":"]
-        lines += _text(part.drop(columns=keys[:-1]).set_index(keys[-1]))
-    return lines
-
-
-def _text(table: pd.DataFrame) -> list[str]:
-    table.index.names = [None] * table.index.nlevels
-    return [("  " + line).rstrip() for line in table.to_string(line_width=WIDTH - 2).splitlines()]
-
-
-def format_comparison(tables: dict[str, pd.DataFrame]) -> str:
-    """The text ``cardsim compare`` prints: the two run names, then every table of
-    :func:`compare_runs` with its title and its note (intervals are 95%)."""
-    names = tables["spec"].attrs.get("runs", ("A", "B"))
-    lines = [f"A: {names[0]}", f"B: {names[1]}",
-             "Differences are B - A; 95% confidence intervals in brackets."]
-    for key, table in tables.items():
-        lines += ["", TITLES.get(key, key)]
-        if key == "spec":
-            lines += _spec_lines(table)
-        elif table.empty:
-            lines.append("  (no rows)")
-        else:
-            lines += _shown(table)
-        lines += _wrap("  (", f"{table.attrs.get('note', '')})")
-    return "\n".join(lines)

@@ -4,6 +4,7 @@ No games are played: the tests read the example stores in tests/data (made by
 tests/data/make_stores.py) and recompute every expected figure from
 :func:`cardsim.experiments.tables.report_tables` of each run independently.
 """
+import io
 import math
 import shutil
 from pathlib import Path
@@ -13,8 +14,8 @@ import pandas as pd
 import pytest
 
 from cardsim.experiments.store import StoreError
-from cardsim.experiments.tables import format_table, report_tables
-from cardsim.reports.compare import TITLES, compare_runs, format_comparison
+from cardsim.experiments.tables import report_tables
+from cardsim.reports.compare import compare_runs
 from cardsim.reports.run import ReportError, load_run
 from cardsim.stats import Z95, welch_t95
 
@@ -157,22 +158,33 @@ def test_store_errors_pass_through(tmp_path, budget):
     assert "missing" in str(e.value)
 
 
+def _printed(tables) -> str:
+    from cardsim.app.output import Output
+    from cardsim.app.results import print_comparison
+    buffer = io.StringIO()
+    with Output("table", buffer) as out:
+        print_comparison(tables, out)
+    return buffer.getvalue()
+
+
 def test_a_copied_store_is_compared_by_its_folder_name(tmp_path, variant):
     copy = tmp_path / "variant_copy"
     shutil.copytree(DATA / "scopa_variant", copy)
-    text = format_comparison(compare_runs(variant, copy))
+    text = _printed(compare_runs(variant, copy))
     assert text.splitlines()[:2] == ["A: scopa_variant", "B: variant_copy"]
 
 
-def test_format_comparison(tables):
-    text = format_comparison(tables)
+def test_the_comparison_printed(tables):
+    """The settings that differ, each matchup's answer in a sentence, then the tables with the
+    difference B - A and its interval, within 100 columns."""
+    text = _printed(tables)
     flat = " ".join(text.split())
     assert "A: scopa_budget" in text and "B: scopa_variant" in text
-    for key, table in tables.items():
-        assert TITLES[key] in text.splitlines()
-        assert " ".join(table.attrs["note"].split()) in flat, key
-    assert max(len(line) for line in text.splitlines()) <= 120
-    assert "last_move_scopa_counts=True" in text and "DIFFERS" in text
-    shown = format_table(tables["matchups"])
-    assert "diff" in shown.columns and "diff_lo" not in shown.columns
-    assert shown["diff"].iloc[0] in text
+    assert "Settings that differ" in text and "last_move_scopa_counts=True" in text
+    for title in ("Mean return of each matchup's first agent", "Dealer advantage",
+                  "Scoring categories of each matchup's first agent (mean points a game)"):
+        assert title in text.splitlines()
+    assert max(len(line) for line in text.splitlines()) <= 100
+    m = tables["matchups"].iloc[0]
+    assert (f"B - A {m['diff']:.2f} [{m['diff_lo']:.2f}, {m['diff_hi']:.2f}]: no clear "
+            "difference.") in flat

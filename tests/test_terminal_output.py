@@ -212,7 +212,7 @@ def test_review_golden(capsys, monkeypatch, tmp_path):
     out = _cli(capsys, monkeypatch, "review", "deal.json", "--player", "0", "--worlds", "8",
                "--baseline", "20")
     check_golden("review_scopa", out)
-    assert re.match(r"^Seat 0 \(heuristic\) lost \d+\.\d\d ±\d+\.\d\d points against the best "
+    assert re.match(r"^Seat 0 \(person\) lost \d+\.\d\d ±\d+\.\d\d points against the best "
                     r"moves over \d+ decisions", out)
 
 

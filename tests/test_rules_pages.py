@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from cardsim.app import reference
+from cardsim.app import rulebook
 from cardsim.app.cli import main
 from cardsim.game import definition, list_games
 from cardsim.protocol.options import describe
@@ -55,14 +55,14 @@ def test_every_rule_id_cited_in_the_code_is_found_by_cardsim_rules(capsys):
 def test_every_rule_id_of_the_specification_is_on_the_page_in_order(game):
     """The vendored IDs of ``../shared/rules`` (``tests/data/rule_ids.txt``): the page's entries
     are exactly these, in the specification's order."""
-    assert reference.rule_ids(reference.rules_page(game)) == rule_ids.vendored()[game]
+    assert rulebook.rule_ids(rulebook.rules_page(game)) == rule_ids.vendored()[game]
 
 
 @pytest.mark.skipif(not rule_ids.RULES.is_dir(), reason=f"no specification folder {rule_ids.RULES} "
                     "(a clone of the repository alone); the vendored IDs are checked instead")
 @pytest.mark.parametrize("game", list_games())
 def test_every_rule_id_of_the_specification_files_is_on_the_page(game):
-    on_page = set(reference.rule_ids(reference.rules_page(game)))
+    on_page = set(rulebook.rule_ids(rulebook.rules_page(game)))
     missing = [rid for rid in rule_ids.from_rules()[game] if rid not in on_page]
     assert not missing, f"{game}: not on the rules page: {missing}"
 
@@ -70,7 +70,7 @@ def test_every_rule_id_of_the_specification_files_is_on_the_page(game):
 @pytest.mark.parametrize("game", list_games())
 def test_the_options_listed_are_the_rules_options_with_their_defaults_and_rules(game):
     """An option added to the rules dataclass without its line on the page fails here."""
-    options_section = reference.section(reference.rules_page(game), "Options")
+    options_section = rulebook.section(rulebook.rules_page(game), "Options")
     listed = {m.group(1): m.group(0) for m in re.finditer(
         r"^- `(\w+)` \(default `([^`]*)`;.*?(?=^- |\Z)", options_section, re.M | re.S)}
     options = describe(definition(game).rules_type)
@@ -89,7 +89,7 @@ def test_the_card_notation_is_the_engines(game):
     ``action_to_string`` write: cards of the deck, a move's cards in the deck's order (the order
     cardsim prints and the prompt expects), move words of the game's action kinds."""
     deck = definition(game).deck
-    spans = re.findall(r"`([^`]+)`", reference.section(reference.rules_page(game), "Card notation"))
+    spans = re.findall(r"`([^`]+)`", rulebook.section(rulebook.rules_page(game), "Card notation"))
     cards = [t for t in spans if re.fullmatch(r"[0-9A-Z]{1,2}[a-z]{1,2}|T\d+|M", t)]
     assert cards and all(deck.index(c) >= 0 for c in cards)
     if game == "scopa":                 # a card, ">", the cards it captures
@@ -123,7 +123,7 @@ def test_one_rule_prints_its_entry_under_its_heading_in_any_case(capsys):
 def test_a_game_prints_its_whole_page(capsys):
     code, out, _ = run(capsys, "rules", "bura")
     assert code == 0
-    assert out == reference.rules_page("bura")
+    assert out == rulebook.rules_page("bura")
     assert out.startswith("# Bura") and "### Card notation" in out and "## 3. Options" in out
 
 
@@ -149,8 +149,8 @@ def test_an_unknown_rule_or_game_is_one_line_naming_the_nearest(capsys, argv, ne
 
 @pytest.mark.parametrize("game", list_games())
 def test_every_line_of_a_page_and_of_its_rules_fits_100_columns(capsys, game):
-    page = reference.rules_page(game)
+    page = rulebook.rules_page(game)
     wide = [f"{i}: {len(line)}" for i, line in enumerate(page.splitlines(), 1) if len(line) > WIDTH]
     assert not wide, f"{game}: lines wider than {WIDTH}: {wide}"
-    for rid in reference.rule_ids(page):
-        assert max(len(line) for line in reference.rule_text(game, rid).splitlines()) <= WIDTH
+    for rid in rulebook.rule_ids(page):
+        assert max(len(line) for line in rulebook.rule_text(game, rid).splitlines()) <= WIDTH

@@ -9,7 +9,7 @@ The subcommands live with their workflow, each module adding its subcommands' pa
 their handlers (thin: they build a config and call a plain function):
 
 - :mod:`.engine`: ``games``, ``simulate``, ``compile``, ``bench``;
-- :mod:`.reference`: ``rules``;
+- :mod:`.rulebook`: ``rules``;
 - :mod:`.studies`: ``run``, ``equity``, ``train``, ``demo``, ``report``, ``verify``,
   ``compare``;
 - :mod:`.positions`: ``analyze``, ``review``, ``solve``, ``play``;
@@ -29,7 +29,7 @@ from cardsim.game import definition
 from cardsim.protocol.options import check_option_names, parse_option_pairs
 from cardsim.protocol.registry import list_games
 
-from . import engine, positions, reference, studies
+from . import engine, positions, rulebook, studies
 
 
 class _StoreOnce(argparse._StoreAction):
@@ -91,7 +91,7 @@ def make_parser() -> argparse.ArgumentParser:
                      "Bura, Mushka and Minchiate.")
     parser.add_argument("--version", action="version", version=f"cardsim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    add = {**engine.SUBCOMMANDS, **reference.SUBCOMMANDS, **studies.SUBCOMMANDS,
+    add = {**engine.SUBCOMMANDS, **rulebook.SUBCOMMANDS, **studies.SUBCOMMANDS,
            **positions.SUBCOMMANDS}
     for name in COMMANDS:
         add[name](sub)

@@ -1,4 +1,4 @@
-"""The reference subcommand: ``rules`` (a game's rules page, or one rule of it).
+"""The rulebook subcommand: ``rules`` (a game's rules page, or one rule of it).
 
 Each game ships its rules page as package data, ``cardsim/games/<game>/rules.md``: plain
 Markdown for players, every rule under its stable ID written ``**SC-CAPT-3**`` at the start of

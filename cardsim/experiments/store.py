@@ -35,15 +35,21 @@ computed again from their seeds. A changed spec on an existing folder is refused
 The lock (:func:`folder_lock`) is an ``flock`` on ``<folder>/.lock`` (Linux; POSIX systems):
 the operating system releases it when its process ends, however it ends, so a killed run never
 leaves a stale lock.
+
+Nothing leads out of the folder: the lock is opened without following a link and must be a
+regular file of the user's; ``batches/``, ``records/`` and ``quarantine/`` are refused when they
+are links (:func:`real_folder`); a temporary file is never written through a link at its name.
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import io
 import json
 import os
 import re
+import stat
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,12 +81,24 @@ def folder_lock(folder, name: str = LOCK, user: str = "a `cardsim run`") -> Iter
     keeps the holder's process id) while the block runs; :class:`StoreError` naming the holder's
     process when another process holds it."""
     folder = Path(folder)
+    lock = folder / name
+    not_regular = (f"{lock} is not a regular file of yours: cardsim writes its lock there; "
+                   "remove it and run again")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(folder / name, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
     except OSError as e:
+        if e.errno == errno.ELOOP:             # a link planted where the lock goes
+            raise StoreError(f"{lock} is a symbolic link: cardsim never follows a link out of "
+                             "a results folder; remove it and run again") from None
+        if e.errno == errno.EISDIR:
+            raise StoreError(not_regular) from None
         raise StoreError(f"cannot lock {folder} ({e.strerror}): choose a folder you can "
                          "write") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+        os.close(fd)
+        raise StoreError(not_regular)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -97,13 +115,29 @@ def folder_lock(folder, name: str = LOCK, user: str = "a `cardsim run`") -> Iter
 
 
 def write_synced(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` in one step: a temporary file, synced, renamed into place."""
+    """Write ``data`` to ``path`` in one step: a temporary file (never through a link planted
+    at its name), synced, renamed into place (a link at ``path`` is replaced, not followed)."""
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
+    if tmp.is_symlink():
+        tmp.unlink()
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o644)
+    with open(fd, "wb") as f:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def real_folder(folder: Path) -> Path:
+    """``folder``, a subfolder of a results folder, when it is not a symbolic link;
+    :class:`StoreError` naming the link otherwise: cardsim writes, moves and deletes only inside
+    the folder it was given, never through a link out of it."""
+    if folder.is_symlink():
+        raise StoreError(f"{folder} is a symbolic link (to {os.readlink(folder)}): cardsim "
+                         "never writes through a link out of a results folder; replace it "
+                         "with a real folder")
+    return folder
 
 
 @dataclass(frozen=True)
@@ -218,13 +252,13 @@ class Store:
                 store._grow(manifest, spec)
         else:
             _refuse_foreign(store.path)
-            store.batches.mkdir(parents=True, exist_ok=True)
+            real_folder(store.batches).mkdir(parents=True, exist_ok=True)
             store._write_json("manifest.json", {
                 "schema_version": SCHEMA_VERSION, "package_version": __version__,
                 "spec": spec, "spec_sha256": spec_checksum(spec), "root_seed": spec["seed"],
                 "levels": levels_of(spec)})
         for folder in (store.batches, store.records, store.path / QUARANTINE):
-            if folder.exists() and not folder.is_dir():
+            if real_folder(folder).exists() and not folder.is_dir():
                 raise StoreError(f"{store.path} is damaged: {folder.name} is a file, not a "
                                  "folder; move it away and run again")
         store.batches.mkdir(parents=True, exist_ok=True)
@@ -411,7 +445,7 @@ class Store:
         the file first, so that a kill in between leaves a record without its file (missing,
         set aside next time), never an unrecorded damaged file. Returns
         ``quarantine/<n>-<name>``."""
-        folder = self.path / QUARANTINE
+        folder = real_folder(self.path / QUARANTINE)
         folder.mkdir(exist_ok=True)
         taken = [int(p.name.split("-", 1)[0]) for p in folder.iterdir()
                  if p.name.split("-", 1)[0].isdigit()]

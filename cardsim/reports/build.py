@@ -124,6 +124,9 @@ RUN_INTERVALS = ("Intervals are 95%: paired over duplicate deals (Student's t) f
 
 
 def _check_out(out: Path) -> None:
+    if out.is_symlink():                 # the swap would move the link's target's report away
+        raise ReportError(f"{out} is a symbolic link (to {os.readlink(out)}): cardsim never "
+                          "writes a report through a link; give a real folder (--out)")
     if out.exists() and (not out.is_dir() or set(p.name for p in out.iterdir()) - _OWNED):
         raise ReportError(f"{out} exists and holds other files than a report's (report.html, "
                           "report.md, plots/, tables/): choose another --out folder")
@@ -164,7 +167,10 @@ def write_report(contents, out, fmt: str = "both", template: str = "report") -> 
     with folder_lock(out.parent, f".{out.name}.lock", f"a `cardsim report` writing {out}"):
         parts, context = contents()
         for leftover in out.parent.glob(f".{out.name}-new-*"):    # of a killed build
-            shutil.rmtree(leftover, ignore_errors=True)
+            if leftover.is_symlink():
+                leftover.unlink()                  # the link only, never its target
+            else:
+                shutil.rmtree(leftover, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
         tmp.chmod(0o755)
         try:

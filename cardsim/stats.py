@@ -109,6 +109,20 @@ def fmt_interval(est: float, lo: float, hi: float, digits: int = 3) -> str:
     return f"{est:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
+def fmt_percent(p: float, low: float, high: float) -> str:
+    """A share and its interval in percent: ``31.2% [30.6, 31.9]`` (empty for a missing one)."""
+    if math.isnan(p):
+        return ""
+    return f"{100 * p:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def fmt_amount(est: float, lo: float, hi: float, unit: str, signed: bool = False) -> str:
+    """A value with its unit, then its interval: ``0.49 points a deal [0.26, 0.72]``
+    (``+0.49 …`` when ``signed``; never ``-0.00``)."""
+    value, _, bounds = fmt_interval(est, lo, hi, 2).partition(" ")
+    return " ".join(t for t in (fmt_signed(est) if signed else value, unit, bounds) if t)
+
+
 def fmt_signed(x: float, digits: int = 2) -> str:
     """``+0.51``, ``-1.20``, ``+0.00`` (never ``-0.00``)."""
     return f"{_rounded(float(x), digits):+.{digits}f}"

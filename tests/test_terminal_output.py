@@ -20,6 +20,7 @@ import pytest
 import cardsim
 from cardsim.app.cli import main
 from cardsim.app.output import Output, fmt_cell, kind_of, text_table
+from cardsim.stats import fmt_amount, fmt_percent
 from tests.terminal import DATA, check_golden, fits
 
 
@@ -46,6 +47,9 @@ def test_an_interval_is_one_cell_and_never_minus_zero():
     assert fmt_cell("points", 0.487, 0.256, 0.717) == "0.49 [0.26, 0.72]"
     assert fmt_cell("points", -0.001, -0.002, 0.0) == "0.00 [0.00, 0.00]"
     assert fmt_cell("rate", 0.5, float("nan"), float("nan")) == "0.500"
+    assert fmt_amount(-0.001, -0.5, 0.004, "points", signed=True) == "+0.00 points [-0.50, 0.00]"
+    assert fmt_amount(1.876, 1.6, 2.16, "points a deal") == "1.88 points a deal [1.60, 2.16]"
+    assert fmt_percent(0.3124, 0.306, 0.319) == "31.2% [30.6, 31.9]"
 
 
 def _frame() -> pd.DataFrame:

@@ -199,11 +199,10 @@ def print_analysis(game, player: int, table: pd.DataFrame, out: Output) -> None:
 
 
 def _expected(row: pd.Series, unit: str) -> str:
-    from cardsim.stats import fmt_interval, fmt_signed
-    interval = fmt_interval(row["mean_return"], row["mean_return_lo"], row["mean_return_hi"], 2)
-    bounds = interval[interval.index("["):]
-    return (f"{fmt_signed(row['mean_return'])} {unit} expected {bounds}, won in "
-            f"{100 * row['win_rate']:.0f}% of the worlds")
+    from cardsim.stats import fmt_amount
+    return (fmt_amount(row["mean_return"], row["mean_return_lo"], row["mean_return_hi"],
+                       f"{unit} expected", signed=True)
+            + f", won in {100 * row['win_rate']:.0f}% of the worlds")
 
 
 # --- review ----------------------------------------------------------------------------------------

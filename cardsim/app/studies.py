@@ -19,6 +19,7 @@ import pandas as pd
 from cardsim.errors import CardsimError
 from cardsim.game import definition
 from cardsim.protocol.options import parse_option_pairs, rules_from_options
+from cardsim.stats import fmt_percent
 
 from .arguments import (
     dask_address,
@@ -238,12 +239,12 @@ def print_records_equity(table: pd.DataFrame, rows: pd.DataFrame, config, game, 
             f"(seed {config.seed}), {s['deals_mean']:.1f} deals a game on average, in "
             f"{folder}.")
     half = (table["p_high"] - table["p_low"]) / 2
-    cut = (f"{model.cut} cut {me.interval_text(*s['cut'])} of the games short (the lowest "
+    cut = (f"{model.cut} cut {fmt_percent(*s['cut'])} of the games short (the lowest "
            f"record won; {s['ties']} ties for it shared the win).")
     if config.records is not None:
         best = int(table["p_win"].to_numpy().argmax())
         out.say(f"The best placed: {me.positions(n)[best]} (record {table['record'].iloc[best]}"
-                f"), {me.interval_text(*table[['p_win', 'p_low', 'p_high']].iloc[best])} to win "
+                f"), {fmt_percent(*table[['p_win', 'p_low', 'p_high']].iloc[best])} to win "
                 "the game.", cut)
         shown = table.assign(position=me.positions(n)).rename(
             columns={"p_low": "p_win_lo", "p_high": "p_win_hi"})
@@ -283,8 +284,8 @@ def print_equity(table: pd.DataFrame, model, out: Output, symmetric: bool) -> No
     for name, part in splits(table, model.columns).items():
         first = part.sort_values([rows, cols], kind="stable").iloc[0]
         out.say(f"At {rows} {first[rows]}, {cols} {first[cols]} ({name}): side a wins "
-                f"{100 * first['p_win']:.1f}% [{100 * first['p_low']:.1f}, "
-                f"{100 * first['p_high']:.1f}] of the matches.")
+                f"{fmt_percent(first['p_win'], first['p_low'], first['p_high'])} of the "
+                "matches.")
     half = (table["p_high"] - table["p_low"]) / 2
     out.say(f"Widest 95% interval ±{100 * half.max():.2f} percentage points (mean "
             f"±{100 * half.mean():.2f}).")

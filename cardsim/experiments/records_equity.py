@@ -48,7 +48,6 @@ columns first (``position``, ``record``, ``agent`` / ``mover_record``, ``best_ot
 """
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -407,10 +406,3 @@ def describe(config: GameEquityConfig, n: int) -> str:
         return f"{a} at every seat"
     where = "the mover's seat" if config.records is not None else "one seat (rotated over games)"
     return f"{a} at {where}, {b} at the {n - 1} others"
-
-
-def interval_text(p: float, low: float, high: float) -> str:
-    """``31.2% [30.6, 31.9]``."""
-    if math.isnan(p):
-        return ""
-    return f"{100 * p:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"

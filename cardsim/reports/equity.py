@@ -32,7 +32,6 @@ from cardsim.experiments.equity_folder import read_equity, read_manifest
 from cardsim.experiments.records_equity import (
     config_from_dict,
     describe,
-    interval_text,
     is_game_equity,
     mover_grid,
     positions,
@@ -42,6 +41,7 @@ from cardsim.experiments.records_equity import (
     summary,
 )
 from cardsim.game import load_game
+from cardsim.stats import fmt_percent
 
 from . import plots
 from .content import Plot, Section, Table
@@ -103,9 +103,9 @@ def equity_contents(folder) -> tuple[list[Section], dict]:
         r = part.iloc[0]
         draw = (f", a draw {100 * r['p_draw']:.1f}%" if "p_draw" in part else "")
         start.append({"match state": ", ".join(f"{human(c)} {r[c]}" for c in columns),
-                      "side a wins": interval_text(r["p_win"], r["p_low"], r["p_high"]),
+                      "side a wins": fmt_percent(r["p_win"], r["p_low"], r["p_high"]),
                       **({"draw": f"{100 * r['p_draw']:.1f}%"} if "p_draw" in part else {}),
-                      "_text": f"{interval_text(r['p_win'], r['p_low'], r['p_high'])} with "
+                      "_text": f"{fmt_percent(r['p_win'], r['p_low'], r['p_high'])} with "
                                f"{title}{draw}"})
     first = rows_of[next(iter(rows_of))].iloc[0]
     at = ", ".join(f"{human(c)} {first[c]}" for c in columns[:2])
@@ -170,7 +170,7 @@ def game_equity_contents(folder, manifest: dict, table: pd.DataFrame) -> tuple[l
     rules = ", ".join(f"{k}={v}" for k, v in sorted(config.rules.items()))
     text = [f"Mushka ({rules}), {who}: {facts['games']:,} whole games (seed {config.seed}), "
             f"{facts['deals_mean']:.1f} deals a game on average; max_deals cut "
-            f"{interval_text(*facts['cut'])} of them short (MU-MATCH-2: the lowest record "
+            f"{fmt_percent(*facts['cut'])} of them short (MU-MATCH-2: the lowest record "
             f"won; {facts['ties']} ties for it shared the win)."]
     section = Section("equity", "Game equity", text=text)
     half = (table["p_high"] - table["p_low"]) / 2
@@ -180,7 +180,7 @@ def game_equity_contents(folder, manifest: dict, table: pd.DataFrame) -> tuple[l
                     "(the first to decide) round to the dealer; a win shared by a tie counts "
                     "its share; 95% Wilson intervals (widest "
                     f"±{100 * half.max():.2f} percent points).")
-        chances = [interval_text(*r) for r in table[["p_win", "p_low", "p_high"]].itertuples(
+        chances = [fmt_percent(*r) for r in table[["p_win", "p_low", "p_high"]].itertuples(
             index=False)]
         answer = ("From the records " + ", ".join(map(str, config.records)) + ": "
                   + "; ".join(f"the {where} wins {c}" for where, c in zip(positions(n), chances))
@@ -219,7 +219,7 @@ def game_equity_contents(folder, manifest: dict, table: pd.DataFrame) -> tuple[l
         values.index.name, values.columns.name = "mover's record", "best other record"
         first = table[(table["mover_record"] == start) & (table["best_other"] == start)]
         answer = ("At the first deal (every record {s}), the mover wins the game {c} (95% "
-                  "bootstrap interval).".format(s=start, c=interval_text(
+                  "bootstrap interval).".format(s=start, c=fmt_percent(
                       *first[["p_win", "p_low", "p_high"]].iloc[0])) if len(first)
                   else "No cell of the table is the game's start.")
         section.plots.append(Plot("equity", "The mover's chance to win in percent (his record "

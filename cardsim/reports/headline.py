@@ -24,7 +24,7 @@ import pandas as pd
 from cardsim.experiments import tables as T
 from cardsim.experiments.rows import distinct_agents
 from cardsim.solvers.agent_spec import level
-from cardsim.stats import fmt_interval, fmt_signed
+from cardsim.stats import fmt_amount, fmt_interval, fmt_percent
 
 SEARCHES = {"ismcts": "ISMCTS", "pimc": "PIMC", "exact": "the exact solver"}
 """Agent kinds written as their names (the rest as ``the <kind>``)."""
@@ -91,7 +91,7 @@ def answers(rows: pd.DataFrame, agents: Sequence[str], unit: str, return_unit: s
         other = " and ".join(agent_words(agents[a]) for a in names[1:])
         if match:
             est, lo, hi = (float(r[f"win_rate{e}"]) for e in ("", "_lo", "_hi"))
-            figure = f"{100 * est:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+            figure = fmt_percent(est, lo, hi)
             verdict = "better" if lo > 0.5 else "worse" if hi < 0.5 else "no clear difference"
             text = (f"{_capital(me)} wins {figure} of its matches against {other}"
                     + (": no clear difference" if verdict == "no clear difference" else "")
@@ -103,14 +103,14 @@ def answers(rows: pd.DataFrame, agents: Sequence[str], unit: str, return_unit: s
             per = f"{return_unit} a deal"
             if lo > 0:
                 verdict, text = "better", (f"{_capital(me)} beats {other} by "
-                                           f"{_amount(est, lo, hi, per)}")
+                                           f"{fmt_amount(est, lo, hi, per)}")
             elif hi < 0:
                 verdict, text = "worse", (f"{_capital(other)} beats {me} by "
-                                          f"{_amount(-est, -hi, -lo, per)}")
+                                          f"{fmt_amount(-est, -hi, -lo, per)}")
             else:
                 verdict, text = "no clear difference", (
                     f"No clear difference between {me} and {other}: "
-                    f"{_amount(est, lo, hi, per, signed=True)}")
+                    f"{fmt_amount(est, lo, hi, per, signed=True)}")
             if not zero_sum:
                 text += f" (its {return_unit} minus the other's)"
             figure = fmt_interval(est, lo, hi, 2)
@@ -119,22 +119,17 @@ def answers(rows: pd.DataFrame, agents: Sequence[str], unit: str, return_unit: s
     return out
 
 
-def _amount(est: float, lo: float, hi: float, per: str, signed: bool = False) -> str:
-    shown = fmt_signed(est) if signed else f"{est:.2f}"
-    return f"{shown} {per} [{lo:.2f}, {hi:.2f}]".replace("-0.00", "0.00")
-
-
 def _self_play(rows: pd.DataFrame, me: str, label: str, match: bool, return_unit: str,
                over: str) -> Answer:
     """An agent against itself: seat 0's mean return (or match win rate) against the others'."""
     seat = T.seat_table(rows).iloc[0]
     if match:
         est, lo, hi = (float(seat[f"win_rate{e}"]) for e in ("", "_lo", "_hi"))
-        figure = f"{100 * est:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+        figure = fmt_percent(est, lo, hi)
         text = f"{_capital(me)} against itself: seat 0 wins {figure} of the matches ({over})."
     else:
         est, lo, hi = (float(seat[f"mean_return{e}"]) for e in ("", "_lo", "_hi"))
         figure = fmt_interval(est, lo, hi, 2)
         text = (f"{_capital(me)} against itself: seat 0's mean return is "
-                f"{_amount(est, lo, hi, f'{return_unit} a deal', signed=True)}, {over}.")
+                f"{fmt_amount(est, lo, hi, f'{return_unit} a deal', signed=True)}, {over}.")
     return Answer(text, label, figure, None, int(seat["deals"]))

@@ -1,4 +1,4 @@
-"""A results folder never leads cardsim out of itself (issue 44, item 1): a symbolic link planted
+"""A results folder never leads cardsim out of itself: a symbolic link planted
 where the store keeps its lock, its batches, records or set-aside batches, or where a report
 goes, is refused in one line before anything is written, moved or deleted, and the link's
 target is left as it was.

@@ -1,4 +1,4 @@
-"""Reports a person can read (issue 43): figures at twice the resolution they are shown at,
+"""Reports a person can read: figures at twice the resolution they are shown at,
 legends outside the data, many panels split into several figures with human titles, the
 equity heat map laid out as its table in one unit with a headline, intervals kept on one line,
 times that cannot be negative never shown below 0, and a spec table with every key the spec
@@ -18,12 +18,12 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from cardsim.app.cli import main
 from cardsim.experiments.equity import grids
 from cardsim.experiments.equity_folder import read_equity
-from cardsim.experiments.records_equity import interval_text
 from cardsim.experiments.spec import ExperimentSpec, spec_from_dict
 from cardsim.reports import build_report, load_run, plots
 from cardsim.reports.build import cell_class
 from cardsim.reports.content import pages, sections, spec_settings
 from cardsim.reports.equity import equity_contents
+from cardsim.stats import fmt_percent
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SCOPA, BURA = DATA / "scopa_budget", DATA / "bura_ends"
@@ -183,7 +183,7 @@ def test_the_equity_report_opens_with_the_chance_from_the_start(equity):
     text = parts["answer"].text[0]
     assert text.startswith("From the start of a match (score a 0, score b 0), side a")
     for r in start.itertuples(index=False):
-        assert f"{interval_text(r.p_win, r.p_low, r.p_high)} with dealer {r.dealer}" in text
+        assert f"{fmt_percent(r.p_win, r.p_low, r.p_high)} with dealer {r.dealer}" in text
     assert f"{DEALS} duplicate deals ({2 * DEALS} games)" in text
     assert context["games"] == f"{2 * DEALS}"
     assert "bootstrap" in context["intervals"] and "Wilson" not in context["intervals"]

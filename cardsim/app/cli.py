@@ -1,9 +1,12 @@
 """The ``cardsim`` command line: ``main(argv) -> int`` and its parser.
 
 A user error (any :class:`~cardsim.errors.CardsimError`, a usage error among them) prints one
-line to stderr and returns 2 (a misspelt command or game names the nearest); Ctrl-C returns
-130; a closed pipe (``| head``) 141, silently; a bug keeps its traceback. Bare ``cardsim``
-prints the help.
+line to stderr and returns 2 (a misspelt command or game names the nearest); an environment
+fault (an :class:`OSError`: a full disk, a read-only file system, a folder removed while the
+command ran) one line and 1 (:func:`fault`); Ctrl-C returns 130; a closed pipe (``| head``)
+141, silently; a bug keeps its traceback. An output whose encoding cannot take cardsim's
+characters gets their ASCII spelling (:func:`~cardsim.app.output.degrade_to_ascii`). Bare
+``cardsim`` prints the help.
 
 The subcommands live with their workflow, each module adding its subcommands' parsers beside
 their handlers (thin: they build a config and call a plain function):
@@ -19,6 +22,7 @@ and the argument types they share in :mod:`.arguments`.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from typing import Sequence
@@ -107,6 +111,9 @@ def _one_line(text: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     from cardsim.compiled.compiling import watch
+
+    from .output import degrade_to_ascii
+    degrade_to_ascii(sys.stdout, sys.stderr)   # an ASCII terminal gets ASCII, not a traceback
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         parser = make_parser()
@@ -130,6 +137,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())        # no second error at exit's flush
         return 141
+    except OSError as e:              # the machine's fault, not the user's: one line, 1
+        print(f"cardsim: error: {_one_line(fault(e))}", file=sys.stderr)
+        return 1
+
+
+FAULTS = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",
+          errno.EROFS: "the file system is read-only", errno.EACCES: "permission denied",
+          errno.EPERM: "operation not permitted", errno.EIO: "input/output error",
+          errno.ENOENT: "no such file or folder (was it removed while cardsim ran?)",
+          errno.ESTALE: "the network file system lost it"}
+"""The words for the environment faults a command meets (any other says the system's)."""
+RESUME = "what was written before is kept: fix this and run the command again to resume"
+"""What a user does after a fault: a store writes each file whole, by rename, so a run
+stopped by a fault resumes where it stopped (a removed folder is not named so)."""
+
+
+def fault(e: OSError) -> str:
+    """The one line for an environment fault: what failed, on which file, and what to do."""
+    what = FAULTS.get(e.errno, e.strerror or type(e).__name__)
+    where = f": {e.filename}" if e.filename else ""
+    return f"{what}{where}" + ("" if e.errno == errno.ENOENT else f"; {RESUME}")
 
 
 if __name__ == "__main__":

@@ -161,6 +161,46 @@ def text_table(table: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
+ASCII = {"—": "-", "–": "-", "−": "-", "‐": "-", "±": "+/-", "×": "x", "·": ".", "…": "...",
+         "→": "->", "←": "<-", "≤": "<=", "≥": ">=", "≈": "~", "²": "^2", "§": "S.", "‘": "'",
+         "’": "'", "“": '"', "”": '"', "«": '"', "»": '"', "─": "-", "━": "-", "│": "|",
+         "┃": "|", "•": "*", "♠": "S", "♥": "H", "♦": "D", "♣": "C", "\u00a0": " "}
+"""The ASCII spelling of the characters cardsim prints, for an output that cannot encode them
+(:func:`degrade_to_ascii`); any other character is spelt by its letters without accents, box
+corners as ``+``, else ``?``."""
+
+
+def _ascii(error: UnicodeError) -> tuple[str, int]:
+    """The ``cardsim-ascii`` codec error handler: :data:`ASCII`'s spelling of the characters
+    that the output's encoding cannot take."""
+    import unicodedata
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    spelt = []
+    for c in error.object[error.start:error.end]:
+        plain = unicodedata.normalize("NFKD", c).encode("ascii", "ignore").decode()
+        spelt.append(ASCII.get(c) or plain or (
+            "+" if unicodedata.name(c, "").startswith("BOX DRAWINGS") else "?"))
+    return "".join(spelt), error.end
+
+
+def degrade_to_ascii(*streams) -> None:
+    """Make each text stream whose encoding cannot take cardsim's characters (``LC_ALL=C``
+    with ``PYTHONUTF8=0``: ASCII) print them in ASCII (:data:`ASCII`) instead of failing: a
+    result is never lost to the terminal's encoding."""
+    import codecs
+    try:
+        codecs.lookup_error("cardsim-ascii")
+    except LookupError:
+        codecs.register_error("cardsim-ascii", _ascii)
+    for stream in streams:
+        if not _encodes(stream, "—±×…─│") and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="cardsim-ascii")
+            except (ValueError, OSError):      # closed, or not reconfigurable: left as is
+                pass
+
+
 def _encodes(stream, text: str) -> bool:
     try:
         text.encode(getattr(stream, "encoding", None) or "utf-8")

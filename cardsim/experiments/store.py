@@ -42,6 +42,7 @@ are links (:func:`real_folder`); a temporary file is never written through a lin
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import hashlib
@@ -122,11 +123,16 @@ def write_synced(path: Path, data: bytes) -> None:
         tmp.unlink()
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC,
                  0o644)
-    with open(fd, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError:                    # a full disk: the part written goes, the old file stays
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 def real_folder(folder: Path) -> Path:

@@ -80,7 +80,9 @@ class StoreError(CardsimError):
 def folder_lock(folder, name: str = LOCK, user: str = "a `cardsim run`") -> Iterator[None]:
     """Hold an exclusive lock on ``folder`` (an ``flock`` on the file ``folder/name``, which
     keeps the holder's process id) while the block runs; :class:`StoreError` naming the holder's
-    process when another process holds it."""
+    process when another process holds it, or a folder the user cannot lock (a link, not a
+    folder, not theirs); the machine's faults (a full disk, a read-only file system) are
+    raised as they are."""
     folder = Path(folder)
     lock = folder / name
     not_regular = (f"{lock} is not a regular file of yours: cardsim writes its lock there; "
@@ -94,8 +96,10 @@ def folder_lock(folder, name: str = LOCK, user: str = "a `cardsim run`") -> Iter
                              "a results folder; remove it and run again") from None
         if e.errno == errno.EISDIR:
             raise StoreError(not_regular) from None
-        raise StoreError(f"cannot lock {folder} ({e.strerror}): choose a folder you can "
-                         "write") from None
+        if e.errno in (errno.ENOTDIR, errno.EACCES, errno.EPERM, errno.ENAMETOOLONG):
+            raise StoreError(f"cannot lock {folder} ({e.strerror}): choose a folder you can "
+                             "write") from None
+        raise                          # the machine's fault (a full disk…): the caller's line
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
         os.close(fd)

@@ -23,8 +23,8 @@ from .game import Game, GameDefinition, load_game
 from .stats import Sums
 
 CHUNK = 20_000
-"""Deals per call of the compiled loop. Mushka's loop starts a new game at each call, so its
-games table depends on this size (the other games' results do not)."""
+"""Deals per call of the compiled loop (a progress step); the rows do not depend on it: a game
+under way (Mushka's) is carried into the next call."""
 
 MAX_DEALS = 2**63 - 1
 """The most deals a run may ask for: deal counts are int64 in the compiled loops and the

@@ -483,10 +483,16 @@ def _holds(rows: pd.DataFrame, key: tuple[int, int]) -> bool:
 
 def _refuse_foreign(path: Path) -> None:
     """:class:`StoreError` when ``path`` is not a folder, or a non-empty folder without a
-    manifest (someone else's files; the lock file alone does not count)."""
+    manifest (someone else's files; the lock file, an empty ``batches/`` and the manifest's
+    temporary file alone, as a run stopped before its manifest was written leaves them, do not
+    count)."""
     if path.exists() and not path.is_dir():
         raise StoreError(f"{path} is a file, not a folder: choose an empty or new folder")
+
+    def ours(p: Path) -> bool:
+        return p.name in (LOCK, "manifest.json.tmp") or (
+            p.name == "batches" and p.is_dir() and not p.is_symlink() and not any(p.iterdir()))
     if (path.is_dir() and not (path / "manifest.json").exists()
-            and any(p.name != LOCK for p in path.iterdir())):
+            and not all(ours(p) for p in path.iterdir())):
         raise StoreError(f"{path} is not empty and holds no manifest.json: "
                          "choose an empty or new folder")

@@ -1,9 +1,11 @@
 """The ``cardsim`` command line: ``main(argv) -> int`` and its parser.
 
 A user error (any :class:`~cardsim.errors.CardsimError`, a usage error among them) prints one
-line to stderr and returns 2 (a misspelt command or game names the nearest); Ctrl-C returns
-130; a closed pipe (``| head``) 141, silently; a bug keeps its traceback. Bare ``cardsim``
-prints the help.
+line to stderr and returns 2 (a misspelt command or game names the nearest); a fault of the
+environment (:class:`~cardsim.errors.EnvironmentFault`: a lost Dask scheduler, …) one line and 1;
+Ctrl-C returns 130, SIGTERM 143 and SIGHUP 129, each after one line, stopped the same way (the
+workers stopped, a results folder left to resume); a closed pipe (``| head``) 141, silently; a
+bug keeps its traceback. Bare ``cardsim`` prints the help.
 
 The subcommands live with their workflow, each module adding its subcommands' parsers beside
 their handlers (thin: they build a config and call a plain function):
@@ -20,7 +22,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from typing import Sequence
 
 from cardsim import __version__
@@ -104,8 +109,44 @@ def _one_line(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+class Terminated(KeyboardInterrupt):
+    """A SIGTERM or SIGHUP received by :func:`main`: raised in the main thread wherever it is, so
+    that the command stops as at Ctrl-C."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum, frame) -> None:
+    signal.signal(signum, signal.SIG_DFL)       # a second one ends the process at once
+    raise Terminated(signum)
+
+
+@contextmanager
+def _terminated_as_interrupted():
+    """Inside, SIGTERM and SIGHUP raise :class:`Terminated`, each where it has its default action
+    (one ignored, as under ``nohup``, stays ignored) and in the main thread only (signals can be
+    handled nowhere else); the previous handlers are back on leaving."""
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(signum) is signal.SIG_DFL:
+                previous[signum] = signal.signal(signum, _terminate)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    with _terminated_as_interrupted():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     from cardsim.compiled.compiling import watch
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
@@ -122,7 +163,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return args.handler(args)
     except CardsimError as e:
         print(f"cardsim: error: {_one_line(str(e))}", file=sys.stderr)
-        return 2
+        return getattr(e, "exit_status", 2)
+    except Terminated as e:
+        print("cardsim: terminated", file=sys.stderr)
+        return 128 + e.signum
     except KeyboardInterrupt:
         print("cardsim: interrupted", file=sys.stderr)
         return 130

@@ -25,7 +25,6 @@ import os
 import signal
 import sys
 import threading
-from contextlib import contextmanager
 from typing import Sequence
 
 from cardsim import __version__
@@ -123,32 +122,27 @@ def _terminate(signum, frame) -> None:
     raise Terminated(signum)
 
 
-@contextmanager
-def _terminated_as_interrupted():
-    """Inside, SIGTERM and SIGHUP raise :class:`Terminated`, each where it has its default action
-    (one ignored, as under ``nohup``, stays ignored) and in the main thread only (signals can be
-    handled nowhere else); the previous handlers are back on leaving."""
+def _terminate_on_signals():
+    """From now on, SIGTERM and SIGHUP raise :class:`Terminated`, each where it has its default
+    action (one ignored, as under ``nohup``, stays ignored) and in the main thread only (signals
+    are handled nowhere else); returns the function that puts the previous handlers back."""
     previous = {}
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGTERM, signal.SIGHUP):
             if signal.getsignal(signum) is signal.SIG_DFL:
                 previous[signum] = signal.signal(signum, _terminate)
-    try:
-        yield
-    finally:
+
+    def restore() -> None:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+    return restore
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    with _terminated_as_interrupted():
-        return _main(argv)
-
-
-def _main(argv: Sequence[str] | None) -> int:
     from cardsim.compiled.compiling import watch
     argv = sys.argv[1:] if argv is None else list(argv)
+    restore = _terminate_on_signals()
     try:
         parser = make_parser()
         if not argv:                          # bare ``cardsim``: what it can do
@@ -174,6 +168,8 @@ def _main(argv: Sequence[str] | None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())        # no second error at exit's flush
         return 141
+    finally:
+        restore()
 
 
 if __name__ == "__main__":

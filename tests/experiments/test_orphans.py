@@ -189,7 +189,7 @@ def test_sigkill_of_a_run_leaves_no_worker_and_the_run_resumes(clean, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "sigkill"])
 def test_a_stopped_equity_run_leaves_no_worker_and_resumes(tmp_path, signum):
     """``cardsim equity --jobs 2`` stopped after its first batch: no process left (SIGTERM: one
     line, exit 143); run again, it prints the table of an uninterrupted request."""

@@ -3,12 +3,21 @@
 Every mistake a user can make — an unknown game, option or value, a malformed position, an
 illegal action — raises a subclass of :class:`CardsimError`, itself a :class:`ValueError`. The
 message is one line that names the offending value and says what was expected. The command line
-prints that line and exits with status 2; anything else is a bug and keeps its traceback.
+prints that line and exits with status 2 (:class:`EnvironmentFault`, a fault of the machine
+rather than of the request, with status 1); anything else is a bug and keeps its traceback.
 """
 
 
 class CardsimError(ValueError):
     """Base class of every user error raised by cardsim."""
+
+
+class EnvironmentFault(CardsimError):
+    """A fault of the environment, not of the request: a lost Dask scheduler, a full disk, a
+    read-only folder. Its line names what failed and what was kept; the command line exits
+    with :attr:`exit_status`, 1 (a user error exits with 2)."""
+
+    exit_status = 1
 
 
 class UnknownGameError(CardsimError):

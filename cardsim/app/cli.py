@@ -1,12 +1,14 @@
 """The ``cardsim`` command line: ``main(argv) -> int`` and its parser.
 
 A user error (any :class:`~cardsim.errors.CardsimError`, a usage error among them) prints one
-line to stderr and returns 2 (a misspelt command or game names the nearest); an environment
-fault (an :class:`OSError`: a full disk, a read-only file system, a folder removed while the
-command ran) one line and 1 (:func:`fault`); Ctrl-C returns 130; a closed pipe (``| head``)
-141, silently; a bug keeps its traceback. An output whose encoding cannot take cardsim's
-characters gets their ASCII spelling (:func:`~cardsim.app.output.degrade_to_ascii`). Bare
-``cardsim`` prints the help.
+line to stderr and returns 2 (a misspelt command or game names the nearest); a fault of the
+environment — an :class:`OSError` (a full disk, a read-only file system, a folder removed while
+the command ran: :func:`fault`) or an :class:`~cardsim.errors.EnvironmentFault` (a lost Dask
+scheduler) — one line and 1; Ctrl-C returns 130, SIGTERM 143 and SIGHUP 129, each after one
+line, stopped the same way (the workers stopped, a results folder left to resume); a closed
+pipe (``| head``) 141, silently; a bug keeps its traceback. An output whose encoding cannot
+take cardsim's characters gets their ASCII spelling
+(:func:`~cardsim.app.output.degrade_to_ascii`). Bare ``cardsim`` prints the help.
 
 The subcommands live with their workflow, each module adding its subcommands' parsers beside
 their handlers (thin: they build a config and call a plain function):
@@ -24,7 +26,9 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import signal
 import sys
+import threading
 from typing import Sequence
 
 from cardsim import __version__
@@ -108,6 +112,36 @@ def _one_line(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+class Terminated(KeyboardInterrupt):
+    """A SIGTERM or SIGHUP received by :func:`main`: raised in the main thread wherever it is, so
+    that the command stops as at Ctrl-C."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum, frame) -> None:
+    signal.signal(signum, signal.SIG_DFL)       # a second one ends the process at once
+    raise Terminated(signum)
+
+
+def _terminate_on_signals():
+    """From now on, SIGTERM and SIGHUP raise :class:`Terminated`, each where it has its default
+    action (one ignored, as under ``nohup``, stays ignored) and in the main thread only (signals
+    are handled nowhere else); returns the function that puts the previous handlers back."""
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(signum) is signal.SIG_DFL:
+                previous[signum] = signal.signal(signum, _terminate)
+
+    def restore() -> None:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    return restore
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     from cardsim.compiled.compiling import watch
@@ -115,6 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .output import degrade_to_ascii
     degrade_to_ascii(sys.stdout, sys.stderr)   # an ASCII terminal gets ASCII, not a traceback
     argv = sys.argv[1:] if argv is None else list(argv)
+    restore = _terminate_on_signals()
     try:
         parser = make_parser()
         if not argv:                          # bare ``cardsim``: what it can do
@@ -129,7 +164,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return args.handler(args)
     except CardsimError as e:
         print(f"cardsim: error: {_one_line(str(e))}", file=sys.stderr)
-        return 2
+        return getattr(e, "exit_status", 2)
+    except Terminated as e:
+        print("cardsim: terminated", file=sys.stderr)
+        return 128 + e.signum
     except KeyboardInterrupt:
         print("cardsim: interrupted", file=sys.stderr)
         return 130
@@ -140,6 +178,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as e:              # the machine's fault, not the user's: one line, 1
         print(f"cardsim: error: {_one_line(fault(e))}", file=sys.stderr)
         return 1
+    finally:
+        restore()
 
 
 FAULTS = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",

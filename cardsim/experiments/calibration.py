@@ -390,9 +390,10 @@ def run_calibration(spec: CalibrationSpec, out, jobs: int = 1,
                     progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """Play the study's missing batches into the store ``out`` (created, or resumed and
     repaired), ``jobs`` processes; every row. ``progress(done, total)`` after each batch."""
-    from joblib import Parallel, delayed
+    from joblib import delayed
 
     from cardsim.experiments.store import Store
+    from cardsim.workers import parallel
     d = spec.to_dict()
     with Store.writer(out, d) as store:
         store.repair()
@@ -400,7 +401,7 @@ def run_calibration(spec: CalibrationSpec, out, jobs: int = 1,
         done = spec.batches - len(todo)
         if todo:
             warm_up(spec)
-            work = Parallel(n_jobs=jobs, return_as="generator")(
+            work = parallel(jobs, return_as="generator")(
                 delayed(batch_rows)(d, b) for b in todo)
             for b, rows in zip(todo, work):
                 store.write_batch(0, b, rows)

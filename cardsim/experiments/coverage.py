@@ -235,8 +235,10 @@ def replicate(name: str, replications: int, seed: int = 1, jobs: int = 1):
         raise CardsimError(f"unknown case {name!r}: expected one of {', '.join(CASES)}")
     chunks = [range(i, min(i + 50, replications)) for i in range(0, replications, 50)]
     if jobs > 1:
-        from joblib import Parallel, delayed
-        parts = Parallel(n_jobs=jobs)(delayed(_draw_many)(name, seed, c) for c in chunks)
+        from joblib import delayed
+
+        from cardsim.workers import parallel
+        parts = parallel(jobs)(delayed(_draw_many)(name, seed, c) for c in chunks)
     else:
         parts = [_draw_many(name, seed, c) for c in chunks]
     draws = [d for part in parts for d in part]

@@ -359,8 +359,10 @@ def run_game_equity(config: GameEquityConfig, out, jobs: int = 1,
                     progress: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Compute (or resume) the request into the folder ``out`` (module docstring); returns its
     table and the games' rows. A folder of another request is refused."""
-    from joblib import Parallel, delayed
+    from joblib import delayed
     from tqdm.auto import tqdm
+
+    from cardsim.workers import parallel
     game = check(config)
     out = Path(out)
     manifest = manifest_of(config, game)
@@ -376,8 +378,8 @@ def run_game_equity(config: GameEquityConfig, out, jobs: int = 1,
         bar = tqdm(total=len(batches), initial=len(batches) - len(todo), unit="batch",
                    disable=not progress, desc=f"{game.name} equity")
         d = config.to_dict()
-        with Parallel(n_jobs=jobs, return_as="generator_unordered") as parallel:
-            done = parallel(delayed(_play_batch)(d, b, *batches[b]) for b in todo)
+        with parallel(jobs, return_as="generator_unordered") as pool:
+            done = pool(delayed(_play_batch)(d, b, *batches[b]) for b in todo)
             for b, rows in done:
                 write_synced(_batch_path(out, b), rows.to_parquet(index=False))
                 bar.update(1)

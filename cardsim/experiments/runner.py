@@ -21,17 +21,19 @@ on its seeds; only the measured columns, :data:`cardsim.experiments.rows.MEASURE
 """
 from __future__ import annotations
 
+import logging
 import sys
 import time
 from dataclasses import dataclass
 
 import pandas as pd
-from joblib import Parallel, delayed
+from joblib import delayed
 from tqdm.auto import tqdm
 
-from cardsim.errors import CardsimError
+from cardsim.errors import CardsimError, EnvironmentFault
 from cardsim.game import definition
 from cardsim.stats import fmt_interval
+from cardsim.workers import parallel
 
 from .rows import batch_rows
 from .spec import ExperimentSpec
@@ -50,13 +52,16 @@ class RunConfig:
 
 
 class _Workers:
-    """Runs batches and yields their rows as they finish: joblib's local processes, or a
-    ``dask.distributed`` cluster."""
+    """Runs batches and yields their rows as they finish: joblib's local processes (each ending
+    with this process: :func:`cardsim.workers.parallel`), or a ``dask.distributed`` cluster.
+    Stopped early (Ctrl-C, SIGTERM), the pool is stopped and the finished batches are kept;
+    a Dask scheduler lost on the way is an :class:`~cardsim.errors.EnvironmentFault`."""
 
     def __init__(self, config: RunConfig) -> None:
         self.config = config
         self.client = None
         self.parallel = None
+        self.lost = False
 
     def __enter__(self) -> "_Workers":
         if self.config.dask:
@@ -71,7 +76,7 @@ class _Workers:
                 raise CardsimError(f"cannot reach the Dask scheduler at {self.config.dask}: "
                                    f"{e}") from None
         else:
-            self.parallel = Parallel(n_jobs=self.config.jobs, return_as="generator_unordered")
+            self.parallel = parallel(self.config.jobs, return_as="generator_unordered")
             self.parallel.__enter__()
         return self
 
@@ -79,22 +84,53 @@ class _Workers:
     def width(self) -> int:
         """How many batches run at once."""
         if self.client is not None:
-            return max(1, sum(self.client.nthreads().values()))
+            try:
+                return max(1, sum(self.client.nthreads().values()))
+            except (OSError, TimeoutError) as e:
+                raise self._lost(e) from None
         return self.config.jobs
 
     def map(self, spec: ExperimentSpec, wave: list[tuple[int, int]]):
         if self.client is None:
             yield from self.parallel(delayed(run_batch)(spec, m, b) for m, b in wave)
             return
+        from concurrent.futures import CancelledError
+
         from distributed import as_completed
-        futures = [self.client.submit(run_batch, spec, m, b, pure=False)
-                   for m, b in wave]
-        for future in as_completed(futures):
-            yield future.result()
+        failed = None
+        try:
+            futures = [self.client.submit(run_batch, spec, m, b, pure=False)
+                       for m, b in wave]
+            for future in as_completed(futures):
+                if future.status == "error":
+                    failed = future
+                    break
+                rows = future.result()
+                yield rows
+        except (OSError, TimeoutError, CancelledError) as e:
+            raise self._lost(e) from None
+        if failed is not None:
+            failed.result()              # the batch's own exception, raised on a worker
+
+    def _lost(self, e: BaseException) -> EnvironmentFault:
+        """The fault of a lost scheduler, ``e`` what said so; the client is then closed quietly
+        (:meth:`__exit__`)."""
+        self.lost = True
+        lines = str(e).splitlines()
+        why = f"{type(e).__name__}: {lines[0]}" if lines else type(e).__name__
+        return EnvironmentFault(f"lost the Dask scheduler at {self.config.dask} ({why}): the "
+                                "batches finished so far are stored; run again to resume")
 
     def __exit__(self, *exc) -> None:
         if self.client is not None:
-            self.client.close()
+            log = logging.getLogger("distributed.client")
+            level = log.level
+            if self.lost:           # not the traceback of its attempt to reconnect, cut short
+                log.setLevel(logging.CRITICAL)
+            try:
+                self.client.close()
+            finally:
+                log.setLevel(level)
         if self.parallel is not None:
             self.parallel.__exit__(*exc)
 

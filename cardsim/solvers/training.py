@@ -439,9 +439,11 @@ def round_data(plan: Plan, folder: Path, r: int, weights: str, jobs: int, progre
               for k in range((plan.deals + plan.chunk - 1) // plan.chunk)]
     todo = [(k, n) for k, n in chunks if _chunk(folder, r, k) is None]
     if todo:
-        from joblib import Parallel, delayed
+        from joblib import delayed
+
+        from cardsim.workers import parallel
         work = (delayed(_chunk_to_file)(plan, folder, r, k, n, agents, weights) for k, n in todo)
-        for _ in Parallel(n_jobs=jobs, return_as="generator_unordered")(work):
+        for _ in parallel(jobs, return_as="generator_unordered")(work):
             if progress is not None:
                 progress(1)
     parts = []

@@ -1,6 +1,6 @@
 """Child processes for the store's kill and lock tests: a function run in a forked copy of the
 test process (its modules, compiled code included, already loaded, so a child starts in
-milliseconds), and SIGKILL at a chosen moment.
+milliseconds), SIGKILL at a chosen moment, and a process's descendants (Linux's ``/proc``).
 
 A forked child shares the parent's inter-process locks: tqdm's write lock holds a
 multiprocessing lock, and a child killed while holding it would leave the parent waiting for
@@ -12,6 +12,7 @@ import signal
 import threading
 import time
 import traceback
+from pathlib import Path
 
 import tqdm.auto
 import tqdm.std
@@ -81,3 +82,41 @@ def die_at_call(module, name: str, nth: int, after: bool) -> None:
         return result
 
     setattr(module, name, dying)
+
+
+def descendants(pid: int) -> set[int]:
+    """The processes that ``pid`` started, and those they started, and so on (read from
+    ``/proc``: Linux)."""
+    parent = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:                                     # ended meanwhile
+            continue
+        parent[int(stat.parent.name)] = int(fields[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {p for p, pp in parent.items() if pp in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pids) -> set[int]:
+    """Those of ``pids`` still running (a zombie, ended and not yet reaped, is not)."""
+    out = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            out.add(pid)
+    return out
+
+
+def wait_gone(pids, seconds: float) -> set[int]:
+    """Wait until none of ``pids`` runs, at most ``seconds``; those still running then."""
+    deadline = time.monotonic() + seconds
+    while (left := alive(pids)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return left

@@ -10,6 +10,7 @@ when the kernel returns. A parent stopped by an exception (Ctrl-C, or SIGTERM:
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 
@@ -28,9 +29,19 @@ class _Parallel(Parallel):
         pass
 
 
+TRACKER_QUIET = "ignore:resource_tracker:UserWarning"
+"""The ``-W`` option that keeps loky's resource tracker from printing, after this process was
+killed (SIGKILL: it could not say which shared objects it had finished with), that it found
+"leaked" semaphores and folders: the tracker removes them all the same, and a user can do
+nothing with the warning. The tracker is started with this process's ``-W`` options."""
+
+
 def parallel(n_jobs: int, **kwargs) -> Parallel:
     """``joblib.Parallel(n_jobs, **kwargs)`` whose worker processes end when this process
-    does (:func:`watch_parent`)."""
+    does (:func:`watch_parent`), and whose resource tracker cleans up silently after a killed
+    parent (:data:`TRACKER_QUIET`)."""
+    if TRACKER_QUIET not in sys.warnoptions:
+        sys.warnoptions.append(TRACKER_QUIET)
     return _Parallel(n_jobs=n_jobs, initializer=watch_parent, initargs=(os.getpid(),), **kwargs)
 
 

@@ -1,0 +1,90 @@
+"""The designer's measures (:mod:`cardsim.experiments.measures`) on hand-built rows whose
+answer is known: a 2-seat game whose seat 0 returns ``a + L_d + P_r + e`` (a seat advantage
+``a``, the cards' ``L_d`` of the deal, the players' ``P_r = ±s`` of the rotation, noise ``e``),
+seat 1 the opposite; every measure within its interval of the known value, and the intervals
+of the variance shares covering the known value about 95% of the time.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cardsim.experiments.measures import MEASURES, measures, ratio_interval, variance_shares
+from cardsim.experiments.rows import Games
+
+A, S, SD_CARDS, SD_NOISE = 0.3, 0.5, 1.0, 0.8
+
+
+def synthetic(deals: int, seed: int, a: float = A, s: float = S, sd_cards: float = SD_CARDS,
+              sd_noise: float = SD_NOISE) -> pd.DataFrame:
+    """Rows of one matchup (agents 0 and 1) on ``deals`` duplicate deals (module docstring);
+    the dealer is seat 0 in even deals, seat 1 in odd ones; 10 moves a game, of which seat 0
+    decides 3 and seat 1 4; two categories, ``a`` worth 1 point a game and ``b`` 3."""
+    rng = np.random.default_rng(seed)
+    cards = rng.normal(0, sd_cards, deals)
+    rows = []
+    for d in range(deals):
+        for r in (0, 1):
+            z = a + cards[d] + (s if r == 0 else -s) + rng.normal(0, sd_noise)
+            rows.append({"matchup": 0, "batch": 0, "deal": d, "rotation": r, "seed": d,
+                         "dealer": d % 2, "moves": 10, "seconds": 0.0, "seat_0": r,
+                         "return_0": z, "seat_1": 1 - r, "return_1": -z, "decisions_0": 3,
+                         "decisions_1": 4, "think_0": np.nan, "think_1": np.nan,
+                         "cat_a_0": 1.0, "cat_a_1": 0.0, "cat_b_0": 1.0, "cat_b_1": 2.0})
+    return pd.DataFrame(rows)
+
+
+def _known(a=A, s=S, sd_cards=SD_CARDS, sd_noise=SD_NOISE) -> dict:
+    """The measures' values in the limit of many deals: the two-way analysis of variance puts
+    half the noise in the deals' means (the mean of two rotations' noise) and half in the
+    rest."""
+    total = s ** 2 + sd_cards ** 2 + sd_noise ** 2
+    return {"seat_0": a, "seat_1": -a, "margin": s, "players": s ** 2 / total,
+            "cards": (sd_cards ** 2 + sd_noise ** 2 / 2) / total,
+            "interplay": sd_noise ** 2 / 2 / total, "draws": 0.0, "moves": 10.0,
+            "decisions": 7.0, "choice": 0.7, "share_a": 0.25, "share_b": 0.75}
+
+
+def test_every_measure_is_near_its_known_value_and_its_interval_holds_it():
+    table = measures(synthetic(4000, seed=1), categories=("a", "b"), boot=300)
+    got = table.set_index("measure")
+    assert set(got.index) == set(_known()) | {"dealer"}
+    for name, value in _known().items():
+        row = got.loc[name]
+        assert row["value_lo"] <= value <= row["value_hi"] or (
+            row["value_lo"] == row["value_hi"] == value), (name, row.to_dict())
+        assert abs(row["value"] - value) < 0.05, (name, row["value"], value)
+    # the dealer sits at seat 0 in half the deals: its edge over the other is a - a = 0 on
+    # average over the seats it holds, up to the deals' noise
+    assert got.loc["dealer", "value_lo"] < 0 < got.loc["dealer", "value_hi"]
+    assert set(table["group"]) == {MEASURES[m.split("_")[0]].group for m in got.index}
+
+
+def test_an_agent_against_itself_has_no_margin_and_no_players_share():
+    rows = synthetic(2000, seed=2, s=0.0)
+    rows["seat_0"] = rows["seat_1"] = 0
+    got = measures(rows, boot=200).set_index("measure")
+    assert "margin" not in got.index
+    assert got.loc["players", "value"] < 0.01 and got.loc["players", "value_lo"] >= 0
+
+
+def test_the_variance_shares_intervals_cover_about_95_percent():
+    truth = _known()
+    covered = {name: 0 for name in ("players", "cards", "interplay")}
+    runs = 100
+    for seed in range(runs):
+        shares = variance_shares(Games(synthetic(300, seed=100 + seed)), boot=200, seed=seed)
+        for name in covered:
+            value, lo, hi = shares[name]
+            covered[name] += lo <= truth[name] <= hi
+    for name, hits in covered.items():
+        assert 0.88 <= hits / runs <= 0.99, (name, hits)   # fixed seeds: no flakiness
+
+
+def test_a_ratio_interval_is_the_ratio_of_the_sums():
+    part, whole = np.array([1.0, 2.0, 3.0, 2.0]), np.array([4.0, 4.0, 4.0, 4.0])
+    r, lo, hi = ratio_interval(part, whole)
+    assert r == pytest.approx(0.5) and lo < 0.5 < hi
+    assert np.isnan(ratio_interval(part, np.zeros(4))[0])
+    assert np.isnan(ratio_interval(part[:1], whole[:1])[1])

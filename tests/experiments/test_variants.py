@@ -1,0 +1,91 @@
+"""Variant studies (:mod:`cardsim.experiments.variants`): a grid or a list of rules option sets,
+each (variant, part) an ordinary stored run with the same seeds; bad tables refused in one line.
+"""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from cardsim.experiments.rows import seeded
+from cardsim.experiments.runner import RunConfig
+from cardsim.experiments.spec import SpecError
+from cardsim.experiments.store import Store
+from cardsim.experiments.variants import STUDY, is_study, parse_study, run_study
+
+STUDY_DICT = {
+    "kind": "variants", "game": "scopa", "seed": 3, "batch_size": 4,
+    "question": "Does the target change the deal?",
+    "variants": {"baseline": "target_score=11", "grid": {"target_score": [11, 21]}},
+    "parts": [{"name": "play", "agents": ["heuristic", "random"], "matchups": [[0, 0], [0, 1]],
+               "size": {"deals": 8}}],
+}
+
+
+def test_a_grid_makes_every_combination_named_by_its_options():
+    data = copy.deepcopy(STUDY_DICT)
+    data["variants"]["grid"]["primiera_missing_suit"] = ["zero", "forfeit"]
+    data["variants"]["baseline"] = "target_score=11,primiera_missing_suit=zero"
+    study = parse_study(data)
+    assert is_study(data)
+    assert [v.name for v in study.variants] == [
+        "target_score=11,primiera_missing_suit=zero",
+        "target_score=11,primiera_missing_suit=forfeit",
+        "target_score=21,primiera_missing_suit=zero",
+        "target_score=21,primiera_missing_suit=forfeit"]
+    spec = study.specs["target_score=21,primiera_missing_suit=forfeit", "play"]
+    assert dict(spec.rules) == {"target_score": 21, "primiera_missing_suit": "forfeit"}
+    assert spec.seed == 3 and spec.batch_size == 4 and spec.deals == 8
+    assert study.folder("target_score=21,primiera_missing_suit=zero") == \
+        "02-target_score=21,primiera_missing_suit=zero"
+
+
+def test_a_list_names_its_variants_and_the_baseline_defaults_to_the_first():
+    data = copy.deepcopy(STUDY_DICT)
+    data["variants"] = {"list": [{"name": "short", "target_score": 11},
+                                 {"name": "long", "target_score": 21}]}
+    study = parse_study(data)
+    assert [v.name for v in study.variants] == ["short", "long"] and study.baseline == "short"
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d["variants"]["grid"].update(target_scor=[1]), "unknown scopa option"),
+    (lambda d: d["variants"]["grid"].update(target_score=[11, "eleven"]), "not allowed"),
+    (lambda d: d["variants"].update(grid={}), "variants.grid = {}"),
+    (lambda d: d["variants"]["grid"].update(target_score=[]), "a non-empty list"),
+    (lambda d: d["variants"].update(grid={"target_score": [11, 11]}), "the same rules"),
+    (lambda d: d["variants"].update(baseline="nope"), "variants.baseline"),
+    (lambda d: d["variants"].update(list=[]), "exactly one of grid"),
+    (lambda d: d.update(variants={"list": []}), "variants.list = []"),
+    (lambda d: d.update(variants={"list": [{"name": "a"}, {"name": "a", "target_score": 21}]}),
+     "two variants are named 'a'"),
+    (lambda d: d.update(parts=[]), "parts = []"),
+    (lambda d: d["parts"][0].update(agnets=[]), "unknown key parts[0].agnets"),
+    (lambda d: d["parts"][0].update(name="a/b"), "parts[0].name"),
+    (lambda d: d["parts"][0].update(size={"deals": 0}), "parts[0] (play), variant"),
+    (lambda d: d.update(colour="red"), "unknown key 'colour'"),
+    (lambda d: d.pop("variants"), "missing key 'variants'"),
+])
+def test_bad_variant_tables_are_one_line(change, words):
+    data = copy.deepcopy(STUDY_DICT)
+    change(data)
+    with pytest.raises(SpecError) as e:
+        parse_study(data)
+    assert words in str(e.value) and "\n" not in str(e.value), str(e.value)
+
+
+def test_every_variant_is_a_stored_run_on_the_same_deals(tmp_path):
+    study = parse_study(STUDY_DICT)
+    out = tmp_path / "study"
+    stores = run_study(study, RunConfig(out=str(out), progress=False))
+    assert (out / STUDY).is_file()
+    short, long = (seeded(Store(stores[v, "play"].path).rows()) for v in
+                   ("target_score=11", "target_score=21"))
+    # the same seeds deal the same cards: a deal's seed column is the same in both variants
+    assert short["seed"].equals(long["seed"]) and len(short) == 2 * 8 * 2
+    again = run_study(study, RunConfig(out=str(out), progress=False))     # resumes: nothing new
+    assert seeded(Store(again["target_score=21", "play"].path).rows()).equals(long)
+    other = copy.deepcopy(STUDY_DICT)
+    other["seed"] = 4
+    with pytest.raises(SpecError, match="holds another variant study"):
+        run_study(parse_study(other), RunConfig(out=str(out), progress=False))

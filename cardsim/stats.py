@@ -220,3 +220,18 @@ class Summary:
         sums = Sums()
         self.add(sums, records, rules)
         return self.tables(sums, rules)
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm's step-down adjustment of ``pvalues`` (NaN stays NaN): a hypothesis is rejected
+    at level α when its adjusted p-value is ≤ α, and the chance of rejecting any true one
+    stays ≤ α however many are tested (the family-wise error rate)."""
+    p = np.asarray(pvalues, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m, running = len(order), 0.0
+    for k, i in enumerate(order):
+        running = max(running, min(1.0, (m - k) * p[i]))
+        out[i] = running
+    return out

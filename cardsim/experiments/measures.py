@@ -2,48 +2,50 @@
 
 Each measure is one number with its 95% interval, computed per matchup from the rows of
 duplicate play (:mod:`cardsim.experiments.rows`: a deal played once in each rotation of the
-seats). :data:`MEASURES` defines each one; :func:`measures` computes them all:
+seats). :data:`MEASURES` defines each one:
 
 - **balance** — ``seat_<s>``: seat ``s``'s mean return per game, and ``dealer``: the dealer's
-  return minus the others' mean (:func:`cardsim.experiments.tables.seat_table`,
-  :func:`~cardsim.experiments.tables.dealer_table`: paired over the rotations of each deal, so
-  the agents' strength cancels and what is left is the seat's);
+  return minus the others' mean, per game (every agent sits at every seat of a deal, so the
+  agents' strength cancels and what is left is the seat's);
 - **skill** — ``margin``: the matchup's first agent's mean return per game (its return minus the
-  others' mean in a game that is not zero-sum), and the shares of the variance of seat 0's
-  return that the **players** (which agent sits where: the rotation), the **cards** (the deal)
-  and their **interplay** (the rest: how the cards suit each player, and the agents' own
-  chance) explain: a two-way analysis of variance of seat 0's return by deal and rotation, with
-  bootstrap intervals over the deals (:func:`variance_shares`);
+  others' mean in a game that is not zero-sum; not for an agent against itself), and the shares
+  of the variance of seat 0's return that the **players** (which agent sits where: the
+  rotation), the **cards** (the deal) and their **interplay** (the rest: how the cards suit
+  each player, and the agents' own chance) explain: the sums of squares of a two-way analysis of
+  variance of seat 0's return by deal and rotation, over the deals played in every rotation,
+  each divided by the total;
 - **decisiveness** — ``draws``: the share of games whose seats all return the same;
 - **pace and choice** — ``moves``: moves per game; ``decisions``: moves chosen among two or
   more legal ones, per game; ``choice``: the share of moves that were such decisions;
 - **scoring mix** — ``share_<category>``: the share of all the points scored in the game's
   scoring categories (:attr:`cardsim.game.GameDefinition.categories`) that came from each.
 
-Means are paired over the rotations of each deal with Student's t over the deals
-(:func:`cardsim.stats.mean_interval`), rates have clustered Wilson intervals
-(:func:`cardsim.stats.clustered_wilson`), ratios of sums the ratio estimator's interval over the
-deals (:func:`ratio_interval`), and the variance shares a percentile bootstrap over the deals
-from a fixed seed, so the same rows always give the same table.
+**How.** Every measure is a function of sums over the deals of a few numbers per deal
+(:func:`deal_sums`: a deal's returns, moves, points, …), so one bootstrap serves them all: the
+deals are resampled with replacement (``boot`` times, from a fixed seed: the same rows always
+give the same table) and each measure is computed from the resampled sums; its interval is the
+bootstrap's 2.5% and 97.5% points, widened about the estimate by
+:func:`cardsim.stats.bootstrap_widening` (which makes a mean's interval Student's t's).
+:func:`compare` resamples the deals two variants share with the same draws, so a difference
+between variants that play the same cards is paired.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
-from cardsim.stats import clustered_wilson, mean_interval, t95
+from cardsim.stats import bootstrap_widening
 
 from .rows import DECISIONS, Games, at_seat, category, seat_columns
-from .tables import dealer_table, seat_table
 
 
 @dataclass(frozen=True)
 class Measure:
-    """One designer's measure: its group, what it is, and the unit it is in."""
+    """One designer's measure: its group, what it is, and its unit."""
 
     group: str
     definition: str
@@ -53,8 +55,8 @@ class Measure:
 MEASURES = {
     "seat": Measure("balance", "a seat's mean return per game, its agents' strength cancelled "
                     "by duplicate rotation (seat_<s>)", "return"),
-    "dealer": Measure("balance", "the dealer's mean return minus the other seats' mean",
-                      "return"),
+    "dealer": Measure("balance", "the dealer's mean return minus the other seats' mean, per "
+                      "game", "return"),
     "margin": Measure("skill", "the first agent's mean return per game (its return minus the "
                       "others' mean where the game is not zero-sum)", "return"),
     "players": Measure("skill", "the share of the variance of seat 0's return explained by "
@@ -79,138 +81,203 @@ MEASURES = {
 COLUMNS = ["matchup", "group", "measure", "value", "value_lo", "value_hi", "deals"]
 """The columns of :func:`measures`' table."""
 BOOT = 1000
-"""Bootstrap resamples of the variance shares."""
+"""Bootstrap resamples of the deals."""
+
+
+@dataclass(frozen=True)
+class DealSums:
+    """Per deal of one matchup (rows, in deal order ``deals``), the numbers whose sums give
+    every measure (``columns``: their names), and how each measure is computed from the sums
+    (``formulas``: name -> function of a ``{column: sum}`` mapping, vectorized over
+    resamples)."""
+
+    deals: np.ndarray
+    columns: tuple[str, ...]
+    values: np.ndarray
+    formulas: dict[str, Callable]
+
+
+def deal_sums(rows: pd.DataFrame, categories: Sequence[str] = (),
+              zero_sum: bool = True) -> DealSums:
+    """The per-deal numbers of one matchup's rows and the formulas of its measures (module
+    docstring)."""
+    g = Games(rows)
+    deal_ids, code = np.unique(g.deal, return_inverse=True)
+    code = code.ravel()
+    n, games = g.n, len(g.deal)
+    per_game: dict[str, np.ndarray] = {"games": np.ones(games)}
+    formulas: dict[str, Callable] = {}
+
+    def mean_of(column: str) -> Callable:
+        return lambda s: s[column] / s["games"]
+
+    for seat in range(n):
+        per_game[f"seat_{seat}"] = g.returns[:, seat]
+        formulas[f"seat_{seat}"] = mean_of(f"seat_{seat}")
+    dealer = g.rows["dealer"].to_numpy(np.int64) if "dealer" in g.rows else np.full(games, -1)
+    if n > 1 and ((dealer >= 0) & (dealer < n)).all():
+        own = g.returns[np.arange(games), dealer]
+        per_game["dealer"] = own - (g.returns.sum(axis=1) - own) / (n - 1)
+        formulas["dealer"] = mean_of("dealer")
+    first = g.order[int(g.matchup[0])] if games else ()
+    if len(set(first)) > 1:                               # not an agent against itself
+        mine = g.seats == first[0]
+        margin = np.where(mine, g.returns, 0).sum(axis=1) / mine.sum(axis=1)
+        if not zero_sum:
+            margin -= np.where(~mine, g.returns, 0).sum(axis=1) / (~mine).sum(axis=1)
+        per_game["margin"] = margin
+        formulas["margin"] = mean_of("margin")
+    per_game["draws"] = (g.returns == g.returns[:, :1]).all(axis=1).astype(np.float64)
+    formulas["draws"] = mean_of("draws")
+    per_game["moves"] = g.rows["moves"].to_numpy(np.float64)
+    formulas["moves"] = mean_of("moves")
+    decisions = seat_columns(DECISIONS, n)
+    if all(c in g.rows for c in decisions):
+        per_game["decisions"] = g.rows[decisions].to_numpy(np.float64).sum(axis=1)
+        formulas["decisions"] = mean_of("decisions")
+        formulas["choice"] = lambda s: s["decisions"] / s["moves"]
+    points = []
+    for cat in categories:
+        columns = [at_seat(category(cat), s) for s in range(n)]
+        if all(c in g.rows for c in columns):
+            values = g.rows[columns].apply(pd.to_numeric, errors="coerce").to_numpy(np.float64)
+            per_game[f"points_{cat}"] = np.nan_to_num(values).sum(axis=1)
+            points.append(f"points_{cat}")
+    for p in points:
+        formulas["share_" + p.removeprefix("points_")] = (
+            lambda s, p=p: s[p] / sum(s[q] for q in points))
+    columns = list(per_game)
+    values = np.zeros((len(deal_ids), len(columns)))
+    for k, c in enumerate(columns):
+        values[:, k] = np.bincount(code, weights=per_game[c], minlength=len(deal_ids))
+    anova, names = _anova_sums(g, code, len(deal_ids))
+    if anova is not None:
+        values = np.column_stack([values, anova])
+        columns += names
+        formulas.update(_ANOVA_FORMULAS(len(names) - 3))
+    return DealSums(deals=deal_ids, columns=tuple(columns), values=values, formulas=formulas)
+
+
+def _anova_sums(g: Games, code: np.ndarray, n_deals: int):
+    """Per deal played in every rotation (others all zero): a 1, seat 0's return in each
+    rotation, the sum of their squares and the square of their sum (the sums of squares of the
+    analysis of variance are functions of these numbers' sums)."""
+    rotations = np.unique(g.rotation)
+    if len(rotations) < 2:
+        return None, []
+    z = np.full((n_deals, len(rotations)), np.nan)
+    z[code, np.searchsorted(rotations, g.rotation)] = g.returns[:, 0]
+    whole = ~np.isnan(z).any(axis=1)
+    z = np.where(whole[:, None], z, 0.0)
+    sums = np.column_stack([whole.astype(np.float64), z, (z ** 2).sum(axis=1),
+                            z.sum(axis=1) ** 2])
+    names = ["anova_deals"] + [f"anova_z{r}" for r in range(len(rotations))] + \
+        ["anova_squares", "anova_deal_squares"]
+    return sums, names
+
+
+def _ANOVA_FORMULAS(n_rot: int) -> dict[str, Callable]:
+    """The variance shares from the sums of :func:`_anova_sums` (``n_rot`` rotations)."""
+    def parts(s):
+        d = s["anova_deals"]
+        column = [s[f"anova_z{r}"] for r in range(n_rot)]
+        grand = sum(column) / (d * n_rot)
+        total = s["anova_squares"] - d * n_rot * grand ** 2
+        rotation = sum((c / d - grand) ** 2 for c in column) * d
+        deal = s["anova_deal_squares"] / n_rot - d * n_rot * grand ** 2
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return rotation / total, deal / total, (total - rotation - deal) / total
+    return {"players": lambda s: parts(s)[0], "cards": lambda s: parts(s)[1],
+            "interplay": lambda s: parts(s)[2]}
+
+
+def _weights(n_deals: int, boot: int, seed: int) -> np.ndarray:
+    """``boot`` resamples of ``n_deals`` deals with replacement, as counts (boot × deals)."""
+    rng = np.random.default_rng(seed)
+    return rng.multinomial(n_deals, np.full(n_deals, 1.0 / n_deals), size=boot).astype(
+        np.float64) if n_deals else np.zeros((boot, 0))
+
+
+def _evaluate(sums: DealSums, totals: np.ndarray) -> dict[str, np.ndarray]:
+    """Every measure from the column totals ``totals`` (… × columns)."""
+    named = {c: totals[..., k] for k, c in enumerate(sums.columns)}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return {m: np.asarray(f(named), dtype=np.float64) for m, f in sums.formulas.items()}
+
+
+def _interval(estimate: float, draws: np.ndarray, n: int) -> tuple[float, float]:
+    """The bootstrap's 95% interval, widened about the estimate (module docstring)."""
+    draws = draws[np.isfinite(draws)]
+    if n < 2 or not draws.size or not math.isfinite(estimate):
+        return math.nan, math.nan
+    lo, hi = np.percentile(draws, [2.5, 97.5])
+    w = bootstrap_widening(n)
+    return estimate - w * (estimate - lo), estimate + w * (hi - estimate)
+
+
+def _order(name: str) -> tuple:
+    return (list(MEASURES).index(name.split("_", 1)[0]), name)
+
+
+def matchup_measures(rows: pd.DataFrame, categories: Sequence[str] = (),
+                     zero_sum: bool = True, boot: int = BOOT, seed: int = 0) -> list[dict]:
+    """The measures of one matchup's rows (module docstring), one dict per measure."""
+    sums = deal_sums(rows, categories, zero_sum)
+    estimate = _evaluate(sums, sums.values.sum(axis=0))
+    draws = _evaluate(sums, _weights(len(sums.deals), boot, seed) @ sums.values)
+    out = []
+    for name in sorted(estimate, key=_order):
+        value = float(estimate[name])
+        lo, hi = _interval(value, draws[name], len(sums.deals))
+        out.append({"group": MEASURES[name.split("_", 1)[0]].group, "measure": name,
+                    "value": value, "value_lo": lo, "value_hi": hi,
+                    "deals": len(sums.deals)})
+    return out
 
 
 def measures(rows: pd.DataFrame, categories: Sequence[str] = (), zero_sum: bool = True,
-             boot: int = BOOT) -> pd.DataFrame:
+             boot: int = BOOT, seed: int = 0) -> pd.DataFrame:
     """Every measure of :data:`MEASURES` for each matchup of ``rows`` (a store's rows of
     duplicate play), one row per measure (:data:`COLUMNS`); ``categories``: the game's scoring
     categories (:attr:`~cardsim.game.GameDefinition.categories`), for the scoring mix."""
     g = Games(rows)
     out = []
     for m in sorted(g.order):
-        mine = rows[rows["matchup"] == m]
-        out += [{"matchup": m, **r} for r in _matchup_measures(mine, categories, zero_sum, boot)]
+        out += [{"matchup": m, **r} for r in matchup_measures(
+            rows[rows["matchup"] == m], categories, zero_sum, boot, seed)]
     return pd.DataFrame(out, columns=COLUMNS)
 
 
-def _row(measure: str, value, lo, hi, deals: int) -> dict:
-    stem = measure.split("_", 1)[0]
-    return {"group": MEASURES[stem].group, "measure": measure, "value": float(value),
-            "value_lo": float(lo), "value_hi": float(hi), "deals": int(deals)}
+DIFF_COLUMNS = ["measure", "group", "value", "baseline", "diff", "diff_lo", "diff_hi", "p",
+                "deals", "paired"]
+"""The columns of :func:`compare`'s rows."""
 
 
-def _matchup_measures(rows: pd.DataFrame, categories, zero_sum: bool, boot: int) -> list[dict]:
-    g = Games(rows)
-    deals = len(np.unique(g.deal))
+def compare(rows: pd.DataFrame, baseline: pd.DataFrame, categories: Sequence[str] = (),
+            zero_sum: bool = True, boot: int = BOOT, seed: int = 0) -> list[dict]:
+    """Each measure of one matchup's ``rows`` against the same matchup's ``baseline`` rows:
+    both values, their difference with its 95% interval and two-sided p-value (the
+    difference over its bootstrap standard error, against the normal), one dict per measure
+    both have (:data:`DIFF_COLUMNS`). Where both hold the same deals (the same seeds: the same
+    cards where the rules deal alike) one resample of the deals serves both: the difference is
+    paired (``paired``); otherwise each is resampled on its own."""
+    a, b = deal_sums(rows, categories, zero_sum), deal_sums(baseline, categories, zero_sum)
+    paired = len(a.deals) == len(b.deals) and bool((a.deals == b.deals).all())
+    wa = _weights(len(a.deals), boot, seed)
+    wb = wa if paired else _weights(len(b.deals), boot, seed + 1)
+    ea, eb = _evaluate(a, a.values.sum(axis=0)), _evaluate(b, b.values.sum(axis=0))
+    da, db = _evaluate(a, wa @ a.values), _evaluate(b, wb @ b.values)
+    n = min(len(a.deals), len(b.deals))
     out = []
-    for r in seat_table(rows).itertuples():
-        out.append(_row(f"seat_{r.seat}", r.mean_return, r.mean_return_lo, r.mean_return_hi,
-                        r.deals))
-    if "dealer" in rows and (rows["dealer"] >= 0).all():
-        last = dealer_table(rows).iloc[-1]
-        if last["position"] == "dealer - others":
-            out.append(_row("dealer", last["mean_return"], last["mean_return_lo"],
-                            last["mean_return_hi"], last["deals"]))
-    if len(set(g.order[int(g.matchup[0])])) > 1:            # not an agent against itself
-        out.append(_row("margin", *mean_interval(_first_agent_margin(g, zero_sum)), deals))
-    for name, (value, lo, hi) in variance_shares(g, boot).items():
-        out.append(_row(name, value, lo, hi, deals))
-    same = (g.returns == g.returns[:, :1]).all(axis=1)
-    out.append(_row("draws", *clustered_wilson(same, g.deal), deals))
-    moves = g.rows["moves"].to_numpy(np.float64)
-    out.append(_row("moves", *mean_interval(_per_deal(g, moves)), deals))
-    decision_columns = seat_columns(DECISIONS, g.n)
-    if all(c in g.rows for c in decision_columns):
-        decided = g.rows[decision_columns].to_numpy(np.float64).sum(axis=1)
-        out.append(_row("decisions", *mean_interval(_per_deal(g, decided)), deals))
-        out.append(_row("choice", *ratio_interval(_deal_sums(g, decided),
-                                                  _deal_sums(g, moves)), deals))
-    points = {}
-    for cat in categories:
-        columns = [at_seat(category(cat), s) for s in range(g.n)]
-        if all(c in g.rows for c in columns):
-            values = g.rows[columns].apply(pd.to_numeric, errors="coerce").to_numpy(np.float64)
-            points[cat] = _deal_sums(g, np.nan_to_num(values).sum(axis=1))
-    if points:
-        total = sum(points.values())
-        for cat, part in points.items():
-            out.append(_row(f"share_{cat}", *ratio_interval(part, total), deals))
+    for name in sorted(set(ea) & set(eb), key=_order):
+        diff = float(ea[name] - eb[name])
+        draws = da[name] - db[name]
+        lo, hi = _interval(diff, draws, n)
+        finite = draws[np.isfinite(draws)]
+        se = float(finite.std(ddof=1)) if finite.size > 1 else math.nan
+        p = (math.erfc(abs(diff) / se / math.sqrt(2)) if se > 0 else
+             (1.0 if diff == 0 else 0.0) if se == 0 else math.nan)
+        out.append({"measure": name, "group": MEASURES[name.split("_", 1)[0]].group,
+                    "value": float(ea[name]), "baseline": float(eb[name]), "diff": diff,
+                    "diff_lo": lo, "diff_hi": hi, "p": p, "deals": n, "paired": paired})
     return out
-
-
-def _deal_code(g: Games) -> np.ndarray:
-    """Each game's deal, numbered from 0 in the rows' (sorted) order."""
-    return np.unique(g.deal, return_inverse=True)[1].ravel()
-
-
-def _deal_sums(g: Games, values: np.ndarray) -> np.ndarray:
-    return np.bincount(_deal_code(g), weights=values)
-
-
-def _per_deal(g: Games, values: np.ndarray) -> np.ndarray:
-    code = _deal_code(g)
-    return np.bincount(code, weights=values) / np.bincount(code)
-
-
-def _first_agent_margin(g: Games, zero_sum: bool) -> np.ndarray:
-    """Per deal: the first agent's mean return over its games (its return minus the others'
-    mean where the game is not zero-sum)."""
-    first = g.order[int(g.matchup[0])][0]
-    mine = g.seats == first
-    own = np.where(mine, g.returns, 0).sum(axis=1) / mine.sum(axis=1)
-    if not zero_sum:
-        others = (~mine).sum(axis=1)
-        own = own - np.where(~mine, g.returns, 0).sum(axis=1) / np.maximum(others, 1)
-    return _per_deal(g, own)
-
-
-def ratio_interval(part: np.ndarray, whole: np.ndarray) -> tuple[float, float, float]:
-    """``Σ part / Σ whole`` over the deals (one value of each per deal) and its 95% interval:
-    the ratio estimator's standard error from the deals' residuals ``part - r·whole``, with
-    Student's t over the deals (nan below 2 deals, or when nothing was scored)."""
-    part, whole = np.asarray(part, np.float64), np.asarray(whole, np.float64)
-    n, total = part.size, float(whole.sum())
-    if not n or total == 0:
-        return math.nan, math.nan, math.nan
-    r = float(part.sum()) / total
-    if n < 2:
-        return r, math.nan, math.nan
-    se = float(np.std(part - r * whole, ddof=1)) * math.sqrt(n) / total
-    return r, r - t95(n) * se, r + t95(n) * se
-
-
-def variance_shares(g: Games, boot: int = BOOT, seed: int = 0) -> dict:
-    """The shares of the variance of seat 0's return explained by the players (the rotation),
-    the cards (the deal) and their interplay (the rest): the sums of squares of a two-way
-    analysis of variance over the deals that were played in every rotation, each divided by
-    the total; each with a percentile bootstrap interval over the deals (``boot`` resamples
-    drawn from ``seed``). Empty with fewer than 2 such deals or 2 rotations."""
-    code = _deal_code(g)
-    rotations = np.unique(g.rotation)
-    table = np.full((code.max() + 1 if len(code) else 0, len(rotations)), np.nan)
-    table[code, np.searchsorted(rotations, g.rotation)] = g.returns[:, 0]
-    table = table[~np.isnan(table).any(axis=1)]
-    if len(table) < 2 or len(rotations) < 2:
-        return {}
-    rng = np.random.default_rng(seed)
-    picks = rng.integers(0, len(table), size=(boot, len(table)))
-    shares = np.array([_anova(table)] + [_anova(table[p]) for p in picks])
-    out = {}
-    for k, name in enumerate(("players", "cards", "interplay")):
-        lo, hi = np.nanpercentile(shares[1:, k], [2.5, 97.5]) if boot else (math.nan,) * 2
-        out[name] = (shares[0, k], lo, hi)
-    return out
-
-
-def _anova(z: np.ndarray) -> tuple[float, float, float]:
-    """The shares of the total sum of squares of ``z`` (deals × rotations) of the rotations,
-    the deals and the rest."""
-    mean = z.mean()
-    total = float(((z - mean) ** 2).sum())
-    if total == 0:
-        return math.nan, math.nan, math.nan
-    rotations = z.shape[0] * float(((z.mean(axis=0) - mean) ** 2).sum())
-    deals = z.shape[1] * float(((z.mean(axis=1) - mean) ** 2).sum())
-    return rotations / total, deals / total, (total - rotations - deals) / total

@@ -44,6 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+import pandas as pd
+
 from cardsim.errors import CardsimError
 from cardsim.game import definition
 from cardsim.protocol.options import rules_from_options
@@ -249,3 +251,69 @@ def run_study(study: VariantStudy, config) -> dict:
             stores[v.name, part] = run(study.specs[v.name, part],
                                        replace(config, out=str(where)))
     return stores
+
+
+ALPHA = 0.05
+"""The family-wise error rate of a study's comparison: a difference is marked significant when
+its Holm-adjusted p-value is at most this, over every measure, matchup, part and variant."""
+
+
+def _matchup_rows(study: VariantStudy, out, variant: str, part: str) -> dict:
+    """A (variant, part)'s rows by matchup (those the tables use: :func:`.runner.used_rows`)."""
+    from .runner import used_rows
+    from .store import Store
+    spec = study.specs[variant, part]
+    rows = used_rows(spec, Store.open(study.path(out, variant, part)).rows())
+    return {m: rows[rows["matchup"] == m] for m in range(len(spec.matchups))
+            if (rows["matchup"] == m).any()}
+
+
+def _label(study: VariantStudy, part: str, matchup: int) -> str:
+    from .rows import matchup_label
+    spec = study.specs[study.baseline, part]
+    return matchup_label(spec.agents, spec.matchups[matchup])
+
+
+def study_measures(study: VariantStudy, out, boot: int | None = None) -> pd.DataFrame:
+    """Every variant's measures (:func:`.measures.matchup_measures`) of every part and matchup
+    of the study in ``out``: one row each, the variant, part and matchup named."""
+    from cardsim.game import definition as game_definition
+
+    from .measures import BOOT, matchup_measures
+    d = game_definition(study.game)
+    out_rows = []
+    for v in study.variants:
+        for part in study.parts:
+            for m, rows in _matchup_rows(study, out, v.name, part).items():
+                for r in matchup_measures(rows, d.categories, d.zero_sum, boot or BOOT):
+                    out_rows.append({"variant": v.name, "part": part, "matchup": m,
+                                     "label": _label(study, part, m), **r})
+    return pd.DataFrame(out_rows)
+
+
+def study_differences(study: VariantStudy, out, boot: int | None = None,
+                      alpha: float = ALPHA) -> pd.DataFrame:
+    """Every other variant's measures against the baseline's (:func:`.measures.compare`), for
+    every part and matchup both hold, with Holm's adjustment over the whole table (``p_holm``)
+    and ``significant`` where it is at most ``alpha``."""
+    from cardsim.game import definition as game_definition
+    from cardsim.stats import holm
+
+    from .measures import BOOT, DIFF_COLUMNS, compare
+    d = game_definition(study.game)
+    found = []
+    for part in study.parts:
+        base = _matchup_rows(study, out, study.baseline, part)
+        for v in study.variants:
+            if v.name == study.baseline:
+                continue
+            for m, rows in _matchup_rows(study, out, v.name, part).items():
+                if m in base:
+                    for r in compare(rows, base[m], d.categories, d.zero_sum, boot or BOOT):
+                        found.append({"variant": v.name, "part": part, "matchup": m,
+                                      "label": _label(study, part, m), **r})
+    table = pd.DataFrame(found, columns=["variant", "part", "matchup", "label",
+                                         *DIFF_COLUMNS])
+    table["p_holm"] = holm(table["p"].to_numpy()) if len(table) else []
+    table["significant"] = table["p_holm"] <= alpha
+    return table

@@ -11,7 +11,14 @@ from cardsim.experiments.rows import seeded
 from cardsim.experiments.runner import RunConfig
 from cardsim.experiments.spec import SpecError
 from cardsim.experiments.store import Store
-from cardsim.experiments.variants import STUDY, is_study, parse_study, run_study
+from cardsim.experiments.variants import (
+    STUDY,
+    is_study,
+    parse_study,
+    run_study,
+    study_differences,
+    study_measures,
+)
 
 STUDY_DICT = {
     "kind": "variants", "game": "scopa", "seed": 3, "batch_size": 4,
@@ -89,3 +96,17 @@ def test_every_variant_is_a_stored_run_on_the_same_deals(tmp_path):
     other["seed"] = 4
     with pytest.raises(SpecError, match="holds another variant study"):
         run_study(parse_study(other), RunConfig(out=str(out), progress=False))
+
+
+def test_a_study_compares_every_variant_with_the_baseline(tmp_path):
+    study = parse_study(STUDY_DICT)
+    out = tmp_path / "study"
+    run_study(study, RunConfig(out=str(out), progress=False))
+    table = study_measures(study, out, boot=100)
+    assert set(table["variant"]) == {"target_score=11", "target_score=21"}
+    assert set(table["label"]) == {"heuristic", "heuristic vs random"}   # itself; a pair
+    diffs = study_differences(study, out, boot=100)
+    assert set(diffs["variant"]) == {"target_score=21"} and diffs["paired"].all()
+    # a deal plays alike under either target: every deal measure is the same, none differs
+    same = diffs[diffs["measure"].isin(["moves", "draws", "seat_0", "share_cards"])]
+    assert len(same) and (same["diff"] == 0).all() and not diffs["significant"].any()

@@ -15,7 +15,7 @@ their handlers (thin: they build a config and call a plain function):
 
 - :mod:`.engine`: ``games``, ``simulate``, ``compile``, ``bench``;
 - :mod:`.rulebook`: ``rules``;
-- :mod:`.studies`: ``run``, ``equity``, ``train``, ``demo``, ``report``, ``verify``,
+- :mod:`.studies`: ``run``, ``variants``, ``equity``, ``train``, ``demo``, ``report``, ``verify``,
   ``compare``;
 - :mod:`.positions`: ``analyze``, ``review``, ``solve``, ``play``;
 
@@ -87,7 +87,7 @@ class _Parser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
 
-COMMANDS = ("games", "rules", "simulate", "run", "equity", "train", "demo", "report", "verify",
+COMMANDS = ("games", "rules", "simulate", "run", "variants", "equity", "train", "demo", "report", "verify",
             "compare", "analyze", "review", "solve", "play", "compile", "bench")
 """The subcommands in the order of ``cardsim --help``: the order of work."""
 

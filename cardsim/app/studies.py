@@ -1,5 +1,6 @@
-"""The subcommands of studies and their results: ``run`` (an experiment spec, or a calibration
-study, into a results folder), ``equity`` (a match-equity table), ``train`` (a learned
+"""The subcommands of studies and their results: ``run`` (an experiment spec, a calibration
+study or a variant study, into a results folder), ``variants`` (a quick variant study),
+``equity`` (a match-equity table), ``train`` (a learned
 evaluation), ``demo`` (the built-in study), ``report``, ``verify`` and ``compare`` (a results
 folder, read back).
 
@@ -62,17 +63,24 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     from cardsim.experiments.spec import spec_from_dict
     from cardsim.experiments.store import Store
+    from cardsim.experiments.variants import VariantStudy, is_study_folder, load_study_folder
     from cardsim.solvers.agent_spec import parse_agent
     if Path(args.spec).is_dir():
         if args.out and Path(args.out).resolve() != Path(args.spec).resolve():
             raise CardsimError(f"`cardsim run {args.spec}` resumes that folder itself: drop "
                                f"--out {args.out}")
-        data, out = Store.open(args.spec).manifest()["spec"], args.spec
-        study = calibration_from_dict(data) if is_calibration(data) else spec_from_dict(data)
+        out = args.spec
+        if is_study_folder(out):
+            study = load_study_folder(out)
+        else:
+            data = Store.open(args.spec).manifest()["spec"]
+            study = calibration_from_dict(data) if is_calibration(data) else spec_from_dict(data)
     else:
         study, out = load_study(args.spec), args.out or str(Path("runs") / Path(args.spec).stem)
     if isinstance(study, CalibrationSpec):
         return _calibrate(study, out, args)
+    if isinstance(study, VariantStudy):
+        return _run_variants(study, out, args)
     spec = study
     if not spec.equity and any(parse_agent(a, spec.game).for_the_match for a in spec.agents):
         from cardsim.experiments.equity import load_table  # the default table, computed if missing
@@ -92,6 +100,128 @@ def _run_and_print(spec, out: str, jobs: int, progress: bool, dask: str | None,
     with Output(fmt) as shown:
         print_run(spec, out, used_rows(spec, store.rows()), shown)
     return 0
+
+
+# --- variants ------------------------------------------------------------------------------------
+
+
+def add_variants(sub) -> None:
+    p = sub.add_parser("variants", help="compare rules variants of a game: each plays the same "
+                       "deals, its designer's measures against the baseline's")
+    p.add_argument("game", help="a game name (see `cardsim games`)")
+    p.add_argument("--vary", action="append", default=[], metavar="OPTION=V1,V2",
+                   required=True, help="a rules option and the values to try, repeatable: "
+                   "every combination is a variant, the first the baseline (see `cardsim "
+                   "games`), e.g. target_score=11,21")
+    rules_option(p, "a rules option every variant shares, repeatable")
+    p.add_argument("--agents", default="heuristic,random", metavar="A,B",
+                   help="the two agents: each variant plays A against itself and A against B "
+                   "(heuristic,random)")
+    p.add_argument("--deals", type=int_at_least(2, "at least 2"), default=2000,
+                   help="duplicate deals per matchup and variant (2000)")
+    p.add_argument("--matches", type=int_at_least(0, "non-negative"), default=200,
+                   help="whole matches per matchup and variant, the same two matchups, for "
+                   "the balance and skill of whole matches (200; 0: none; none either where "
+                   "the baseline's match may not end: Mushka without max_deals)")
+    p.add_argument("--seed", type=int_at_least(0, "non-negative"), default=1,
+                   help="the root seed, the same for every variant (1)")
+    p.add_argument("--out", type=folder,
+                   help="the study's folder (runs/variants_<game>); an existing one resumes")
+    p.add_argument("--jobs", type=int_at_least(1, "positive"), default=1,
+                   help="local worker processes (1)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_format(p)
+    p.set_defaults(handler=cmd_variants, dask=None)
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    """A quick variant study: ``--vary`` options' grid, A against itself and against B."""
+    from cardsim.experiments.variants import parse_study
+    grid = {}
+    for text in args.vary:
+        name, eq, values = text.partition("=")
+        if not eq or not name.strip() or not values.strip():
+            raise CardsimError(f"--vary {text!r}: expected OPTION=V1,V2 (see `cardsim games`)")
+        if name.strip() in grid:
+            raise CardsimError(f"--vary {name.strip()}: given twice; list its values once")
+        grid[name.strip()] = [v.strip() for v in values.split(",")]
+    agents = [a.strip() for a in args.agents.split(",")]
+    if len(agents) != 2 or not all(agents):
+        raise CardsimError(f"--agents {args.agents!r}: expected two agents, A,B")
+    shared = parse_option_pairs(args.option)
+    parts = [{"name": "deals", "agents": agents, "matchups": [[0, 0], [0, 1]],
+              "size": {"deals": args.deals}}]
+    d = definition(args.game)
+    first = {k: v[0] for k, v in grid.items()}
+    try:
+        endless = d.match is None or d.endless_match(rules_from_options(
+            d.rules_type, {**shared, **first}, args.game))
+    except CardsimError:
+        endless = False                  # a bad option: parse_study says which, in one line
+    if args.matches and not endless:
+        parts.append({**parts[0], "name": "matches", "unit": "match",
+                      "size": {"deals": args.matches}})
+    study = parse_study({
+        "kind": "variants", "game": args.game, "seed": args.seed,
+        "question": f"What does {' and '.join(grid)} change in {args.game}?", "rules": shared,
+        "variants": {"grid": grid}, "parts": parts})
+    return _run_variants(study, args.out or str(Path("runs") / f"variants_{args.game}"), args)
+
+
+def _run_variants(study, out: str, args: argparse.Namespace) -> int:
+    """``cardsim run`` of a variant study (:mod:`cardsim.experiments.variants`): every
+    (variant, part) run or resumed, then the differences from the baseline."""
+    from cardsim.experiments.runner import RunConfig, warm_up
+    from cardsim.experiments.variants import run_study
+    for spec in study.specs.values():
+        warm_up(spec)                # compiled once here, before the workers start
+    run_study(study, RunConfig(out=out, jobs=args.jobs, progress=not args.quiet,
+                               dask=args.dask))
+    with Output(args.format) as shown:
+        print_variants(study, out, shown)
+    return 0
+
+
+def print_variants(study, out: str, shown: Output) -> None:
+    """A variant study's answer (what differs from the baseline, significant after Holm's
+    correction) and its table of differences."""
+    from cardsim.experiments.measures import words
+    from cardsim.experiments.variants import ALPHA, study_differences
+    table = study_differences(study, out)
+    shown.say(f"{study.game}: {len(study.variants)} variants of the rules, each playing "
+              f"{', '.join(study.parts)}, in {out}; the baseline is {study.baseline}.")
+    if study.question:
+        shown.say(f"Question: {study.question}")
+    found = table[table["significant"]].sort_values("p")
+    for r in found.head(12).itertuples():
+        where = f"{r.part}, " if len(study.parts) > 1 else ""
+        shown.say(f"Under {r.variant} ({where}{r.label}), {words(r.measure)}: "
+                  f"{r.value:.3f} against {r.baseline:.3f} ({r.diff:+.3f} [{r.diff_lo:+.3f}, "
+                  f"{r.diff_hi:+.3f}]).")
+    if len(found) > 12:
+        shown.say(f"... and {len(found) - 12} more differences (the table below).")
+    if not len(found):
+        shown.say(f"No measure differs from the baseline's ({len(table)} compared; Holm's "
+                  f"correction, family-wise error {ALPHA:.0%}).")
+    part = "" if len(study.parts) == 1 else table["part"] + " · "
+    table = table.assign(mark=table["significant"].map({True: "*", False: ""}),
+                         heading=part + table["label"])
+    for k, v in enumerate(study.variants):
+        mine = table[table["variant"] == v.name]
+        if not len(mine):
+            continue
+        shown.table(f"differences_{k}", mine, ["measure", "baseline", "value", "diff",
+                                               "p_holm", "mark"], groups="heading",
+                    title=f"{v.name} against the baseline",
+                    names={"diff": "difference [95%]", "p_holm": "p (Holm)", "mark": ""},
+                    kinds={"baseline": "rate", "value": "rate", "diff": "rate",
+                           "p_holm": "rate"},
+                    note="" if k < len(study.variants) - 1 else (
+                        "Measures per matchup, each variant's against the baseline's on the "
+                        "same deals (paired bootstrap over the deals); * marks a difference "
+                        "whose Holm-adjusted p-value over every table is at most "
+                        f"{ALPHA}. The measures are defined in "
+                        "cardsim/experiments/measures.py and in the report (cardsim report)."))
 
 
 def _calibrate(spec, out: str, args: argparse.Namespace) -> int:
@@ -469,6 +599,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-SUBCOMMANDS = {"run": add_run, "equity": add_equity, "train": add_train, "demo": add_demo,
+SUBCOMMANDS = {"run": add_run, "variants": add_variants, "equity": add_equity, "train": add_train, "demo": add_demo,
                "report": add_report, "verify": add_verify, "compare": add_compare}
 """Subcommand -> the function that adds its parser and handler to ``cardsim``'s subparsers."""

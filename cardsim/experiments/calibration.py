@@ -261,15 +261,19 @@ def calibration_from_dict(d: Mapping[str, Any]) -> CalibrationSpec:
 
 def load_study(path):
     """A spec file as ``cardsim run`` reads it: a :class:`CalibrationSpec` for ``kind =
-    "calibration"``, else an :class:`cardsim.experiments.spec.ExperimentSpec` (which has no kind: any
+    "calibration"``, a :class:`cardsim.experiments.variants.VariantStudy` for ``kind =
+    "variants"``, else an :class:`cardsim.experiments.spec.ExperimentSpec` (which has no kind: any
     other kind is refused in one line)."""
     from .spec import SpecError, parse_spec
+    from .variants import is_study, parse_study
     data = read_document(path, "TOML", SpecError)
     if is_calibration(data):
         return calibration_from_dict(data)
+    if is_study(data):
+        return parse_study(data)
     if isinstance(data, dict) and "kind" in data:
-        raise SpecError(f"kind = {data['kind']!r}: expected \"calibration\" (an experiment's "
-                        "spec has no kind)")
+        raise SpecError(f"kind = {data['kind']!r}: expected \"calibration\" or \"variants\" "
+                        "(an experiment's spec has no kind)")
     return parse_spec(data)
 
 

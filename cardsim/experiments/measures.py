@@ -191,6 +191,23 @@ def _ANOVA_FORMULAS(n_rot: int) -> dict[str, Callable]:
             "interplay": lambda s: parts(s)[2]}
 
 
+WORDS = {"seat": "seat {}'s mean return", "dealer": "the dealer's edge",
+         "margin": "the first agent's margin", "players": "the players' share of the variance",
+         "cards": "the cards' share of the variance",
+         "interplay": "the interplay's share of the variance", "draws": "the share of draws",
+         "moves": "the moves a game", "decisions": "the decisions a game",
+         "choice": "the share of moves with a choice",
+         "share": "the share of the points from {}"}
+"""How a sentence names each measure (:func:`words`)."""
+
+
+def words(measure: str) -> str:
+    """A measure's name in a sentence: ``seat_1`` is "seat 1's mean return", ``share_coins``
+    "the share of the points from coins"."""
+    stem, _, rest = measure.partition("_")
+    return WORDS[stem].format(rest)
+
+
 def _weights(n_deals: int, boot: int, seed: int) -> np.ndarray:
     """``boot`` resamples of ``n_deals`` deals with replacement, as counts (boot × deals)."""
     rng = np.random.default_rng(seed)

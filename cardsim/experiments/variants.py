@@ -140,6 +140,8 @@ def _variants(table: Any, game: str, shared: Mapping[str, Any]) -> list[Variant]
                    "a table with a name and rules options")
             found.append(Variant(entry["name"].strip(),
                                  {o: v for o, v in entry.items() if o != "name"}))
+    if len(found) < 2:
+        raise SpecError(f"variants: {found[0].name} only: a study compares two or more")
     rules_type = definition(game).rules_type
     seen: dict = {}
     for v in found:
@@ -317,3 +319,15 @@ def study_differences(study: VariantStudy, out, boot: int | None = None,
     table["p_holm"] = holm(table["p"].to_numpy()) if len(table) else []
     table["significant"] = table["p_holm"] <= alpha
     return table
+
+
+def load_study_folder(out) -> VariantStudy:
+    """The variant study whose folder is ``out`` (its :data:`STUDY` file), to resume it or
+    report on it."""
+    from cardsim.records.documents import read_document
+    return parse_study(read_document(Path(out) / STUDY, "JSON", SpecError))
+
+
+def is_study_folder(out) -> bool:
+    """Whether ``out`` is a variant study's folder."""
+    return (Path(out) / STUDY).is_file()

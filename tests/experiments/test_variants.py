@@ -4,9 +4,11 @@ each (variant, part) an ordinary stored run with the same seeds; bad tables refu
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
+from cardsim.app.cli import main
 from cardsim.experiments.rows import seeded
 from cardsim.experiments.runner import RunConfig
 from cardsim.experiments.spec import SpecError
@@ -110,3 +112,39 @@ def test_a_study_compares_every_variant_with_the_baseline(tmp_path):
     # a deal plays alike under either target: every deal measure is the same, none differs
     same = diffs[diffs["measure"].isin(["moves", "draws", "seat_0", "share_cards"])]
     assert len(same) and (same["diff"] == 0).all() and not diffs["significant"].any()
+
+
+def test_cardsim_variants_runs_a_quick_study_and_prints_its_differences(tmp_path, capsys):
+    """``cardsim variants`` on a grid: deals and whole matches of A against itself and against
+    B per variant; its json carries a table per variant; ``cardsim run FOLDER`` resumes it."""
+    out = tmp_path / "study"
+    argv = ["variants", "scopa", "--vary", "target_score=11,21", "--deals", "6",
+            "--matches", "3", "--out", str(out), "--quiet", "--format", "json"]
+    assert main(argv) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["answer"][0].startswith("scopa: 2 variants of the rules, each playing deals, "
+                                           "matches")
+    table = printed["tables"]["differences_1"]
+    assert {r["heading"] for r in table} == {"deals · heuristic", "deals · heuristic vs random",
+                                             "matches · heuristic",
+                                             "matches · heuristic vs random"}
+    deals = [r for r in table if r["heading"].startswith("deals") and r["measure"] == "moves"]
+    assert deals and all(r["diff"] == 0 for r in deals)     # a target changes no deal
+    assert main(["run", str(out), "--quiet", "--format", "csv"]) == 0
+    assert "# differences_1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--vary", "target_score"], "expected OPTION=V1,V2"),
+    (["--vary", "target_score=11", "--vary", "target_score=21"], "given twice"),
+    (["--vary", "target_score=11"], "a study compares two or more"),
+    (["--vary", "target_scor=11,21"], "unknown scopa option 'target_scor'"),
+    (["--vary", "target_score=11,x"], "not allowed"),
+    (["--vary", "target_score=11,21", "--agents", "heuristic"], "expected two agents"),
+    (["--vary", "target_score=11,21", "--agents", "heuristic,deep"], "unknown agent"),
+    (["--vary", "target_score=11,21", "--deals", "1"], "at least 2"),
+])
+def test_cardsim_variants_refuses_bad_input_in_one_line(tmp_path, capsys, argv, words):
+    assert main(["variants", "scopa", *argv, "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardsim: error: ") and len(err.splitlines()) == 1 and words in err, err

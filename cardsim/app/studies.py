@@ -184,25 +184,13 @@ def _run_variants(study, out: str, args: argparse.Namespace) -> int:
 
 def print_variants(study, out: str, shown: Output) -> None:
     """A variant study's answer (what differs from the baseline, significant after Holm's
-    correction) and its table of differences."""
-    from cardsim.experiments.measures import words
+    correction: :func:`cardsim.reports.variants.answer`) and a table of differences per
+    variant."""
     from cardsim.experiments.variants import ALPHA, study_differences
+    from cardsim.reports.variants import answer
     table = study_differences(study, out)
-    shown.say(f"{study.game}: {len(study.variants)} variants of the rules, each playing "
-              f"{', '.join(study.parts)}, in {out}; the baseline is {study.baseline}.")
-    if study.question:
-        shown.say(f"Question: {study.question}")
-    found = table[table["significant"]].sort_values("p")
-    for r in found.head(12).itertuples():
-        where = f"{r.part}, " if len(study.parts) > 1 else ""
-        shown.say(f"Under {r.variant} ({where}{r.label}), {words(r.measure)}: "
-                  f"{r.value:.3f} against {r.baseline:.3f} ({r.diff:+.3f} [{r.diff_lo:+.3f}, "
-                  f"{r.diff_hi:+.3f}]).")
-    if len(found) > 12:
-        shown.say(f"... and {len(found) - 12} more differences (the table below).")
-    if not len(found):
-        shown.say(f"No measure differs from the baseline's ({len(table)} compared; Holm's "
-                  f"correction, family-wise error {ALPHA:.0%}).")
+    for sentence in answer(study, out, table):
+        shown.say(sentence)
     part = "" if len(study.parts) == 1 else table["part"] + " · "
     table = table.assign(mark=table["significant"].map({True: "*", False: ""}),
                          heading=part + table["label"])

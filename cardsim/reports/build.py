@@ -36,6 +36,7 @@ import pandas as pd
 
 from cardsim import __version__
 from cardsim.experiments.store import folder_lock
+from cardsim.experiments.variants import is_study_folder
 
 from . import plots
 from .calibration import calibration_contents, is_calibration_folder
@@ -141,7 +142,10 @@ def build_report(run, out=None, fmt: str = "both", rebuild: str | None = None) -
     folder = run.path if isinstance(run, Run) else run
     rebuild = rebuild or rebuild_command(folder, out)
     out = Path(out) if out is not None else Path(folder) / "report"
-    if not isinstance(run, Run) and is_equity_folder(run):
+    if not isinstance(run, Run) and is_study_folder(run):
+        from .variants import variants_contents
+        contents = variants_contents(run)
+    elif not isinstance(run, Run) and is_equity_folder(run):
         contents = equity_contents(run)
     elif not isinstance(run, Run) and is_calibration_folder(run):
         contents = calibration_contents(run)

@@ -148,3 +148,18 @@ def test_cardsim_variants_refuses_bad_input_in_one_line(tmp_path, capsys, argv, 
     assert main(["variants", "scopa", *argv, "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cardsim: error: ") and len(err.splitlines()) == 1 and words in err, err
+
+
+def test_a_study_s_report_answers_first_and_defines_its_measures(tmp_path):
+    from cardsim.reports import build_report
+    study = parse_study(STUDY_DICT)
+    out = tmp_path / "study"
+    run_study(study, RunConfig(out=str(out), progress=False))
+    files = build_report(out, fmt="md")
+    text = files.markdown.read_text()
+    assert text.index("The answer") < text.index("The study") < text.index("The measures")
+    assert "No measure differs from the baseline's" in text
+    assert "the share of the variance of seat 0's return explained by" in text
+    assert {p.name for p in files.tables} >= {"differences.csv", "definitions.csv",
+                                              "measures_play.csv", "variants.csv"}
+    assert files.plots

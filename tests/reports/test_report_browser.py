@@ -1,9 +1,9 @@
 """Every kind of report, rendered in a real browser (Debian's headless ``chromium``): a run's
-report (the example stores of tests/data), a match-equity table's, a calibration study's and a
-review's. At a 1,280 and an 800 pixel wide window, every image loads (``naturalWidth > 0``) and
-no element reaches past the page's right edge (a wide table may scroll inside its own box at
-800 pixels, not at 1,280). Skipped, saying so, where chromium is not installed (``.ci/run``
-installs it).
+report (the example stores of tests/data), a match-equity table's, a calibration study's, a
+variant study's and a review's. At a 1,280 and an 800 pixel wide window, every image loads
+(``naturalWidth > 0``) and no element reaches past the page's right edge (a wide table may
+scroll inside its own box at 800 pixels, not at 1,280). Skipped, saying so, where chromium is
+not installed (``.ci/run`` installs it).
 
 The page is probed by a copy of the report with a script added (the report itself has none):
 on load it writes what it measured into the page, which ``chromium --dump-dom`` prints.
@@ -97,6 +97,10 @@ def reports(tmp_path_factory) -> dict[str, Path]:
     study = root / "calibration"
     C.run_calibration(C.calibration_from_dict(SPEC), study)
     out["calibration"] = build_report(study, fmt="html").html
+    variants = root / "variants"
+    assert main(["variants", "scopa", "--vary", "target_score=11,21", "--deals", "6",
+                 "--matches", "3", "--out", str(variants), "--quiet"]) == 0
+    out["variants"] = build_report(variants, fmt="html").html
     out["review"] = write_review_report(review(played_record("scopa"), CONFIG),
                                         root / "review", "html").html
     return out
@@ -104,7 +108,7 @@ def reports(tmp_path_factory) -> dict[str, Path]:
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("kind", ["run bura_ends", "run scopa_budget", "equity", "calibration",
-                                  "review"])
+                                  "variants", "review"])
 def test_every_image_loads_and_nothing_overflows_the_page(reports, kind, width, tmp_path):
     got = render(reports[kind], width, tmp_path)
     assert got["images"] > 0 and got["broken"] == [], got

@@ -1,11 +1,12 @@
 """Every study shipped in ``experiments/specs`` is a valid spec (its game, rules, agents and
-matchups load; a calibration study's agents and evaluators), so ``cardsim run
-experiments/specs/<name>.toml`` starts."""
+matchups load; a calibration study's agents and evaluators; a variant study's variants and
+parts), so ``cardsim run experiments/specs/<name>.toml`` starts."""
 
 import pytest
 
-from cardsim.experiments.calibration import is_calibration, load_calibration
+from cardsim.experiments.calibration import is_calibration, load_calibration, load_study
 from cardsim.experiments.spec import load_spec
+from cardsim.experiments.variants import is_study
 from cardsim.records.documents import read_document
 from cardsim.solvers.inference import DEFAULT_EPSILON
 from tests.helpers import shipped_specs
@@ -30,6 +31,11 @@ def test_shipped_spec_loads(path):
         assert (spec.match is not None) == path.stem.endswith("_match")
         least = 2_000 if path.stem.endswith("_heuristic_play") else 3_000
         assert spec.deals * spec.positions >= least   # several thousand (strong play-on)
+        return
+    if is_study(read_document(path, "TOML")):
+        study = load_study(path)
+        assert len(study.variants) >= 2 and study.parts and study.baseline
+        assert len(study.specs) == len(study.variants) * len(study.parts)
         return
     spec = load_spec(path)
     assert spec.game and spec.agents and spec.matchups

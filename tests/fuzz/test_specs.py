@@ -50,10 +50,14 @@ from tests.fuzz.outcome import SLOW_EXAMPLES, counted
 from tests.helpers import DEMO_SPEC, shipped_specs
 
 SPEC_FILES = shipped_specs()
-SHIPPED = {p.stem: tomllib.loads(p.read_text(encoding="utf-8"))
-           for p in SPEC_FILES if not p.stem.startswith("calibration_")}
-"""The shipped experiment specs (calibration studies have their own spec, and their own tests:
-tests/experiments/test_calibration.py)."""
+SHIPPED = {p.stem: data for p in SPEC_FILES
+           for data in [tomllib.loads(p.read_text(encoding="utf-8"))] if "kind" not in data}
+"""The shipped experiment specs (calibration and variant studies have their own spec, and their
+own tests: tests/experiments/test_calibration.py, test_variants.py)."""
+STUDIES = {p.stem: data for p in SPEC_FILES
+           for data in [tomllib.loads(p.read_text(encoding="utf-8"))]
+           if data.get("kind") == "variants"}
+"""The shipped variant studies."""
 GAMES = cardsim.list_games()
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 SLOW = settings(max_examples=SLOW_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
@@ -345,9 +349,11 @@ def check_spec_file(path: Path, out: Path, capsys) -> None:
     (which reads a calibration study's spec, ``kind = "calibration"``, as
     :func:`cardsim.experiments.calibration.load_study` does: such a file is that loader's)."""
     from cardsim.experiments.calibration import CalibrationSpec, load_study
+    from cardsim.experiments.variants import VariantStudy
     try:
-        if isinstance(load_study(path), CalibrationSpec):
-            event("calibration spec loaded")
+        study = load_study(path)
+        if isinstance(study, (CalibrationSpec, VariantStudy)):
+            event(f"{type(study).__name__} loaded")
             return
     except CardsimError:
         pass
@@ -532,3 +538,22 @@ def test_small_valid_specs_run_and_keep_their_spec(data, tmp_path_factory, capsy
     assert code == 0, err
     manifest = json.loads((folder / "out" / "manifest.json").read_text())
     assert spec_from_dict(manifest["spec"]) == spec
+
+
+@FAST
+@given(name=st.sampled_from(sorted(STUDIES)), edits=mutations)
+def test_mutated_variant_studies_load_or_fail_in_one_line(name, edits):
+    """A shipped variant study mutated (:mod:`tests.fuzz.mutate`) parses to every (variant,
+    part) a valid spec over the variant's rules, or is refused in one line."""
+    from cardsim.experiments.variants import parse_study
+    try:
+        study = parse_study(mutate(STUDIES[name], edits))
+    except CardsimError as e:
+        event(f"refused: {type(e).__name__}")
+        one_line(e)
+        return
+    event("loaded")
+    for (variant, part), spec in study.specs.items():
+        options = next(v.options for v in study.variants if v.name == variant)
+        assert {k: spec.rules[k] for k in options} == dict(options)
+        assert part in study.parts and spec.game == study.game

@@ -163,3 +163,25 @@ def test_a_study_s_report_answers_first_and_defines_its_measures(tmp_path):
     assert {p.name for p in files.tables} >= {"differences.csv", "definitions.csv",
                                               "measures_play.csv", "variants.csv"}
     assert files.plots
+
+
+def test_a_study_stopped_midway_resumes_to_the_uninterrupted_rows(tmp_path, monkeypatch):
+    """Interrupted while the second variant writes its third batch, the study run again gives
+    every (variant, part) the rows of a study never stopped."""
+    study = parse_study(STUDY_DICT)
+    whole = run_study(study, RunConfig(out=str(tmp_path / "whole"), progress=False))
+    write, seen = Store.write_batch, []
+
+    def stop(self, matchup, batch, rows):
+        seen.append(1)
+        if len(seen) == 11:            # 8 batches a variant: the second's third
+            raise KeyboardInterrupt
+        return write(self, matchup, batch, rows)
+
+    monkeypatch.setattr(Store, "write_batch", stop)
+    with pytest.raises(KeyboardInterrupt):
+        run_study(study, RunConfig(out=str(tmp_path / "cut"), progress=False))
+    monkeypatch.setattr(Store, "write_batch", write)
+    resumed = run_study(study, RunConfig(out=str(tmp_path / "cut"), progress=False))
+    for key, store in whole.items():
+        assert seeded(Store(resumed[key].path).rows()).equals(seeded(Store(store.path).rows()))

@@ -78,6 +78,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.errors import CardsimError
+from cardsim.files import SPEC_BYTES
 from cardsim.records.documents import read_document
 from cardsim.stats import mean_interval, noted, wilson_interval
 
@@ -264,7 +265,7 @@ def load_study(path):
     "calibration"``, else an :class:`cardsim.experiments.spec.ExperimentSpec` (which has no kind: any
     other kind is refused in one line)."""
     from .spec import SpecError, parse_spec
-    data = read_document(path, "TOML", SpecError)
+    data = read_document(path, "TOML", SpecError, limit=SPEC_BYTES, what="a spec")
     if is_calibration(data):
         return calibration_from_dict(data)
     if isinstance(data, dict) and "kind" in data:
@@ -275,7 +276,8 @@ def load_study(path):
 
 def load_calibration(path) -> CalibrationSpec:
     """A calibration spec from a TOML file."""
-    return calibration_from_dict(read_document(path, "TOML", CalibrationError))
+    return calibration_from_dict(read_document(path, "TOML", CalibrationError, limit=SPEC_BYTES,
+                                               what="a spec"))
 
 
 # --- playing -----------------------------------------------------------------------------------

@@ -180,7 +180,7 @@ def schema_problem(rows: pd.DataFrame, seats: int, version: int = SCHEMA_VERSION
 def _held(column: pd.Series) -> str:
     """What a column holds, in words: its dtype, or for objects the kind of value inferred
     (strings, mixed, ...)."""
-    if column.dtype == object:
+    if column.dtype == object or pd.api.types.is_string_dtype(column.dtype):
         kind = pd.api.types.infer_dtype(column, skipna=True)
         return "strings" if kind == "string" else f"{kind} values"
     return str(column.dtype)

@@ -13,6 +13,12 @@ verdict; batches are checked in order, so the stopping point is the same on any 
 workers. Batches computed beyond it (one wave at most) stay in the store and are left out of
 the tables (:func:`used_rows`).
 
+Size: the batches a run lacks are generated as the workers take them (at most
+:data:`IN_FLIGHT` handed out at a time), never listed, so a run of any number of deals up to
+:data:`cardsim.simulate.MAX_DEALS` starts at once; a fixed-size run keeps no rows in memory
+(the finished batches are known by their names, the progress note's estimate by running
+sums), a sequential one the rows its stopping rule reads.
+
 A run is its folder's only writer (:meth:`Store.writer` holds the folder's lock); before it
 computes anything it sets damaged batches aside (:meth:`Store.repair`), so that a damaged store
 is repaired by running again: a batch computed again equals the lost one (its rows depend only

@@ -40,7 +40,10 @@ deals = 1000                 #   a fixed number of deals per matchup
 Unknown keys and bad values are refused with the key's name and what is allowed
 (:class:`SpecError`): a value of another type is not converted (``seed = 1.0``, ``duplicate =
 1`` and ``matchups = [[true, false]]`` are refused), numbers must be finite, and counts (deals,
-batch size) fit int64. A spec is frozen once parsed; :meth:`ExperimentSpec.to_dict` is what the
+batch size) fit int64: at most :data:`cardsim.simulate.MAX_DEALS` (2**63 - 1; a run of any
+number up to it starts at once, :mod:`cardsim.experiments.runner`). A spec file is read with a
+size limit (:data:`cardsim.files.SPEC_BYTES`) and only when it is a regular file; an error
+quotes a long value cut (:func:`cardsim.errors.shown`). A spec is frozen once parsed; :meth:`ExperimentSpec.to_dict` is what the
 store's manifest keeps and compares on resume (without ``setup`` or ``deal`` when they are
 empty, so that the stores of a cardsim without them resume).
 """

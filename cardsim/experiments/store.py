@@ -19,9 +19,11 @@ perhaps another question; :func:`grows`) is taken, its manifest rewritten with t
 new matchups: the old ones keep their batches, whose deals and agents' streams depend only on
 the seed and the matchup's place (``cardsim/experiments/runner.py``). Any other change is refused.
 
-Every read checks each batch against its record. A batch that is missing (a record without its
-file), truncated, fails its checksum, does not read or holds rows of another batch is
-*damaged*: :meth:`Store.rows` (and so ``cardsim report``) refuses in one line naming it, and
+Every read checks each batch against its record and the rows' format. A batch that is missing
+(a record without its file), truncated, fails its checksum, does not read, holds rows of another
+batch or breaks the format (a column missing, of another dtype or unknown:
+:func:`cardsim.experiments.rows.schema_problem` — the checksum proves the file is the one
+written, the format that it holds the rows a report reads) is *damaged*: :meth:`Store.rows` (and so ``cardsim report``) refuses in one line naming it, and
 :meth:`Store.check` (``cardsim verify``) lists every batch without changing anything. The
 record is a batch's commit: a batch file without its record — left by a run killed between the
 rename and the record, or whose record was lost — is damaged too, since nothing vouches for its
@@ -35,6 +37,10 @@ computed again from their seeds. A changed spec on an existing folder is refused
 The lock (:func:`folder_lock`) is an ``flock`` on ``<folder>/.lock`` (Linux; POSIX systems):
 the operating system releases it when its process ends, however it ends, so a killed run never
 leaves a stale lock.
+
+Every file is read with a size limit (:mod:`cardsim.files`: a manifest or record 1 MB, a batch
+no more than its record says, 1 GB at most) and only when it is a regular file: a FIFO, a
+device or a folder in its place is refused in one line, or is a damaged batch.
 
 Nothing leads out of the folder: the lock is opened without following a link and must be a
 regular file of the user's; ``batches/``, ``records/`` and ``quarantine/`` are refused when they

@@ -61,12 +61,17 @@ KINDS = ("truncate", "flip", "delete", "empty", "lengthen", "binary", "folder", 
          "json", "swap", "stray", "quarantine_file")
 
 
+def clean_run(folder: Path) -> tuple[Path, object]:
+    """An undamaged run of SPEC in ``folder/run`` and its rows (without the measured
+    seconds)."""
+    result = run(parse_spec(SPEC), RunConfig(str(folder / "run"), progress=False))
+    return Path(result.path), _rows(Path(result.path))
+
+
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
-    """An undamaged run of SPEC and its rows (without the measured seconds)."""
-    result = run(parse_spec(SPEC), RunConfig(str(tmp_path_factory.mktemp("clean") / "run"),
-                                             progress=False))
-    return Path(result.path), _rows(Path(result.path))
+    """An undamaged run of SPEC and its rows (:func:`clean_run`)."""
+    return clean_run(tmp_path_factory.mktemp("clean"))
 
 
 def _rows(path: Path):

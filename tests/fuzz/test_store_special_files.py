@@ -29,10 +29,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardsim.experiments.rows import COLUMNS, SEATED, seat_columns
-from cardsim.files import BATCH_BYTES, MANIFEST_BYTES, RECORD_BYTES
-from tests.fuzz.outcome import SLOW_EXAMPLES, counted
-from tests.fuzz.test_store_folders import BATCHES, FAST, FILES, check_folder
-from tests.fuzz.test_store_folders import clean as clean_run  # noqa: F401  (the fixture `clean`)
+from cardsim.files import BATCH_BYTES, GAME_RECORD_BYTES, MANIFEST_BYTES, RECORD_BYTES
+from tests.fuzz.outcome import SLOW_EXAMPLES, counted, run_cli, works_or_one_line
+from tests.fuzz.test_store_folders import BATCHES, FAST, FILES, check_folder, clean_run
 
 SPECIAL = ("fifo", "dev_zero", "link_out", "sparse", "folder")
 """What a file is replaced by."""
@@ -44,6 +43,12 @@ CORE = [*COLUMNS, *(c for stem in SEATED for c in seat_columns(stem, 2))]
 EXTRA = [("x", "s"), ("cat_new_5", 0.0), ("end", 1), ("notes", 1.5), ("seat_7", 0)]
 """Columns a batch of the row format cannot have: an unknown one of strings, a category of a
 seat the game lacks, ``end`` not strings, a deal fact not int64, a seat the game lacks."""
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):
+    """An undamaged run and its rows (:func:`tests.fuzz.test_store_folders.clean_run`)."""
+    return clean_run(tmp_path_factory.mktemp("clean"))
+
 
 hurts = st.lists(st.one_of(
     st.tuples(st.just("special"), st.sampled_from(SPECIAL), st.integers(0, 10 ** 6)),
@@ -145,3 +150,30 @@ def test_slow_a_folder_with_special_or_crafted_files_is_verified_or_refused(clea
 def test_slow_a_folder_with_special_or_crafted_files_is_repaired_or_refused(clean, found):
     """Special and crafted folders through ``verify``, the read and ``cardsim run``."""
     check_folder(clean, found, damage=hurt)
+
+
+COMMANDS = (["run", "FILE"], ["review", "FILE"], ["review", "--game", "scopa", "--deal-seed", "1",
+                                                  "FILE"],
+            ["analyze", "scopa", "FILE", "--player", "0"])
+"""Commands that read a file named on the command line (a spec, a game record, a list of
+moves, a position)."""
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c[:2]))
+@pytest.mark.parametrize("how", ["fifo", "dev_zero", "sparse", "folder"])
+def test_a_file_named_on_the_command_line_that_is_special_or_huge_is_refused_in_one_line(
+        tmp_path, command, how):
+    path = tmp_path / "file"
+    if how == "fifo":
+        os.mkfifo(path)
+    elif how == "dev_zero":
+        path.symlink_to("/dev/zero")
+    elif how == "sparse":
+        with open(path, "wb") as f:
+            f.truncate(GAME_RECORD_BYTES + 1)
+    else:
+        path.mkdir()
+    argv = [str(path) if a == "FILE" else a for a in command]
+    code, _, err = run_cli(argv, tmp_path)
+    works_or_one_line(argv, code, err)
+    assert code == 2, err

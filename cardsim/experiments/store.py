@@ -418,7 +418,7 @@ class Store:
             try:
                 record = json.loads(read_limited(where, RECORD_BYTES, "a batch record",
                                                  StoreError))
-            except (StoreError, ValueError):
+            except (ValueError, RecursionError):        # a StoreError too
                 record = None
             if not (isinstance(record, dict) and isinstance(record.get("bytes"), int)
                     and isinstance(record.get("rows"), int)

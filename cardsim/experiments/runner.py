@@ -245,6 +245,8 @@ def _run_batches(spec: ExperimentSpec, config: RunConfig, store: Store) -> None:
     sequential = spec.deals is None
     written = []                     # a sequential run's rows: the store's, then each batch's
     for batch in store.each():       # whole: the run repaired the store first
+        if batch.problem:
+            raise store.damage_error([batch])
         estimate.add(batch.rows)
         if sequential:
             written.append(batch.rows)

@@ -55,3 +55,21 @@ def nearest(value, choices) -> str | None:
     import difflib
     near = difflib.get_close_matches(str(value), [str(c) for c in choices], n=1, cutoff=0.75)
     return near[0] if near else None
+
+
+def shown(value, limit: int = 80) -> str:
+    """``repr(value)`` as an error message quotes what a user gave: cut after about ``limit``
+    characters, saying how long it was, so that a huge value keeps the message one readable
+    line.
+
+    >>> shown("7co")
+    "'7co'"
+    >>> shown("x" * 1000, limit=5)
+    "'xxxxx…' (1,000 characters)"
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{repr(value[:limit])[:-1]}…{repr(value[:limit])[-1]} ({len(value):,} characters)"
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"

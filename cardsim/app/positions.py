@@ -17,7 +17,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from cardsim.errors import CardsimError
+from cardsim.errors import CardsimError, shown
 from cardsim.game import definition
 from cardsim.protocol.options import parse_option_pairs, rules_from_options
 
@@ -39,10 +39,12 @@ def _load_position(game_name: str, path: str, options: list[str], at: int | None
     """(game, state) from a position JSON file; the file's ``rules`` are the game's options
     unless ``--option`` gives others. A game record (``cardsim play --record``) gives the
     position after its first ``at`` moves (all by default), with the moves that led there."""
+    from cardsim.files import GAME_RECORD_BYTES
     from cardsim.game import load_game
     from cardsim.records.documents import read_document
     definition(game_name)
-    position = read_document(path, "JSON")
+    position = read_document(path, "JSON", limit=GAME_RECORD_BYTES,
+                             what="a position or game record")
     if not isinstance(position, dict):
         raise CardsimError(f"{path}: expected a position object, got {type(position).__name__}")
     if position.get("format") == "cardsim-record":
@@ -56,7 +58,7 @@ def _load_position(game_name: str, path: str, options: list[str], at: int | None
                            f"{game_name}")
     rules = position.get("rules", {})
     if not isinstance(rules, dict):
-        raise CardsimError(f"{path}: rules={rules!r}: expected an object of rules options")
+        raise CardsimError(f"{path}: rules={shown(rules)}: expected an object of rules options")
     rules = {**rules, **parse_option_pairs(options)}
     game = load_game(game_name, rules_from_options(definition(game_name).rules_type, rules,
                                                    game_name))
@@ -331,11 +333,14 @@ def print_review(rv, out: Output) -> None:
 
 
 def _read_text(path: str) -> str:
+    """A list of moves (UTF-8 text) from ``path``, bounded as a game record is
+    (:func:`cardsim.files.read_limited`)."""
+    from cardsim.files import GAME_RECORD_BYTES, read_limited
+    data = read_limited(path, GAME_RECORD_BYTES, "a list of moves", CardsimError)
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CardsimError(f"{path}: unreadable ({e.__class__.__name__})") from None
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise CardsimError(f"{path} is not UTF-8 text: {e.reason} at byte {e.start}") from None
 
 
 def _decision_counter():

@@ -540,14 +540,15 @@ def _write_report(run: str, out: str | None, fmt: str, file=None) -> int:
 
 def add_verify(sub) -> None:
     p = sub.add_parser("verify", help="check a run's results store without running anything: "
-                       "every batch against its recorded size, rows and checksum")
+                       "every batch against its recorded size, rows and checksum, and the store's "
+                       "columns")
     p.add_argument("run", help="a results folder written by `cardsim run` or `cardsim demo`")
     p.set_defaults(handler=cmd_verify)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check a run's store without running anything: every batch read back and checked against
-    its record (size, rows, sha256)."""
+    its record (size, rows, sha256) and the store's columns."""
     from cardsim.experiments.store import QUARANTINE, Store
     store = Store.open(args.run)
     batches = store.check()

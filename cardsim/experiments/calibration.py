@@ -78,6 +78,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.errors import CardsimError
+from cardsim.files import SPEC_BYTES
 from cardsim.records.documents import read_document
 from cardsim.stats import mean_interval, noted, wilson_interval
 
@@ -266,7 +267,7 @@ def load_study(path):
     other kind is refused in one line)."""
     from .spec import SpecError, parse_spec
     from .variants import is_study, parse_study
-    data = read_document(path, "TOML", SpecError)
+    data = read_document(path, "TOML", SpecError, limit=SPEC_BYTES, what="a spec")
     if is_calibration(data):
         return calibration_from_dict(data)
     if is_study(data):
@@ -279,7 +280,8 @@ def load_study(path):
 
 def load_calibration(path) -> CalibrationSpec:
     """A calibration spec from a TOML file."""
-    return calibration_from_dict(read_document(path, "TOML", CalibrationError))
+    return calibration_from_dict(read_document(path, "TOML", CalibrationError, limit=SPEC_BYTES,
+                                               what="a spec"))
 
 
 # --- playing -----------------------------------------------------------------------------------

@@ -5,12 +5,15 @@ reads tables and never computes them (``cardsim run`` computes a missing default
 :func:`.equity.load_table`)."""
 from __future__ import annotations
 
+import io
 import json
+import os
 from pathlib import Path
 
 import pandas as pd
 
 from cardsim.errors import CardsimError
+from cardsim.files import MANIFEST_BYTES, TABLE_BYTES, read_limited
 from cardsim.protocol.match import MatchModel, dense_equity
 from cardsim.protocol.options import non_default, rules_dict
 
@@ -43,12 +46,13 @@ def match_model(game) -> MatchModel:
 def read_manifest(folder) -> dict:
     """An equity folder's manifest, or :class:`EquityError`."""
     path = Path(folder) / MANIFEST
+    if not os.path.lexists(path):
+        raise EquityError(f"{folder}: no {MANIFEST}: not an equity folder")
+    data = read_limited(path, MANIFEST_BYTES, "an equity folder's manifest", EquityError)
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise EquityError(f"{folder}: no {MANIFEST}: not an equity folder") from None
-    except (OSError, ValueError) as e:
-        raise EquityError(f"{path}: unreadable ({e})") from None
+        manifest = json.loads(data)
+    except (ValueError, RecursionError) as e:
+        raise EquityError(f"{path}: unreadable ({str(e).splitlines()[0]})") from None
     if not isinstance(manifest, dict) or manifest.get("kind") != "equity":
         raise EquityError(f"{folder}: not an equity folder (its manifest is no equity "
                           "table's)")
@@ -62,8 +66,9 @@ def read_equity(folder) -> tuple[dict, pd.DataFrame]:
     """An equity folder's manifest and table (a folder whose table is missing or damaged is
     refused in one line: ``cardsim equity`` with the same request computes it again)."""
     manifest = read_manifest(folder)
+    data = read_limited(Path(folder) / TABLE, TABLE_BYTES, "an equity table", EquityError)
     try:
-        table = pd.read_parquet(Path(folder) / TABLE)
+        table = pd.read_parquet(io.BytesIO(data))
     except Exception as e:  # pyarrow raises many kinds; every one is a damaged file here
         raise EquityError(f"{Path(folder) / TABLE}: unreadable ({type(e).__name__}); run "
                           "the same `cardsim equity` again to rebuild it") from None

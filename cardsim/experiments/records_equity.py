@@ -48,6 +48,7 @@ columns first (``position``, ``record``, ``agent`` / ``mover_record``, ``best_ot
 """
 from __future__ import annotations
 
+import io
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -56,6 +57,7 @@ import pandas as pd
 
 from cardsim import __version__
 from cardsim.errors import CardsimError
+from cardsim.files import BATCH_BYTES, read_limited
 from cardsim.game import load_game
 from cardsim.protocol.options import rules_dict
 from cardsim.stats import wilson_interval
@@ -317,7 +319,7 @@ def _batch_path(out: Path, b: int) -> Path:
 def _batch_rows(path: Path, first: int, last: int) -> pd.DataFrame | None:
     """A stored batch, or None when it is missing, damaged or holds other games."""
     try:
-        rows = pd.read_parquet(path)
+        rows = pd.read_parquet(io.BytesIO(read_limited(path, BATCH_BYTES, "a batch")))
     except Exception:  # pyarrow raises many kinds; every one is a batch to compute again
         return None
     games = set(rows["game"].tolist()) if "game" in rows else set()

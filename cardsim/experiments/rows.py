@@ -87,6 +87,7 @@ and each seat's thinking time ``think_<s>``. Everything else in a row is the sam
 seed on any machine and any number of workers."""
 _SEAT = re.compile(rf"^{SEAT}_(\d+)$")
 _CATEGORY = re.compile(r"^cat_(.+)_(\d+)$")
+_PER_SEAT = re.compile(rf"^({'|'.join(SEATED)})_(\d+)$")
 
 
 def category_names(rows: pd.DataFrame) -> list[str]:
@@ -144,6 +145,52 @@ def _rows(results: DuplicateResults, first: dict, seating) -> list[dict]:
 
 
 # --- reading -------------------------------------------------------------------------------
+
+def schema_problem(rows: pd.DataFrame, seats: int, version: int = SCHEMA_VERSION) -> str:
+    """What in ``rows``' columns breaks the format (module docstring) of a store of
+    ``version`` whose matchups have ``seats`` seats, in words ("column return_0 missing",
+    "column seat_0 holds strings, expected int64"); "" when nothing does. The columns of
+    :data:`COLUMNS` and :data:`SEATED` (those of :data:`ADDED` from their version on) must be
+    there with their dtypes, and no per-seat column of another seat; the game's own are known
+    by their form: ``cat_<name>_<s>`` float64 (``s`` a seat), ``end`` strings, any other a deal
+    fact, int64. (Which categories a batch has is the game's: a category is left out where a
+    deal's breakdown gives none, :func:`cardsim.protocol.outcome.seat_scores`, so a batch
+    missing one is not told apart here.)"""
+    expected = dict(COLUMNS)
+    for stem, dtype in SEATED.items():
+        expected.update((c, dtype) for c in seat_columns(stem, seats))
+    optional = {c for stem, v in ADDED.items() if version < v for c in seat_columns(stem, seats)}
+    for column, dtype in expected.items():
+        if column not in rows.columns:
+            if column not in optional:
+                return f"column {column} missing"
+        elif str(rows[column].dtype) != dtype:
+            return f"column {column} holds {_held(rows[column])}, expected {dtype}"
+    for column in rows.columns:
+        if column in expected:
+            continue
+        m = _CATEGORY.match(str(column)) or _PER_SEAT.match(str(column))
+        if column == END:
+            if not pd.api.types.is_string_dtype(rows[column]):
+                return f"column {END} holds {_held(rows[column])}, expected strings"
+        elif m and int(m.group(2)) >= seats:
+            return f"column {column} is of seat {m.group(2)}, in a game of {seats} seats"
+        elif m and m.re is _PER_SEAT:                              # e.g. seat_01
+            return f"column {column} is not one of the format's"
+        elif str(rows[column].dtype) != ("float64" if m else "int64"):
+            return (f"column {column} holds {_held(rows[column])}, expected "
+                    + ("float64" if m else "int64 (a deal fact)"))
+    return ""
+
+
+def _held(column: pd.Series) -> str:
+    """What a column holds, in words: its dtype, or for objects the kind of value inferred
+    (strings, mixed, ...)."""
+    if column.dtype == object or pd.api.types.is_string_dtype(column.dtype):
+        kind = pd.api.types.infer_dtype(column, skipna=True)
+        return "strings" if kind == "string" else f"{kind} values"
+    return str(column.dtype)
+
 
 class TableError(CardsimError):
     """Rows that do not follow the store's row format (a missing column, an agent index that

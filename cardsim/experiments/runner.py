@@ -13,6 +13,12 @@ verdict; batches are checked in order, so the stopping point is the same on any 
 workers. Batches computed beyond it (one wave at most) stay in the store and are left out of
 the tables (:func:`used_rows`).
 
+Size: the batches a run lacks are generated as the workers take them (at most
+:data:`IN_FLIGHT` handed out at a time), never listed, so a run of any number of deals up to
+:data:`cardsim.simulate.MAX_DEALS` starts at once; a fixed-size run keeps no rows in memory
+(the finished batches are known by their names, the progress note's estimate by running
+sums), a sequential one the rows its stopping rule reads.
+
 A run is its folder's only writer (:meth:`Store.writer` holds the folder's lock); before it
 computes anything it sets damaged batches aside (:meth:`Store.repair`), so that a damaged store
 is repaired by running again: a batch computed again equals the lost one (its rows depend only
@@ -21,10 +27,13 @@ on its seeds; only the measured columns, :data:`cardsim.experiments.rows.MEASURE
 """
 from __future__ import annotations
 
+import itertools
 import logging
+import math
 import sys
 import time
 from dataclasses import dataclass
+from typing import Iterable
 
 import pandas as pd
 from joblib import delayed
@@ -90,7 +99,7 @@ class _Workers:
                 raise self._lost(e) from None
         return self.config.jobs
 
-    def map(self, spec: ExperimentSpec, wave: list[tuple[int, int]]):
+    def map(self, spec: ExperimentSpec, wave: Iterable[tuple[int, int]]):
         if self.client is None:
             yield from self.parallel(delayed(run_batch)(spec, m, b) for m, b in wave)
             return
@@ -254,58 +263,101 @@ def _repair(store: Store) -> None:
               "recorded", file=sys.stderr)
 
 
+IN_FLIGHT = 4096
+"""The most batches handed to the workers at a time: the batches still to compute are
+generated as they are handed out, so that a run of any size starts at once."""
+
+
 def _run_batches(spec: ExperimentSpec, config: RunConfig, store: Store) -> None:
-    """Compute the batches the store lacks, writing each as it finishes."""
+    """Compute the batches the store lacks, writing each as it finishes. A fixed-size run
+    keeps no rows (memory does not grow with its batches: the store's finished batches are
+    known by name, the progress note's estimate by running sums); a sequential one keeps the
+    rows its stopping rule reads."""
     done = store.done()
     total = len(spec.matchups) * n_batches(spec)
     bar = tqdm(total=total, initial=len(done), unit="batch", disable=not config.progress,
                desc=f"{spec.game} experiment")
     started, deals, shown = time.perf_counter(), 0, 0.0
-    written = [store.rows()]         # the store read and checked once, then each batch written
-    first = [written[0]]             # the first matchup's rows, for the running estimate
+    estimate = _Estimate(spec)
+    sequential = spec.deals is None
+    written = []                     # a sequential run's rows: the store's, then each batch's
+    for batch in store.each():       # whole: the run repaired the store first
+        if batch.problem:
+            raise store.damage_error([batch])
+        estimate.add(batch.rows)
+        if sequential:
+            written.append(batch.rows)
+    fixed = ((m, b) for m in range(len(spec.matchups)) for b in range(n_batches(spec))
+             if (m, b) not in done)      # generated as the workers take them
     with _Workers(config) as workers:
         while True:
-            rows = in_order(written)   # no new read: a sequential run decides after every wave
-            wave = []
-            for m in range(len(spec.matchups)):
-                last = stop_batch(spec, rows, m)
-                upto = n_batches(spec) - 1 if last is None else last
-                pending = [b for b in range(upto + 1) if (m, b) not in done]
-                if last is None:
-                    pending = pending[:workers.width]   # sequential: one wave at most
-                wave += [(m, b) for b in pending]
-            if not wave:
-                break
-            for batch_rows in workers.map(spec, wave):
-                m, b = int(batch_rows["matchup"].iloc[0]), int(batch_rows["batch"].iloc[0])
-                written.append(store.write_batch(m, b, batch_rows))
+            wave = iter(_sequential_wave(spec, in_order(written), done, workers.width)
+                        if sequential else fixed)   # sequential: decided after every wave
+            finished = 0
+            for rows in workers.map(spec, itertools.islice(wave, IN_FLIGHT)):
+                m, b = int(rows["matchup"].iloc[0]), int(rows["batch"].iloc[0])
+                rows = store.write_batch(m, b, rows)
+                finished += 1
                 done.add((m, b))
-                deals += int(batch_rows["deal"].nunique())
+                deals += int(rows["deal"].nunique())
                 bar.update(1)
-                if m == 0:
-                    first.append(batch_rows)
+                estimate.add(rows)
+                if sequential:
+                    written.append(rows)
                 now = time.perf_counter()
                 if config.progress and now - shown > 1.0:
                     shown = now
-                    bar.set_postfix_str(_status(spec, first, deals / (now - started)))
-            if spec.deals is not None:
+                    bar.set_postfix_str(estimate.note(deals / (now - started)))
+            if not finished:
                 break
     bar.close()
 
 
-def _status(spec: ExperimentSpec, first: list, rate: float) -> str:
+def _sequential_wave(spec: ExperimentSpec, rows: pd.DataFrame, done: set,
+                     width: int) -> list[tuple[int, int]]:
+    """The next batches of a sequential run: per matchup, its batches up to its stopping batch
+    (:func:`stop_batch`) once decided, else its next ``width`` unfinished ones (one wave at
+    most beyond the stopping point), generated lazily over its batches."""
+    wave = []
+    for m in range(len(spec.matchups)):
+        last = stop_batch(spec, rows, m)
+        upto = n_batches(spec) - 1 if last is None else last
+        pending = (b for b in range(upto + 1) if (m, b) not in done)
+        wave += [(m, b) for b in (itertools.islice(pending, width) if last is None
+                                  else pending)]
+    return wave
+
+
+class _Estimate:
     """The progress bar's note: deals per second and the running estimate of the first
-    matchup (its first agent's mean return per deal, 95% interval)."""
-    from .tables import first_agent_deals
-    text = f"{rate:,.0f} deals/s"
-    rows = pd.concat([f for f in first if len(f)], ignore_index=True) if any(
-        len(f) for f in first) else pd.DataFrame()
-    rows = rows[rows["matchup"] == 0] if len(rows) else rows
-    try:
-        values = first_agent_deals(rows, list(spec.agents), 0)
-    except CardsimError:
+    matchup (its first agent's mean return per deal, 95% interval), from running sums of the
+    per-deal values, batch by batch (a deal's rotations are all in its batch)."""
+
+    def __init__(self, spec: ExperimentSpec) -> None:
+        self.spec = spec
+        self.n, self.sum, self.squares = 0, 0.0, 0.0
+
+    def add(self, rows: pd.DataFrame) -> None:
+        """Add a batch's rows (a batch of another matchup adds nothing)."""
+        from .tables import first_agent_deals
+        if not len(rows) or int(rows["matchup"].iloc[0]) != 0:
+            return
+        try:
+            values = first_agent_deals(rows, list(self.spec.agents), 0)
+        except CardsimError:
+            return
+        self.n += len(values)
+        self.sum += float(values.sum())
+        self.squares += float((values * values).sum())
+
+    def note(self, rate: float) -> str:
+        """The note, with ``rate`` deals per second."""
+        from cardsim.stats import t95
+        text = f"{rate:,.0f} deals/s"
+        if self.n >= 2:
+            mean = self.sum / self.n
+            spread = max(0.0, (self.squares - self.sum * mean) / (self.n - 1))
+            half = t95(self.n) * math.sqrt(spread / self.n)
+            agent = self.spec.agents[self.spec.matchups[0][0]]
+            text += f", {agent}: {fmt_interval(mean, mean - half, mean + half)}"
         return text
-    if len(values) >= 2:
-        from cardsim.stats import mean_interval
-        text += f", {spec.agents[spec.matchups[0][0]]}: {fmt_interval(*mean_interval(values))}"
-    return text

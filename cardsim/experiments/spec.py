@@ -40,7 +40,10 @@ deals = 1000                 #   a fixed number of deals per matchup
 Unknown keys and bad values are refused with the key's name and what is allowed
 (:class:`SpecError`): a value of another type is not converted (``seed = 1.0``, ``duplicate =
 1`` and ``matchups = [[true, false]]`` are refused), numbers must be finite, and counts (deals,
-batch size) fit int64. A spec is frozen once parsed; :meth:`ExperimentSpec.to_dict` is what the
+batch size) fit int64: at most :data:`cardsim.simulate.MAX_DEALS` (2**63 - 1; a run of any
+number up to it starts at once, :mod:`cardsim.experiments.runner`). A spec file is read with a
+size limit (:data:`cardsim.files.SPEC_BYTES`) and only when it is a regular file; an error
+quotes a long value cut (:func:`cardsim.errors.shown`). A spec is frozen once parsed; :meth:`ExperimentSpec.to_dict` is what the
 store's manifest keeps and compares on resume (without ``setup`` or ``deal`` when they are
 empty, so that the stores of a cardsim without them resume).
 """
@@ -51,7 +54,8 @@ import math
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Mapping
 
-from cardsim.errors import CardsimError
+from cardsim.errors import CardsimError, shown
+from cardsim.files import SPEC_BYTES
 from cardsim.game import definition, load_game
 from cardsim.protocol.options import rules_from_options
 from cardsim.records.documents import read_document
@@ -131,7 +135,7 @@ def game_with_rules(name: Any, rules: Mapping[str, Any]):
 
 def load_spec(path) -> ExperimentSpec:
     """Parse a TOML spec file."""
-    data = read_document(path, "TOML", SpecError)
+    data = read_document(path, "TOML", SpecError, limit=SPEC_BYTES, what="a spec")
     return parse_spec(data)
 
 
@@ -143,7 +147,7 @@ def spec_from_dict(d: Mapping[str, Any]) -> ExperimentSpec:
     known = {f.name for f in fields(ExperimentSpec)}
     unknown = sorted(map(str, set(d) - known))
     if unknown:
-        raise SpecError(f"unknown key {unknown[0]!r} in a stored spec: expected some of "
+        raise SpecError(f"unknown key {shown(unknown[0])} in a stored spec: expected some of "
                         + ", ".join(sorted(known)))
     size = {k: d[k] for k in ("deals", "half_width", "max_deals", "sprt") if d.get(k) is not None}
     return parse_spec({**{k: v for k, v in d.items() if k in _TOP}, "size": size})
@@ -186,7 +190,7 @@ def _deal(deal: Any, game, unit: str) -> dict:
 
 def _check(cond: bool, key: str, value: Any, allowed: str) -> None:
     if not cond:
-        raise SpecError(f"{key}={value!r}: expected {allowed}")
+        raise SpecError(f"{key}={shown(value)}: expected {allowed}")
 
 
 def _is_int(value: Any) -> bool:
@@ -219,7 +223,8 @@ def parse_spec(data: Mapping[str, Any]) -> ExperimentSpec:
         raise SpecError(f"expected a table of keys, got {type(data).__name__}")
     unknown = sorted(set(data) - _TOP)
     if unknown:
-        raise SpecError(f"unknown key {unknown[0]!r}: expected one of {', '.join(sorted(_TOP))}")
+        raise SpecError(f"unknown key {shown(unknown[0])}: expected one of "
+                        + ", ".join(sorted(_TOP)))
     for key in ("game", "agents"):
         if key not in data:
             raise SpecError(f"missing key {key!r}")
@@ -307,7 +312,7 @@ def _matchups(value: Any, n_agents: int, n_seats: int) -> tuple[tuple[int, ...],
                 f"pairs (or {n_seats}-tuples) of agent indices from 0 to {n_agents - 1}")
             pairs.append(tuple(m))
     else:
-        raise SpecError(f"matchups={value!r}: expected 'round_robin', {{field = k}} or a list "
+        raise SpecError(f"matchups={shown(value)}: expected 'round_robin', {{field = k}} or a list "
                         "of pairs of agent indices")
     if not pairs:
         raise SpecError("matchups: a round robin needs at least 2 agents")

@@ -19,9 +19,11 @@ perhaps another question; :func:`grows`) is taken, its manifest rewritten with t
 new matchups: the old ones keep their batches, whose deals and agents' streams depend only on
 the seed and the matchup's place (``cardsim/experiments/runner.py``). Any other change is refused.
 
-Every read checks each batch against its record. A batch that is missing (a record without its
-file), truncated, fails its checksum, does not read or holds rows of another batch is
-*damaged*: :meth:`Store.rows` (and so ``cardsim report``) refuses in one line naming it, and
+Every read checks each batch against its record and the rows' format. A batch that is missing
+(a record without its file), truncated, fails its checksum, does not read, holds rows of another
+batch or breaks the format (a column missing, of another dtype or unknown:
+:func:`cardsim.experiments.rows.schema_problem` — the checksum proves the file is the one
+written, the format that it holds the rows a report reads) is *damaged*: :meth:`Store.rows` (and so ``cardsim report``) refuses in one line naming it, and
 :meth:`Store.check` (``cardsim verify``) lists every batch without changing anything. The
 record is a batch's commit: a batch file without its record — left by a run killed between the
 rename and the record, or whose record was lost — is damaged too, since nothing vouches for its
@@ -35,6 +37,10 @@ computed again from their seeds. A changed spec on an existing folder is refused
 The lock (:func:`folder_lock`) is an ``flock`` on ``<folder>/.lock`` (Linux; POSIX systems):
 the operating system releases it when its process ends, however it ends, so a killed run never
 leaves a stale lock.
+
+Every file is read with a size limit (:mod:`cardsim.files`: a manifest or record 1 MB, a batch
+no more than its record says, 1 GB at most) and only when it is a regular file: a FIFO, a
+device or a folder in its place is refused in one line, or is a damaged batch.
 
 Nothing leads out of the folder: the lock is opened without following a link and must be a
 regular file of the user's; ``batches/``, ``records/`` and ``quarantine/`` are refused when they
@@ -60,15 +66,16 @@ import pandas as pd
 import pyarrow as pa
 
 from cardsim import __version__
-from cardsim.errors import CardsimError
+from cardsim.errors import CardsimError, shown
+from cardsim.files import BATCH_BYTES, MANIFEST_BYTES, RECORD_BYTES, read_limited
 from cardsim.records.documents import read_document
 from cardsim.solvers.agent_spec import level
 
-from .rows import READS, SCHEMA_VERSION
+from .rows import READS, SCHEMA_VERSION, schema_problem
 
 LOCK = ".lock"
 QUARANTINE = "quarantine"
-_FILE = re.compile(r"^m(\d{3})-b(\d{6})\.(parquet|json)$")
+_FILE = re.compile(r"^m(\d{3,})-b(\d{6,})\.(parquet|json)$")   # as batch_name writes
 _KINDS = {"parquet": "batches", "json": "records"}          # where each kind of file lives
 
 
@@ -196,7 +203,9 @@ def grows(old: dict, new: dict) -> bool:
 
 
 def batch_name(matchup: int, batch: int) -> str:
-    """A batch's file name without its suffix: ``m<matchup>-b<batch>``."""
+    """A batch's file name without its suffix: ``m<matchup>-b<batch>``, at least 3 and 6
+    digits (more for a matchup past 999 or a batch past 999,999: any batch of up to
+    :data:`cardsim.simulate.MAX_DEALS` deals has its name)."""
     return f"m{matchup:03d}-b{batch:06d}"
 
 
@@ -247,7 +256,8 @@ class Store:
                 keys = sorted(k for k in set(old) | set(spec) if old.get(k) != spec.get(k))
                 raise StoreError(
                     f"{store.path} holds a different experiment ({', '.join(keys)} differ: "
-                    f"{keys[0]}={old.get(keys[0])!r} there, {spec.get(keys[0])!r} here); use "
+                    f"{keys[0]}={shown(old.get(keys[0]))} there, {shown(spec.get(keys[0]))} "
+                    "here); use "
                     "another folder (--out), the same spec, or one with agents and matchups "
                     "appended")
             recorded = manifest.get("levels", {})      # none in a store older than levels
@@ -306,7 +316,8 @@ class Store:
         an object and matches its checksum (``spec_sha256``; a manifest of a cardsim older than
         the checksum has none, and is trusted)."""
         where = f"{self.path}/manifest.json"
-        manifest = read_document(self.path / "manifest.json", "JSON", StoreError)
+        manifest = read_document(self.path / "manifest.json", "JSON", StoreError,
+                                 limit=MANIFEST_BYTES, what="a results folder's manifest")
         if not isinstance(manifest, dict):
             raise StoreError(f"{where} is damaged: a JSON object was expected, not "
                              f"{type(manifest).__name__}")
@@ -348,18 +359,16 @@ class Store:
         return pd.read_parquet(io.BytesIO(data))
 
     def check(self) -> list[Batch]:
-        """Every batch (a file or a record), read and checked against its record, in
-        (matchup, batch) order. Changes nothing."""
-        older = self._older()
-        return [self._read(key, older) for key in sorted({k for k, _ in self._files()})]
+        """Every batch (a file or a record), read and checked against its record and the
+        store's schema, in (matchup, batch) order. Changes nothing."""
+        return list(self.each())
 
-    def _older(self) -> bool:
-        """Whether an older cardsim wrote this store: its manifest has no spec checksum, and its
-        batches no records (module docstring)."""
-        try:
-            return "spec_sha256" not in self.manifest()
-        except StoreError:
-            return False
+    def each(self) -> Iterator[Batch]:
+        """:meth:`check`'s batches one by one, each read when its turn comes (a caller that
+        keeps none holds one batch's rows at a time)."""
+        manifest = self.manifest()
+        for key in sorted({k for k, _ in self._files()}):
+            yield self._read(key, manifest)
 
     def rows(self) -> pd.DataFrame:
         """Every finished batch's rows, in (matchup, batch, deal, rotation) order;
@@ -388,13 +397,14 @@ class Store:
         Returns (damaged batch, ``quarantine/<n>-<name>``: its new name without the suffix) and
         the batches recorded."""
         moved, recorded = [], []
-        for b in self.check():
+        for b in self.each():
             if b.problem:
-                moved.append((b, self._quarantine(b.name)))
+                moved.append((Batch(b.key, None, b.problem), self._quarantine(b.name)))
             elif not b.recorded:
-                data = (self.batches / f"{b.name}.parquet").read_bytes()
+                data = read_limited(self.batches / f"{b.name}.parquet", BATCH_BYTES, "a batch",
+                                    StoreError)
                 self._write_record(b.name, _record_of(data, b.rows))
-                recorded.append(b)
+                recorded.append(Batch(b.key, None, recorded=False))
         return moved, recorded
 
     # --- inside ------------------------------------------------------------------------------
@@ -404,38 +414,44 @@ class Store:
         found = [(kind, _FILE.match(f.name)) for kind, folder in _KINDS.items()
                  if (self.path / folder).is_dir() for f in (self.path / folder).iterdir()]
         return [((int(m.group(1)), int(m.group(2))), kind) for kind, m in found
-                if m and m.group(3) == kind]
+                if m and m.group(3) == kind
+                and batch_name(int(m.group(1)), int(m.group(2))) == m.group(0).rsplit(".")[0]]
 
-    def _read(self, key: tuple[int, int], older: bool = False) -> Batch:
-        """Batch ``key`` read back whole (one read of its file) and checked (module docstring);
-        ``older``: the store is an older cardsim's, whose batches have no records."""
+    def _read(self, key: tuple[int, int], manifest: dict) -> Batch:
+        """Batch ``key`` read back whole (one bounded read of its file,
+        :func:`cardsim.files.read_limited`) and checked (module docstring) in the store of
+        ``manifest`` (an older cardsim's, without ``spec_sha256``, has no records)."""
         name = batch_name(*key)
         record = None
-        try:
-            record = json.loads((self.records / f"{name}.json").read_text(encoding="utf-8"))
+        where = self.records / f"{name}.json"
+        if os.path.lexists(where):
+            try:
+                record = json.loads(read_limited(where, RECORD_BYTES, "a batch record",
+                                                 StoreError))
+            except (ValueError, RecursionError):        # a StoreError too
+                record = None
             if not (isinstance(record, dict) and isinstance(record.get("bytes"), int)
                     and isinstance(record.get("rows"), int)
                     and isinstance(record.get("sha256"), str)):
                 return Batch(key, None, f"has an unreadable record ({name}.json)")
-        except FileNotFoundError:
-            pass
-        except (OSError, ValueError):
-            return Batch(key, None, f"has an unreadable record ({name}.json)")
-        try:
-            data = (self.batches / f"{name}.parquet").read_bytes()
-        except FileNotFoundError:
+        path = self.batches / f"{name}.parquet"
+        if not os.path.lexists(path):
             said = f" (its record says {record['rows']:,} rows)" if record else ""
             return Batch(key, None, f"is missing{said}")
-        except OSError as e:
-            return Batch(key, None, f"cannot be read ({e.strerror})")
-        if record is None and not older:
+        if record is None and "spec_sha256" in manifest:
             return Batch(key, None, "has no record (its run stopped before recording it, or the "
                                     "record was lost): its rows cannot be vouched for")
+        size = _size(path)
+        if record is not None and size is not None and size != record["bytes"]:
+            return Batch(key, None, _length_problem(size, record["bytes"]))
+        try:                       # no more than the record says: a file can grow meanwhile
+            data = read_limited(path, min(BATCH_BYTES, record["bytes"]) if record
+                                else BATCH_BYTES, "a batch", StoreError)
+        except StoreError as e:
+            return Batch(key, None, f"cannot be read ({str(e).removeprefix(f'{path} ')})")
         if record is not None:
             if len(data) != record["bytes"]:
-                what = "is truncated" if len(data) < record["bytes"] else "is too long"
-                return Batch(key, None, f"{what} ({len(data):,} bytes, {record['bytes']:,} "
-                                        "recorded)")
+                return Batch(key, None, _length_problem(len(data), record["bytes"]))
             if hashlib.sha256(data).hexdigest() != record["sha256"]:
                 return Batch(key, None, "fails its checksum (sha256 of the file differs from "
                                         "its record)")
@@ -448,6 +464,9 @@ class Store:
             return Batch(key, None, f"holds {len(rows):,} rows, {record['rows']:,} recorded")
         if not _holds(rows, key):                 # e.g. another batch's file and record
             return Batch(key, None, "holds no rows of its own matchup and batch")
+        problem = _schema_problem(rows, manifest, key[0])
+        if problem:
+            return Batch(key, None, f"does not hold the store's columns ({problem})")
         return Batch(key, rows, recorded=record is not None)
 
     def _quarantine(self, name: str) -> Path:
@@ -473,6 +492,37 @@ class Store:
     def _write_json(self, name: str, data: dict) -> None:
         write_synced(self.path / name,
                      json.dumps(data, indent=2, sort_keys=True).encode("utf-8"))
+
+
+def _size(path: Path) -> int | None:
+    """The size of ``path`` when it is a regular file (links followed), else None."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _length_problem(size: int, recorded: int) -> str:
+    """A batch file of ``size`` bytes whose record says ``recorded``, in words."""
+    what = "is truncated" if size < recorded else "is too long"
+    return f"{what} ({size:,} bytes, {recorded:,} recorded)"
+
+
+def _schema_problem(rows: pd.DataFrame, manifest: dict, matchup: int) -> str:
+    """What in a batch's columns breaks the schema of the store of ``manifest``
+    (:func:`cardsim.experiments.rows.schema_problem`, with the seats of the batch's matchup);
+    a calibration study's rows (a spec with a ``kind``) follow their own format, of which the
+    matchup and batch, int64, are checked here."""
+    spec = manifest["spec"]
+    if "kind" in spec:
+        return next((f"column {c} holds {rows[c].dtype}, expected int64"
+                     for c in ("matchup", "batch") if str(rows[c].dtype) != "int64"), "")
+    matchups = spec.get("matchups")
+    if not (isinstance(matchups, list) and matchup < len(matchups)
+            and isinstance(matchups[matchup], list)):
+        return f"matchup {matchup} is not in the spec"
+    return schema_problem(rows, len(matchups[matchup]), manifest["schema_version"])
 
 
 def _holds(rows: pd.DataFrame, key: tuple[int, int]) -> bool:

@@ -47,6 +47,7 @@ from typing import Any, Mapping
 import pandas as pd
 
 from cardsim.errors import CardsimError
+from cardsim.files import SPEC_BYTES
 from cardsim.game import definition
 from cardsim.protocol.options import rules_from_options
 
@@ -236,7 +237,7 @@ def run_study(study: VariantStudy, config) -> dict:
     source = json.loads(json.dumps(study.source))          # TOML's values as JSON keeps them
     if here.exists():
         from cardsim.records.documents import read_document
-        held = read_document(here, "JSON", SpecError)
+        held = read_document(here, "JSON", SpecError, limit=SPEC_BYTES, what="a variant study")
         if held != source:
             raise SpecError(f"{out} holds another variant study ({STUDY} differs): use "
                             "another folder (--out), or the same study")
@@ -325,7 +326,8 @@ def load_study_folder(out) -> VariantStudy:
     """The variant study whose folder is ``out`` (its :data:`STUDY` file), to resume it or
     report on it."""
     from cardsim.records.documents import read_document
-    return parse_study(read_document(Path(out) / STUDY, "JSON", SpecError))
+    return parse_study(read_document(Path(out) / STUDY, "JSON", SpecError, limit=SPEC_BYTES,
+                                     what="a variant study"))
 
 
 def is_study_folder(out) -> bool:

@@ -11,7 +11,7 @@ import dataclasses
 import functools
 from typing import Any, Mapping
 
-from ..errors import OptionError
+from ..errors import OptionError, shown
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,7 +67,7 @@ def check_options(rules: Any) -> None:
         value = getattr(rules, f.name)
         allowed = f.metadata["allowed"]
         if not any(_admits(a, value) for a in allowed):
-            raise OptionError(f"option {f.name}={_show(value)!r} is not allowed: "
+            raise OptionError(f"option {f.name}={shown(_show(value))} is not allowed: "
                               + _expected(allowed))
 
 
@@ -88,7 +88,7 @@ def rules_from_options(cls: type, options: Mapping[str, Any], game: str) -> Any:
             match += [v for a in allowed if isinstance(a, Integers)
                       for v in [a.parse(value)] if v is not None]
             if not match:
-                raise OptionError(f"option {name}={value!r} is not allowed: "
+                raise OptionError(f"option {name}={shown(value)} is not allowed: "
                                   + _expected(allowed))
             value = match[0]
         values[name] = value
@@ -101,7 +101,7 @@ def check_option_names(cls: type, names, game: str) -> None:
     fields = [f.name for f in dataclasses.fields(cls)]
     for name in names:
         if name not in fields:
-            raise OptionError(f"unknown {game} option {name!r}: expected one of "
+            raise OptionError(f"unknown {game} option {shown(name)}: expected one of "
                               + ", ".join(fields))
 
 
@@ -112,10 +112,11 @@ def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip() or not value.strip():
-            raise OptionError(f"option {pair!r} is malformed: expected name=value")
+            raise OptionError(f"option {shown(pair)} is malformed: expected name=value")
         name, value = name.strip(), value.strip()
         if name in out:
-            raise OptionError(f"option {name!r} is given twice ({out[name]!r} and {value!r}): "
+            raise OptionError(f"option {shown(name)} is given twice ({shown(out[name])} and "
+                              f"{shown(value)}): "
                               "give it once")
         out[name] = value
     return out

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..cards import Deck
 from ..compiled.rng import rng_from_seed
-from ..errors import CardError, IllegalActionError, PositionError
+from ..errors import CardError, IllegalActionError, PositionError, shown
 from .options import rules_dict
 
 
@@ -30,10 +30,10 @@ def check_header(d: Any, rules: Any, game: str, keys: set[str], required: Iterab
         raise position_error(game, f"expected a dict, got {type(d).__name__}")
     unknown = set(d) - keys
     if unknown:
-        raise position_error(game, f"unknown key {sorted(unknown)[0]!r}: expected some of "
+        raise position_error(game, f"unknown key {shown(sorted(unknown)[0])}: expected some of "
                              + ", ".join(sorted(keys)))
     if d.get("game", game) != game:
-        raise position_error(game, f"game={d['game']!r}: expected {game!r}")
+        raise position_error(game, f"game={shown(d['game'])}: expected {game!r}")
     mine = rules_dict(rules)
     theirs = d.get("rules", mine)
     theirs = theirs if isinstance(theirs, Mapping) else {}
@@ -51,14 +51,14 @@ def check_header(d: Any, rules: Any, game: str, keys: set[str], required: Iterab
 def card_indices(deck: Deck, key: str, value: Any) -> list[int]:
     """The indices of a list of distinct card names (``key`` names the list in errors)."""
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise position_error(deck.game, f"{key}={value!r}: expected a list of card names")
+        raise position_error(deck.game, f"{key}={shown(value)}: expected a list of card names")
     try:
         out = [deck.index(name) for name in value]
     except CardError as e:
         raise CardError(f"invalid {deck.game} position: {key}: {e}") from None
     if len(set(out)) != len(out):
         name = next(n for i, n in enumerate(value) if out.index(out[i]) != i)
-        raise position_error(deck.game, f"card {name!r} is twice in {key}: each card exists "
+        raise position_error(deck.game, f"card {shown(name)} is twice in {key}: each card exists "
                              "once")
     return out
 
@@ -89,7 +89,8 @@ def rng_words(d: Mapping, game: str) -> np.ndarray:
     if not isinstance(rng, (list, tuple)) or len(rng) != 4 or any(
             isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 64 for x in rng) \
             or not any(rng):
-        raise position_error(game, f"rng={rng!r}: expected 4 unsigned 64-bit integers, not all "
+        raise position_error(game, f"rng={shown(rng)}: expected 4 unsigned 64-bit integers, "
+                             "not all "
                              "zero")
     return np.array([int(x) for x in rng], dtype=np.uint64)
 
@@ -118,24 +119,25 @@ class Fields:
         if value is None and optional:
             return None
         if not is_int(value) or not 0 <= value < n:
-            raise self.error(f"{key}={value!r}: expected a seat from 0 to {n - 1}"
+            raise self.error(f"{key}={shown(value)}: expected a seat from 0 to {n - 1}"
                              + (" or None" if optional else ""))
         return int(value)
 
     def integer(self, key: str, value: Any, lo: int, hi: int, what: str | None = None) -> int:
         if not is_int(value) or not lo <= value <= hi:
-            raise self.error(f"{key}={value!r}: expected {what or f'an integer from {lo} to {hi}'}")
+            raise self.error(f"{key}={shown(value)}: expected "
+                             f"{what or f'an integer from {lo} to {hi}'}")
         return int(value)
 
     def flag(self, key: str, value: Any) -> bool:
         if not isinstance(value, (bool, np.bool_)):
-            raise self.error(f"{key}={value!r}: expected true or false")
+            raise self.error(f"{key}={shown(value)}: expected true or false")
         return bool(value)
 
     def per(self, key: str, value: Any, size: int, what: str = "seat") -> list:
         """A list with one entry per seat (or per ``what``)."""
         if isinstance(value, str) or not isinstance(value, (list, tuple)) or len(value) != size:
-            raise self.error(f"{key}={value!r}: expected a list with one entry per {what} "
+            raise self.error(f"{key}={shown(value)}: expected a list with one entry per {what} "
                              f"({size})")
         return list(value)
 
@@ -146,19 +148,20 @@ class Fields:
         except CardError as e:
             raise PositionCardError(f"invalid {self.deck.game} position: {key}: {e}") from None
         if in_play is not None and not in_play >> c & 1:
-            raise self.error(f"{key}: card {name!r} is not in the {bin(in_play).count('1')}-"
+            raise self.error(f"{key}: card {shown(name)} is not in the {bin(in_play).count('1')}-"
                              "card deck")
         return c
 
     def cards(self, key: str, value: Any, in_play: int | None = None) -> list[int]:
         """A list of distinct cards."""
         if isinstance(value, str) or not isinstance(value, (list, tuple)):
-            raise self.error(f"{key}={value!r}: expected a list of card names")
+            raise self.error(f"{key}={shown(value)}: expected a list of card names")
         out = []
         for name in value:
             c = self.card(key, name, in_play)
             if c in out:
-                raise self.error(f"{key}: card {name!r} is listed twice: each card exists once")
+                raise self.error(f"{key}: card {shown(name)} is listed twice: each card exists "
+                                 "once")
             out.append(c)
         return out
 

@@ -16,7 +16,7 @@ import importlib
 import importlib.util
 
 from ..compiled import cache
-from ..errors import UnknownGameError, nearest
+from ..errors import UnknownGameError, nearest, shown
 from .spec import GameDefinition
 
 GAMES = {
@@ -33,7 +33,7 @@ def register(name: str, package: str) -> None:
     named ``name``) from outside this module, as a test registers a toy game; ``ValueError``
     when ``name`` is another package's. :func:`unregister` takes it back."""
     if GAMES.get(name, package) != package:
-        raise ValueError(f"game {name!r} is already registered as {GAMES[name]}")
+        raise ValueError(f"game {shown(name)} is already registered as {GAMES[name]}")
     found = importlib.util.find_spec(package)
     if found is None or not found.submodule_search_locations:
         raise ValueError(f"{package!r} is not an importable package")
@@ -56,10 +56,10 @@ def definition(name: str) -> GameDefinition:
     """The definition of a registered game; :class:`UnknownGameError` names an unknown one."""
     if not isinstance(name, str) or name not in GAMES:
         near = nearest(name, list_games())
-        raise UnknownGameError(f"unknown game {name!r}: " + (f"did you mean {near!r}? "
+        raise UnknownGameError(f"unknown game {shown(name)}: " + (f"did you mean {near!r}? "
                                if near else "") + "expected one of " + ", ".join(list_games()))
     found = importlib.import_module(GAMES[name]).GAME
     if found.name != name:
         raise RuntimeError(f"{GAMES[name]}.GAME is named {found.name!r}, registered as "
-                           f"{name!r}")
+                           f"{shown(name)}")
     return found

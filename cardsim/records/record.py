@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from ..errors import CardsimError
+from ..errors import CardsimError, shown
 from ..protocol.options import rules_dict
 
 FORMAT = "cardsim-record"
@@ -132,7 +132,7 @@ def action_from_string(state, text: str) -> int:
     folded = [i for i, s in enumerate(strings) if s.casefold() == text.casefold()]
     if len(folded) == 1:
         return legal[folded[0]]
-    raise RecordError(f"{text!r} is not a legal move for seat {state.current_player()} here: "
+    raise RecordError(f"{shown(text)} is not a legal move for seat {state.current_player()} here: "
                       f"expected one of {', '.join(strings) or 'nothing (the deal is over)'}")
 
 
@@ -156,5 +156,6 @@ def check_seats(seats, n: int) -> tuple[str, ...]:
         return tuple(PERSON for _ in range(n))
     if isinstance(seats, str) or len(seats) != n or not all(isinstance(s, str) and s
                                                              for s in seats):
-        raise RecordError(f"seats: expected {n} non-empty strings, one per seat, got {seats!r}")
+        raise RecordError(f"seats: expected {n} non-empty strings, one per seat, got "
+                          f"{shown(seats)}")
     return tuple(seats)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..errors import CardsimError
+from ..errors import CardsimError, shown
+from ..files import GAME_RECORD_BYTES
 from ..game import load_game
 from .documents import read_document
 from .record import FORMAT, KEYS, VERSION, GameRecord, RecordError, action_from_string, check_seats, record_of
@@ -39,13 +40,13 @@ def from_dict(d: Any) -> GameRecord:
     if not isinstance(d, Mapping):
         raise RecordError("a record is a JSON object")
     if d.get("format") != FORMAT:
-        raise RecordError(f"format: expected {FORMAT!r}, got {d.get('format')!r}")
+        raise RecordError(f"format: expected {FORMAT!r}, got {shown(d.get('format'))}")
     if d.get("version") != VERSION:
         raise RecordError(f"version: this cardsim reads version {VERSION}, got "
-                          f"{d.get('version')!r}")
+                          f"{shown(d.get('version'))}")
     unknown = sorted(set(d) - KEYS)
     if unknown:
-        raise RecordError(f"unknown field {unknown[0]!r}: expected {', '.join(sorted(KEYS))}")
+        raise RecordError(f"unknown field {shown(unknown[0])}: expected {', '.join(sorted(KEYS))}")
     rules = d.get("rules", {})
     if not isinstance(rules, Mapping):
         raise RecordError("rules: expected an object of rules options")
@@ -60,7 +61,7 @@ def from_dict(d: Any) -> GameRecord:
         raise RecordError("moves: expected a list of move strings")
     seed = d.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise RecordError(f"seed: expected a non-negative integer, got {seed!r}")
+        raise RecordError(f"seed: expected a non-negative integer, got {shown(seed)}")
     result = d.get("result")
     if result is not None and (not isinstance(result, list) or len(result) != n or not all(
             isinstance(r, (int, float)) and not isinstance(r, bool) for r in result)):
@@ -127,7 +128,8 @@ def _view_record(d, game, seats, moves, seed, result) -> GameRecord:
 
 def read_record(path) -> GameRecord:
     """A record file: a JSON record, checked; :class:`RecordError` in one line otherwise."""
-    data = read_document(path, "JSON", RecordError)
+    data = read_document(path, "JSON", RecordError, limit=GAME_RECORD_BYTES,
+                         what="a game record")
     try:
         return from_dict(data)
     except RecordError as e:

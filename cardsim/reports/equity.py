@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from cardsim.errors import CardsimError
 from cardsim.experiments.equity import (
     EquityError,
     grids,
@@ -40,6 +41,7 @@ from cardsim.experiments.records_equity import (
     shown_count,
     summary,
 )
+from cardsim.files import RECORD_BYTES, read_limited
 from cardsim.game import load_game
 from cardsim.stats import fmt_percent
 
@@ -69,9 +71,20 @@ def _grid_text(values: pd.DataFrame, half: pd.DataFrame) -> pd.DataFrame:
 
 def games_played(folder) -> int:
     """The games an equity folder's deals stores hold (their batch records' rows): every
-    duplicate deal once per rotation of the seats and per deal setup."""
-    return sum(json.loads(p.read_text(encoding="utf-8"))["rows"]
-               for p in Path(folder).glob("deals*/records/*.json"))
+    duplicate deal once per rotation of the seats and per deal setup; :class:`CardsimError`
+    in one line for a record that is no record."""
+    total = 0
+    for p in Path(folder).glob("deals*/records/*.json"):
+        data = read_limited(p, RECORD_BYTES, "a batch record")
+        try:
+            rows = json.loads(data)["rows"]
+        except (ValueError, TypeError, KeyError, RecursionError):
+            rows = None
+        if not isinstance(rows, int) or isinstance(rows, bool):
+            raise CardsimError(f"{p} is damaged: not a batch record; run the same `cardsim "
+                               "equity` again to set its batch aside and compute it again")
+        total += rows
+    return total
 
 
 EQUITY_INTERVALS = ("Chances are in percent; intervals are 95% percentile intervals of a "

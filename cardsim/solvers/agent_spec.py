@@ -78,7 +78,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from cardsim.errors import AgentError, CardsimError
+from cardsim.errors import AgentError, CardsimError, shown
 
 # The search's parameters (a float64 vector; names as in the spec string), read by the
 # compiled searches (cardsim/solvers/ismcts.py, cardsim/solvers/pimc.py). Numba freezes these values into the
@@ -255,20 +255,20 @@ def parse_agent(spec: str, game=None) -> Agent:
     """An :class:`Agent` from its spec string (module docstring); a named level stands for
     ``game``'s agent (:func:`level`: a game name or a :class:`cardsim.Game`)."""
     if not isinstance(spec, str) or not spec.strip():
-        raise AgentError(f"agent {spec!r}: expected one of {', '.join([*KINDS, *LEVELS])} "
+        raise AgentError(f"agent {shown(spec)}: expected one of {', '.join([*KINDS, *LEVELS])} "
                          "(with ismcts:key=value,... parameters)")
     if spec.strip() in LEVELS:
         return replace(parse_agent(level(spec.strip(), game)), name=spec.strip())
     name, _, rest = spec.strip().partition(":")
     if name not in KINDS:
-        raise AgentError(f"agent {spec!r}: unknown agent {name!r}; expected one of "
+        raise AgentError(f"agent {shown(spec)}: unknown agent {shown(name)}; expected one of "
                          + ", ".join([*KINDS, *LEVELS]))
     params = np.zeros(N_PARAMS, dtype=np.float64)
     if KINDS[name] == PIMC:
         return _parse_pimc(spec, rest, params)
     if KINDS[name] != ISMCTS:
         if rest:
-            raise AgentError(f"agent {spec!r}: {name} takes no parameters")
+            raise AgentError(f"agent {shown(spec)}: {name} takes no parameters")
         return Agent(spec.strip(), KINDS[name], params)
     values = {k: d for k, (_, d, _) in _ISMCTS_PARAMS.items()}
     nodes = None
@@ -276,7 +276,7 @@ def parse_agent(spec: str, game=None) -> Agent:
     for key, eq, text in _items(spec, rest):
         if key == "weights":
             if not eq or not text.strip():
-                raise AgentError(f"agent {spec!r}: expected weights=PATH (a file of cardsim "
+                raise AgentError(f"agent {shown(spec)}: expected weights=PATH (a file of cardsim "
                                  "train)")
             weights = text.strip()
             continue
@@ -285,14 +285,15 @@ def parse_agent(spec: str, game=None) -> Agent:
                             integer=True, low=2, high=MAX_NODES)
             continue
         if key not in _ISMCTS_PARAMS:
-            raise AgentError(f"agent {spec!r}: unknown parameter {key!r}; expected one of "
+            raise AgentError(f"agent {shown(spec)}: unknown parameter {shown(key)}; expected "
+                             "one of "
                              + ", ".join([*_ISMCTS_PARAMS, "nodes", "weights"]))
         if not eq:
-            raise AgentError(f"agent {spec!r}: expected {key}=value")
+            raise AgentError(f"agent {shown(spec)}: expected {key}=value")
         _, _, allowed = _ISMCTS_PARAMS[key]
         if key in _CHOICES:
             if text.strip() not in _CHOICES[key]:
-                raise AgentError(f"agent {spec!r}: {key}={text!r}; expected {allowed}")
+                raise AgentError(f"agent {shown(spec)}: {key}={shown(text)}; expected {allowed}")
             values[key] = text.strip()
         else:
             values[key] = _number(spec, key, text, allowed, integer=key in _INTEGER,
@@ -301,22 +302,22 @@ def parse_agent(spec: str, game=None) -> Agent:
     if values["seconds"] and "iterations" not in [k for k, _, _ in _items(spec, rest)]:
         values["iterations"] = 0                    # a time budget given alone is the budget
     if values["iterations"] == 0 and values["seconds"] == 0:
-        raise AgentError(f"agent {spec!r}: give iterations > 0 or seconds > 0")
+        raise AgentError(f"agent {shown(spec)}: give iterations > 0 or seconds > 0")
     given = [k for k, _, _ in _items(spec, rest)]
     if values["leaf"] == "net":
         if "value" in given and values["value"] != "points":
-            raise AgentError(f"agent {spec!r}: leaf=net values the deal (a network predicts "
+            raise AgentError(f"agent {shown(spec)}: leaf=net values the deal (a network predicts "
                              "the deal's return): value=points, or leave value out")
         values["value"] = "points"
     elif weights or "playout" in given or "mix" in given:
-        raise AgentError(f"agent {spec!r}: "
+        raise AgentError(f"agent {shown(spec)}: "
                          f"{'weights' if weights else 'playout' if 'playout' in given else 'mix'}"
                          " is for leaf=net")
     if values["infer"] >= 1:
-        raise AgentError(f"agent {spec!r}: infer={values['infer']!r}; expected "
+        raise AgentError(f"agent {shown(spec)}: infer={shown(values['infer'])}; expected "
                          f"{_ISMCTS_PARAMS['infer'][2]}")
     if "pool" in given and not values["infer"]:
-        raise AgentError(f"agent {spec!r}: pool is for infer (the worlds inference weighs)")
+        raise AgentError(f"agent {shown(spec)}: pool is for infer (the worlds inference weighs)")
     for key, (index, _, _) in _ISMCTS_PARAMS.items():
         v = values[key]
         params[index] = _CHOICES[key].index(v) if key in _CHOICES else float(v)
@@ -337,19 +338,22 @@ def _parse_pimc(spec: str, rest: str, params: np.ndarray) -> Agent:
     given = {}
     for key, eq, text in _items(spec, rest):
         if key not in allowed:
-            raise AgentError(f"agent {spec!r}: unknown parameter {key!r}; expected one of "
+            raise AgentError(f"agent {shown(spec)}: unknown parameter {shown(key)}; expected "
+                             "one of "
                              + ", ".join(allowed))
         if not eq or not text.strip():
-            raise AgentError(f"agent {spec!r}: expected {key}=value")
+            raise AgentError(f"agent {shown(spec)}: expected {key}=value")
         if key == "leaf":
             if text.strip() not in ("exact", "net"):
-                raise AgentError(f"agent {spec!r}: leaf={text!r}; expected {allowed[key]}")
+                raise AgentError(f"agent {shown(spec)}: leaf={shown(text)}; expected "
+                                 f"{allowed[key]}")
             given[key] = text.strip()
         elif key == "weights":
             given[key] = text.strip()
         elif key == "model":
             if text.strip() not in ("0", "1"):
-                raise AgentError(f"agent {spec!r}: model={text!r}; expected {allowed[key]}")
+                raise AgentError(f"agent {shown(spec)}: model={shown(text)}; expected "
+                                 f"{allowed[key]}")
             given[key] = int(text)
         else:
             given[key] = _number(spec, key, text, allowed[key], integer=key != "seconds",
@@ -359,11 +363,11 @@ def _parse_pimc(spec: str, rest: str, params: np.ndarray) -> Agent:
     net = given.get("leaf") == "net"
     for key in ("depth", "exact", "model", "weights"):
         if key in given and not net:
-            raise AgentError(f"agent {spec!r}: {key} is for leaf=net")
+            raise AgentError(f"agent {shown(spec)}: {key} is for leaf=net")
     seconds = given.get("seconds", 0.0)
     worlds = given.get("worlds", 0 if seconds else 50)
     if worlds == 0 and seconds == 0:
-        raise AgentError(f"agent {spec!r}: give worlds > 0 or seconds > 0")
+        raise AgentError(f"agent {shown(spec)}: give worlds > 0 or seconds > 0")
     params[WORLDS] = worlds
     params[SECONDS] = seconds
     params[LEAF] = LEAF_NET if net else LEAF_PLAYOUT
@@ -412,7 +416,7 @@ def _items(spec: str, rest: str) -> list[tuple[str, str, str]]:
         key, eq, text = item.partition("=")
         key = key.strip()
         if key in [k for k, _, _ in items]:
-            raise AgentError(f"agent {spec!r}: {key!r} is given twice: give it once")
+            raise AgentError(f"agent {shown(spec)}: {shown(key)} is given twice: give it once")
         items.append((key, eq, text))
     return items
 
@@ -422,7 +426,7 @@ def _number(spec: str, key: str, text: str, allowed: str, integer: bool = False,
     try:
         value = int(text) if integer else float(text)
     except ValueError:
-        raise AgentError(f"agent {spec!r}: {key}={text!r}; expected {allowed}") from None
+        raise AgentError(f"agent {shown(spec)}: {key}={shown(text)}; expected {allowed}") from None
     if not low <= value <= high or value == float("inf"):
-        raise AgentError(f"agent {spec!r}: {key}={text!r}; expected {allowed}")
+        raise AgentError(f"agent {shown(spec)}: {key}={shown(text)}; expected {allowed}")
     return value

@@ -28,6 +28,7 @@ game ships are package data (``cardsim/games/<game>/weights/``), found by the ru
 """
 from __future__ import annotations
 
+import io
 import json
 import warnings
 import zipfile
@@ -39,6 +40,7 @@ import numpy as np
 
 from cardsim.compiled.jit import G, generic
 from cardsim.errors import AgentError
+from cardsim.files import read_limited
 
 FORMAT = "cardsim-weights"
 FORMAT_VERSION = 1
@@ -107,10 +109,11 @@ def read_weights(path) -> Weights:
     damaged one."""
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_WEIGHTS_BYTES:
-            raise AgentError(f"weights {path}: larger than {MAX_WEIGHTS_BYTES >> 20} MB: not a "
-                             "weights file")
-        with np.load(path, allow_pickle=False) as z:
+        data = read_limited(path, MAX_WEIGHTS_BYTES, "a weights file", AgentError)
+    except AgentError as e:
+        raise AgentError(f"weights: {e}") from None
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as z:
             header = json.loads(bytes(z["header"]).decode())
             arrays = {k: np.array(z[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")}
     except AgentError:

@@ -41,6 +41,7 @@ from cardsim.compiled.jit import G, generic
 from cardsim.compiled.rng import rng_below
 from cardsim.compiled.turns import DEAL
 from cardsim.errors import AgentError, CardsimError
+from cardsim.files import DOCUMENT_BYTES, read_limited
 from cardsim.protocol.options import rules_dict
 from cardsim.stats import mean_interval
 
@@ -409,9 +410,11 @@ def _load_state(folder: Path, plan: Plan) -> dict:
     path = folder / STATE_FILE
     if not path.exists():
         return {"format": "cardsim-train", "plan": plan.as_dict(), "rounds": []}
+    data = read_limited(path, DOCUMENT_BYTES, "a training state", TrainError)
     try:
-        state = json.loads(path.read_text())
-        if state.get("format") != "cardsim-train" or not isinstance(state.get("rounds"), list):
+        state = json.loads(data)
+        if not isinstance(state, dict) or state.get("format") != "cardsim-train" or \
+                not isinstance(state.get("rounds"), list):
             raise ValueError("not a training folder")
     except (OSError, ValueError) as e:
         raise TrainError(f"{path}: cannot be read ({e}): not a cardsim training folder, or "

@@ -215,13 +215,13 @@ def test_a_sequential_run_reads_its_store_once_not_once_per_wave(tmp_path, monke
     in all (the repair's check, then the rows it resumes from), and the result is the same."""
     s = spec(size={"half_width": 0.6, "max_deals": 200})
     reads = []
-    real = Store.check
-    monkeypatch.setattr(Store, "check", lambda self: reads.append(1) or real(self))
+    real = Store.each
+    monkeypatch.setattr(Store, "each", lambda self: reads.append(1) or real(self))
     store = run(s, RunConfig(str(tmp_path / "one"), jobs=1, progress=False))
     assert len(reads) == 2
+    monkeypatch.setattr(Store, "each", real)
     rows = used_rows(s, store.rows())
     assert rows["batch"].nunique() > 2                     # it took several waves
-    monkeypatch.setattr(Store, "check", real)
     again = run(s, RunConfig(str(tmp_path / "two"), jobs=1, progress=False))
     assert seeded(used_rows(s, again.rows())).equals(seeded(rows))
 

@@ -26,8 +26,11 @@ of them through the repair too.
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
@@ -40,6 +43,7 @@ from cardsim.experiments.rows import seeded
 from cardsim.experiments.runner import RunConfig, run
 from cardsim.experiments.spec import parse_spec
 from cardsim.experiments.store import QUARANTINE, Store
+from cardsim.files import MANIFEST_BYTES, read_limited
 from tests.fuzz.mutate import mutate, mutations
 from tests.fuzz.outcome import SLOW_EXAMPLES, counted, run_cli, works_or_one_line
 
@@ -57,12 +61,17 @@ KINDS = ("truncate", "flip", "delete", "empty", "lengthen", "binary", "folder", 
          "json", "swap", "stray", "quarantine_file")
 
 
+def clean_run(folder: Path) -> tuple[Path, object]:
+    """An undamaged run of SPEC in ``folder/run`` and its rows (without the measured
+    seconds)."""
+    result = run(parse_spec(SPEC), RunConfig(str(folder / "run"), progress=False))
+    return Path(result.path), _rows(Path(result.path))
+
+
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
-    """An undamaged run of SPEC and its rows (without the measured seconds)."""
-    result = run(parse_spec(SPEC), RunConfig(str(tmp_path_factory.mktemp("clean") / "run"),
-                                             progress=False))
-    return Path(result.path), _rows(Path(result.path))
+    """An undamaged run of SPEC and its rows (:func:`clean_run`)."""
+    return clean_run(tmp_path_factory.mktemp("clean"))
 
 
 def _rows(path: Path):
@@ -156,16 +165,30 @@ def damage(root: Path, kind: str, which: int, arg: int, steps) -> str:
     return f"{kind} {name}"
 
 
-def _contents(root: Path) -> dict[str, bytes]:
-    """The files of ``batches/`` and ``records/`` (temporary leftovers aside): name -> bytes."""
-    return {f"{folder}/{p.name}": p.read_bytes() for folder in FOLDERS
+def _content(path: Path) -> str:
+    """What a file holds, to compare it after a repair: a regular file's sha256 (of its size
+    and first MB only when it is huge: a sparse file over a size limit), a link's target, else
+    its kind."""
+    info = path.lstat()
+    if stat.S_ISLNK(info.st_mode):
+        return f"link to {os.readlink(path)}"
+    if not stat.S_ISREG(info.st_mode):
+        return f"mode {stat.S_IFMT(info.st_mode):o}"
+    with open(path, "rb") as f:
+        return f"{info.st_size}:{hashlib.sha256(f.read(1 << 20)).hexdigest()}"
+
+
+def _contents(root: Path) -> dict[str, str]:
+    """The files of ``batches/`` and ``records/`` (temporary leftovers and folders aside):
+    name -> what it holds (:func:`_content`)."""
+    return {f"{folder}/{p.name}": _content(p) for folder in FOLDERS
             if (root / folder).is_dir() for p in (root / folder).iterdir()
-            if p.is_file() and not p.name.endswith(".tmp")}
+            if not p.is_dir() and not p.name.endswith(".tmp")}
 
 
-def _quarantined(root: Path) -> list[bytes]:
+def _quarantined(root: Path) -> list[str]:
     folder = root / QUARANTINE
-    return [p.read_bytes() for p in folder.iterdir() if p.is_file()] if folder.is_dir() else []
+    return [_content(p) for p in folder.iterdir() if not p.is_dir()] if folder.is_dir() else []
 
 
 def _trusted(root: Path) -> bool:
@@ -174,15 +197,16 @@ def _trusted(root: Path) -> bool:
     that cardsim could not vouch for — its spec and its batches without records (module
     docstring)."""
     try:
-        manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        manifest = json.loads(read_limited(root / "manifest.json", MANIFEST_BYTES, "a manifest"))
+    except (CardsimError, ValueError):
         return True
     return not (isinstance(manifest, dict) and "spec_sha256" not in manifest)
 
 
-def check_folder(clean, hurts, repair: bool = True) -> None:
-    """The oracle of the module docstring on one damaged copy of the clean run; ``repair``:
-    also ``cardsim run`` it (the costly part: about 0.1 s an input)."""
+def check_folder(clean, hurts, repair: bool = True, damage=damage) -> None:
+    """The oracle of the module docstring on one damaged copy of the clean run (each of
+    ``hurts`` done by ``damage(root, *hurt)``); ``repair``: also ``cardsim run`` it (the costly
+    part: about 0.1 s an input)."""
     clean_path, clean_rows = clean
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "run"
@@ -190,34 +214,50 @@ def check_folder(clean, hurts, repair: bool = True) -> None:
         for hurt in hurts:
             event(damage(root, *hurt).split(":")[0])
         checked = _trusted(root)
-
-        code, out, err = run_cli(["verify", str(root)], Path(tmp))
-        works_or_one_line(["verify"], code, err)
-        if code == 0 and checked:
-            assert _part_of(_rows(root), clean_rows), "verify passed a damaged store"
-
+        outside = _outside(Path(tmp))
         try:
-            rows = Store.open(root).rows()
-        except CardsimError as e:
-            assert "\n" not in str(e), str(e)
-        else:
-            if checked:
-                assert _part_of(seeded(rows), clean_rows), \
-                    "damaged rows read"
+            _check_commands(root, clean_rows, checked, repair)
+        finally:
+            assert _outside(Path(tmp)) == outside, "a file outside the folder changed"
 
-        if not repair:
-            return
-        before = _contents(root)
-        code, out, err = run_cli(["run", str(root), "--quiet"], Path(tmp))
-        works_or_one_line(["run"], code, err)
-        event(f"run: exit {code}")
-        if code == 0 and checked:
-            assert _rows(root).equals(clean_rows), "a repaired store differs from a clean run"
-            code, _, err = run_cli(["verify", str(root)], Path(tmp))
-            assert code == 0, err
-            after, aside = _contents(root), _quarantined(root)
-            for name, data in before.items():                  # nothing lost
-                assert after.get(name) == data or data in aside, f"{name} was lost"
+
+def _outside(tmp: Path) -> dict[str, str]:
+    """The files next to the results folder ``tmp/run`` (a damage may link to them): name ->
+    what each holds."""
+    return {p.name: _content(p) for p in tmp.iterdir() if p.name != "run" and not p.is_dir()}
+
+
+def _check_commands(root: Path, clean_rows, checked: bool, repair: bool) -> None:
+    """:func:`check_folder`'s commands on the damaged folder ``root``; ``checked``: the store
+    can tell damage (:func:`_trusted`)."""
+    tmp = root.parent
+    code, out, err = run_cli(["verify", str(root)], tmp)
+    works_or_one_line(["verify"], code, err)
+    if code == 0 and checked:
+        assert _part_of(_rows(root), clean_rows), "verify passed a damaged store"
+
+    try:
+        rows = Store.open(root).rows()
+    except CardsimError as e:
+        assert "\n" not in str(e), str(e)
+    else:
+        if checked:
+            assert _part_of(seeded(rows), clean_rows), \
+                "damaged rows read"
+
+    if not repair:
+        return
+    before = _contents(root)
+    code, out, err = run_cli(["run", str(root), "--quiet"], tmp)
+    works_or_one_line(["run"], code, err)
+    event(f"run: exit {code}")
+    if code == 0 and checked:
+        assert _rows(root).equals(clean_rows), "a repaired store differs from a clean run"
+        code, _, err = run_cli(["verify", str(root)], tmp)
+        assert code == 0, err
+        after, aside = _contents(root), _quarantined(root)
+        for name, data in before.items():                  # nothing lost
+            assert after.get(name) == data or data in aside, f"{name} was lost"
 
 
 @FAST

@@ -238,7 +238,8 @@ def test_weights_for_other_rules_or_games_or_damaged_are_refused_in_one_line(tmp
     cases["truncated"] = (scopa, str(truncated), "cannot be read")
     cases["garbage"] = (scopa, str(garbage), "cannot be read")
     cases["old encoding"] = (scopa, str(old), "encoding version")
-    cases["missing"] = (scopa, str(tmp_path / "none.npz"), "cannot be read")
+    cases["missing"] = (scopa, str(tmp_path / "none.npz"), "cannot read")
+    cases["a device"] = (scopa, "/dev/zero", "is a character device, not a regular file")
     for what, (game, p, text) in cases.items():
         with pytest.raises(AgentError, match=text) as e:
             workspace(game.spec, [net_agent(p)])

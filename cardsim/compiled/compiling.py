@@ -24,7 +24,7 @@ from typing import Any
 
 from numba.core import event
 
-from .cache import group_of
+from .cache import caches, group_of
 
 # module -> what its compiled code is, for people
 _PARTS = {
@@ -78,6 +78,7 @@ class _Listener(event.Listener):
         self.depth = 0
         self.started = 0.0
         self.what = ""
+        self.func = None            # the running compile's function
         self.shown = False          # the running compile has been announced
         self.last = 0.0             # when it was last announced (lines mode)
         self.lock = threading.Lock()
@@ -87,7 +88,8 @@ class _Listener(event.Listener):
         with self.lock:
             if self.depth == 0:
                 self.started = time.perf_counter()
-                self.what = describe(ev.data["dispatcher"].py_func)
+                self.func = ev.data["dispatcher"].py_func
+                self.what = describe(self.func)
                 self.shown = False
             self.depth += 1
 
@@ -98,7 +100,8 @@ class _Listener(event.Listener):
                 seconds = time.perf_counter() - self.started
                 self.log.compiles.append((self.what, seconds))
                 if self.shown:
-                    text = f"compiled {self.what} in {seconds:.1f} s (cached for the next run)"
+                    text = f"compiled {self.what} in {seconds:.1f} s" + (
+                        " (cached for the next run)" if caches(self.func) else "")
                     _write(self.stream, f"\r{text}\033[K\n" if self.tty else text + "\n")
                     self.shown = False
 

@@ -52,14 +52,28 @@ class EntryFiles(caching.IndexDataCacheFile):
     then the pickle (an index starts with its version, as numba's do). Reading one checks it
     is a regular file (not a folder, a link or a pipe) and its digest before unpickling
     anything, so a truncated, emptied, flipped or garbage file, or another entry's file copied
-    over it, is :class:`Damaged`, never loaded as machine code. :attr:`reading` is the file
-    read last: the one to blame if numba cannot rebuild what it read.
+    over it, is :class:`Damaged`, never loaded as machine code. A data file holds its index
+    key beside the code: two processes saving two signatures of one function at once can
+    leave an index naming the other's file (numba numbers data files per index), which is
+    then damage too, not another signature's code run. :attr:`reading` is the file read
+    last: the one to blame if numba cannot rebuild what it read.
     """
 
     def __init__(self, cache_path, filename_base, source_stamp) -> None:
         super().__init__(cache_path, filename_base, source_stamp)
         self._version = VERSION
         self.reading = self._index_path
+
+    def save(self, key, data) -> None:
+        super().save(key, (key, data))
+
+    def load(self, key):
+        found = super().load(key)
+        if found is None:
+            return None
+        if not (isinstance(found, tuple) and len(found) == 2 and found[0] == key):
+            raise Damaged(self.reading, "it holds another signature's code")
+        return found[1]
 
     def _load_index(self):
         try:
@@ -94,6 +108,11 @@ class EntryFiles(caching.IndexDataCacheFile):
         with self._open_for_write(self._data_path(name)) as f:
             f.write(self._seal(name, data))
         caching._cache_log("[cache] data saved to %r", self._data_path(name))
+
+    def _open_for_write(self, filepath):
+        if os.path.isdir(filepath) and not os.path.islink(filepath):
+            set_aside(filepath, "a folder, not a file")   # a file cannot replace it
+        return super()._open_for_write(filepath)
 
     def _digest(self, name: str, pickled: bytes) -> bytes:
         label = f"{Path(self._cache_path).name}/{name}\0".encode()
@@ -246,8 +265,8 @@ def keep_interrupt(unraisable) -> None:
     """``sys.unraisablehook``: an interrupt raised while numba's compiler was inside a C
     callback (LLVM handing back machine code) is swallowed there, and the compile fails later
     on what the callback did not do (``RuntimeError: no compiled object yet``). It is kept
-    instead and raised again when the compile reaches the cache
-    (:class:`cardsim.compiled.cache.GroupCache`), so a
+    instead and raised again when the compile ends (:mod:`.compiling`'s listener) or reaches
+    the cache (:class:`cardsim.compiled.cache.GroupCache`), so a
     Ctrl-C during a compile always interrupts. Anything else goes to the previous hook."""
     if isinstance(unraisable.exc_value, KeyboardInterrupt):
         _INTERRUPTED.append(unraisable.exc_value)

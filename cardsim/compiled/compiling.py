@@ -5,7 +5,8 @@ alive (DESIGN.md §6).
 ``after`` seconds it shows, on stderr, the game and the part being compiled with the time
 spent so far — ``compiling scopa: the agent loop (random, heuristic, ISMCTS) … 12 s`` — redrawn
 every second on a terminal, a line every ``every`` seconds otherwise; when that compile ends it
-says how long it took. Figures are measured, never guessed; code loaded from the cache is not
+says how long it took, and that it is cached for the next run unless the cache cannot be
+written (:mod:`.cache_files`). Figures are measured, never guessed; code loaded from the cache is not
 announced (it takes milliseconds).
 
 >>> with watch(stream=None) as log:
@@ -25,6 +26,7 @@ from typing import Any
 from numba.core import event
 
 from .cache import caches, group_of
+from .cache_files import raise_kept_interrupt
 
 # module -> what its compiled code is, for people
 _PARTS = {
@@ -104,6 +106,7 @@ class _Listener(event.Listener):
                         " (cached for the next run)" if caches(self.func) else "")
                     _write(self.stream, f"\r{text}\033[K\n" if self.tty else text + "\n")
                     self.shown = False
+        raise_kept_interrupt()          # a Ctrl-C numba's compiler swallowed
 
     def tick(self) -> None:
         """Show the running compile, if it has run for ``after`` seconds."""

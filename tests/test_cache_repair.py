@@ -15,6 +15,7 @@ import contextlib
 import io
 import json
 import os
+import pickle
 import re
 import shutil
 import stat
@@ -95,6 +96,32 @@ def test_compiled_code_with_a_byte_changed_is_never_loaded(tiny):
                                           "half": True}
     assert sorted(DAMAGED.fullmatch(line).group(2) for line in err.splitlines()) == \
         ["its checksum does not match"] * 2
+
+
+def test_another_signatures_code_is_never_loaded(tiny):
+    """Two processes saving two signatures of one function at once can leave the index
+    naming the other's data file, sealed under the right name: its key tells."""
+    module = fresh(tiny)
+    assert module.plus(6) == 7 and module.plus(1.5) == 2.5
+    group = cache.group_folder(GROUP)
+    index, first = entry_files(group, "plus")
+    second = first.with_name(first.name.replace(".1.nbc", ".2.nbc"))
+    files = cache_files.EntryFiles(str(group), index.name.removesuffix(".nbi"),
+                                   cache.group_hash(GROUP))
+    files._save_data(first.name, files._load_data(second.name))
+    values, hits, err = _load(tiny)
+    assert values == RESULTS and not hits["plus"]
+    assert DAMAGED.fullmatch(err.strip()).group(2) == "it holds another signature's code"
+
+
+def test_another_numba_versions_index_is_overwritten_silently(tiny):
+    group = _compiled(tiny)
+    index = entry_files(group, "plus")[0]
+    index.write_bytes(pickle.dumps("0.1.0") + b"numba's own index of another version")
+    values, hits, err = _load(tiny)
+    assert values == RESULTS and not hits["plus"] and err == ""
+    values, hits, err = _load(tiny)
+    assert all(hits.values()) and err == ""
 
 
 def test_compile_repair_removes_exactly_the_damaged_files(tmp_path, monkeypatch, capsys):

@@ -296,6 +296,8 @@ class GroupCache(caching.FunctionCache):
             files.set_aside(e.path, e.reason)
             found = None
         except Exception as e:          # a sealed file that numba cannot rebuild
+            if entry.reading is None:
+                raise
             files.set_aside(entry.reading, files.reason(e))
             found = None
         files.raise_kept_interrupt()

@@ -55,19 +55,21 @@ class EntryFiles(caching.IndexDataCacheFile):
     over it, is :class:`Damaged`, never loaded as machine code. A data file holds its index
     key beside the code: two processes saving two signatures of one function at once can
     leave an index naming the other's file (numba numbers data files per index), which is
-    then damage too, not another signature's code run. :attr:`reading` is the file read
-    last: the one to blame if numba cannot rebuild what it read.
+    then damage too, not another signature's code run. :attr:`reading` is the file
+    :meth:`load` read last (None before it reads one): the one to blame if numba cannot
+    rebuild what it read.
     """
 
     def __init__(self, cache_path, filename_base, source_stamp) -> None:
         super().__init__(cache_path, filename_base, source_stamp)
         self._version = VERSION
-        self.reading = self._index_path
+        self.reading: str | None = None
 
     def save(self, key, data) -> None:
         super().save(key, (key, data))
 
     def load(self, key):
+        self.reading = None
         found = super().load(key)
         if found is None:
             return None

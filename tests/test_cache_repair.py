@@ -279,3 +279,18 @@ def test_an_interrupt_swallowed_by_the_compiler_still_interrupts(tiny, monkeypat
     monkeypatch.setattr(engine, "cmd_games", lambda args: module.plus(1))
     assert cli.main(["games"]) == 130
     assert pressed and capsys.readouterr().err == "cardsim: interrupted\n"
+
+
+def test_a_half_built_llvm_handle_says_nothing_after_an_interrupt(monkeypatch):
+    """An interrupt inside llvmlite's constructor of a handle leaves it without
+    ``_as_parameter_``: its finaliser's error is not shown after ``cardsim: interrupted``;
+    any other unraisable error still is."""
+    from llvmlite.binding import ffi
+    shown = []
+    monkeypatch.setattr(cache_files.keep_interrupt, "previous", shown.append)
+    half = SimpleNamespace(object=ffi.ObjectRef.__del__, exc_value=AttributeError(
+        "'PassBuilder' object has no attribute '_as_parameter_'"))
+    other = SimpleNamespace(object=ffi.ObjectRef.__del__, exc_value=ValueError("a bug"))
+    cache_files.keep_interrupt(half)
+    cache_files.keep_interrupt(other)
+    assert shown == [other]

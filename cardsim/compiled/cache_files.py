@@ -268,12 +268,24 @@ def keep_interrupt(unraisable) -> None:
     callback (LLVM handing back machine code) is swallowed there, and the compile fails later
     on what the callback did not do (``RuntimeError: no compiled object yet``). It is kept
     instead and raised again when the compile ends (:mod:`.compiling`'s listener) or reaches
-    the cache (:class:`cardsim.compiled.cache.GroupCache`), so a
-    Ctrl-C during a compile always interrupts. Anything else goes to the previous hook."""
+    the cache (:class:`cardsim.compiled.cache.GroupCache`), so a Ctrl-C during a compile
+    always interrupts. An LLVM handle that an interrupt left half built (llvmlite's
+    ``ObjectRef`` without its ``_as_parameter_``) fails in its finaliser: that is said by no
+    traceback after ``cardsim: interrupted``. Anything else goes to the previous hook."""
     if isinstance(unraisable.exc_value, KeyboardInterrupt):
         _INTERRUPTED.append(unraisable.exc_value)
-    else:
+    elif not _half_built(unraisable):
         keep_interrupt.previous(unraisable)
+
+
+def _half_built(unraisable) -> bool:
+    """Whether an unraisable error is an llvmlite handle's finaliser failing on a handle
+    that an interrupt left half built (:func:`keep_interrupt`)."""
+    where = unraisable.object
+    return (isinstance(unraisable.exc_value, AttributeError)
+            and "_as_parameter_" in str(unraisable.exc_value)
+            and getattr(where, "__module__", "").startswith("llvmlite.")
+            and getattr(where, "__name__", "") == "__del__")
 
 
 keep_interrupt.previous = sys.unraisablehook

@@ -1,13 +1,15 @@
 """A damaged, read-only or full compile cache (cardsim/compiled/cache_files.py), on four tiny
 compiled functions of a group of their own (:mod:`tests.tinycache`):
 
-- a damaged file (truncated, garbage, empty, a folder in its place, a byte flipped) is
-  removed with one line on stderr, its function compiled again and cached: the next load is
-  silent and compiles nothing;
+- a damaged file (truncated, garbage, empty, a folder in its place, a byte flipped, another
+  entry's or signature's code) is removed with one line on stderr, its function compiled
+  again and cached: the next load is silent and compiles nothing; another numba's index is
+  overwritten without a word;
 - ``cardsim compile --repair`` lists and removes exactly the damaged files;
 - a read-only cache is loaded, not compiled again, and nothing is written; a read-only,
   uncreatable or full one compiles in memory with one line, and writes nothing anywhere;
-- an interrupt that numba's compiler swallows still interrupts the command (exit 130).
+- an interrupt that numba's compiler swallows still interrupts the command (exit 130), and
+  an LLVM handle it left half built shows no traceback.
 """
 from __future__ import annotations
 

@@ -189,7 +189,9 @@ def add_compile(sub) -> None:
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
-    """Compile (or load) the games' compiled code ahead of time, one process per game."""
+    """Compile (or load) the games' compiled code ahead of time, one process per game; first,
+    with ``--prune``, remove the cache folders of other versions and, with ``--repair``, the
+    damaged files of this version's (each named; one not removable is an error)."""
     from cardsim.compiled.cache import base_folder, prune, repair
     for name in args.games:               # before pruning anything
         definition(name)

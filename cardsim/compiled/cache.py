@@ -4,8 +4,8 @@ sources.
 Numba decides whether a cached function is current from its own source file only, but a
 function's machine code holds every kernel it calls (they are inlined or linked in): a change
 in a game's kernels would leave stale code in the cached solver. So cardsim puts each compiled
-function in the folder of its *group*, named after a hash of every source its code can hold.
-A group is found by the folder its function is defined in:
+function in the folder of its *group*, named after a hash of every source its code can hold
+(and of the cache files' format, :mod:`.cache_files`). A group is found by the folder its function is defined in:
 
 ====================  ==========================================  ==========================
 group                 its functions                               the folder's hash covers
@@ -206,8 +206,10 @@ def _code_of_source(source: bytes) -> bytes:
 
 @lru_cache(maxsize=None)
 def group_hash(group: str, root: Path = ROOT) -> str:
-    """A hash of the code (:func:`_code_of`) of every file of :func:`_hashed`."""
-    h = hashlib.sha256()
+    """A hash of the code (:func:`_code_of`) of every file of :func:`_hashed`, and of the
+    cache files' format (:data:`.cache_files.MAGIC`: a cache of another format is another
+    version's folder, which ``--prune`` removes)."""
+    h = hashlib.sha256(files.MAGIC)
     game = part_folder(root, group.removesuffix("-solvers"))
     for f in _hashed(root, group):
         name = f.relative_to(root if root in f.parents else game.parent)

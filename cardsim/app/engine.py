@@ -178,20 +178,37 @@ def add_compile(sub) -> None:
     p.add_argument("--part", action="append", choices=["engine", "agents", "analyze", "exact"],
                    help="only this part, repeatable (all: engine, agents, analyze, exact)")
     p.add_argument("--prune", action="store_true",
-                   help="first remove the cache folders of other versions of the sources")
+                   help="first remove the cache folders of other versions of the sources "
+                   "(it reads no file: --repair checks them)")
+    p.add_argument("--repair", action="store_true",
+                   help="first remove the damaged files of this version's cache folders (an "
+                   "index or compiled code whose checksum or contents do not load, a folder "
+                   "or a link in the place of one), a line each; a command that meets one "
+                   "removes it too and compiles its function again")
     p.set_defaults(handler=cmd_compile)
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
-    """Compile (or load) the games' compiled code ahead of time, one process per game."""
-    from cardsim.compiled.cache import base_folder, prune
+    """Compile (or load) the games' compiled code ahead of time, one process per game; first,
+    with ``--prune``, remove the cache folders of other versions and, with ``--repair``, the
+    damaged files of this version's (each named; one not removable is an error)."""
+    from cardsim.compiled.cache import base_folder, prune, repair
     for name in args.games:               # before pruning anything
         definition(name)
     if args.prune:
         removed = prune(list_games())
         print(f"removed {len(removed)} cache folder(s) of other versions from {base_folder()}")
-        if not args.games:
-            return 0
+    if args.repair:
+        found = repair(list_games())
+        for path, why, error in found:
+            print(f"{'removed' if error is None else 'cannot remove'} "
+                  f"{path.parent.name}/{path.name}: {why}" + (f" ({error})" if error else ""))
+        kept = sum(error is not None for _, _, error in found)
+        print(f"removed {len(found) - kept} damaged cache file(s) from {base_folder()}")
+        if kept:
+            raise CardsimError(f"{kept} damaged cache file(s) could not be removed: see above")
+    if (args.prune or args.repair) and not args.games:
+        return 0
     games = args.games or list_games()
     from cardsim.solvers.warmup import compile_games
     for result in compile_games(games, jobs=args.jobs, parts=tuple(args.part or ())):

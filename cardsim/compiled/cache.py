@@ -4,8 +4,8 @@ sources.
 Numba decides whether a cached function is current from its own source file only, but a
 function's machine code holds every kernel it calls (they are inlined or linked in): a change
 in a game's kernels would leave stale code in the cached solver. So cardsim puts each compiled
-function in the folder of its *group*, named after a hash of every source its code can hold.
-A group is found by the folder its function is defined in:
+function in the folder of its *group*, named after a hash of every source its code can hold
+(and of the cache files' format, :mod:`.cache_files`). A group is found by the folder its function is defined in:
 
 ====================  ==========================================  ==========================
 group                 its functions                               the folder's hash covers
@@ -30,7 +30,14 @@ kernels and for the solvers compiled for it, and for no other game.
 The folder is ``<base>/<group>-<hash>``, where ``<base>`` is ``NUMBA_CACHE_DIR`` when set, else
 ``<user cache>/cardsim`` (``$XDG_CACHE_HOME`` or ``~/.cache``). Folders are only ever added:
 ``cardsim compile --prune`` removes those of other versions. Functions outside these folders
-keep numba's own places.
+keep numba's own places; a function of a group is never cached anywhere else, even when its
+folder cannot be written (:class:`GroupLocator`).
+
+Every function numba caches gets a :class:`GroupCache`: for a function of a group, its files
+are sealed by a digest, a damaged one is removed and its function compiled again with one line
+saying so, and a folder that cannot be written is read but not written, the run compiling in
+memory (:mod:`.cache_files`); ``cardsim compile --repair`` removes every damaged file
+(:func:`repair`).
 
 A cached function is current when its folder's hash matches, so the index ignores file times
 (a fresh clone or a reinstall of the same sources still finds its cache). The hash is of each
@@ -45,10 +52,13 @@ import hashlib
 import os
 import re
 import shutil
+import sys
 from functools import lru_cache
 from pathlib import Path
 
-from numba.core import caching
+from numba.core import caching, dispatcher
+
+from . import cache_files as files
 
 ROOT = Path(__file__).resolve().parent.parent
 """The ``cardsim`` package's folder."""
@@ -99,12 +109,8 @@ def _imported(root: Path, path: Path) -> set[Path]:
     layout as L``, ``from .rules import P_X``) or from the ``cardsim`` package in ``root``
     (``from cardsim.compiled.bits import ONE``): the constants compiled code reads from them are
     baked into its machine code."""
-    try:
-        tree = ast.parse(path.read_bytes())
-    except SyntaxError:
-        return set()
     found = set()
-    for node in ast.walk(tree):
+    for node in _imports_in(path.read_bytes()):
         if isinstance(node, ast.ImportFrom) and node.level:
             folder = path.parent
             for _ in range(node.level - 1):
@@ -163,10 +169,26 @@ def group_parts(group: str) -> tuple[str, ...]:
     return ("core", group)
 
 
+@lru_cache(maxsize=None)
+def _imports_in(source: bytes) -> tuple[ast.stmt, ...]:
+    """The import statements of a module's source, anywhere in it (none if it does not
+    parse); kept per source, as every group's hash reads the core's files again."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return ()
+    return tuple(n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)))
+
+
 def _code_of(path: Path) -> bytes:
     """A module's code without its layout, comments and docstrings (its syntax tree with every
     bare string statement left out): what compiled code can hold of it."""
-    source = path.read_bytes()
+    return _code_of_source(path.read_bytes())
+
+
+@lru_cache(maxsize=None)
+def _code_of_source(source: bytes) -> bytes:
+    """:func:`_code_of` of a module's source, kept per source."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -184,8 +206,10 @@ def _code_of(path: Path) -> bytes:
 
 @lru_cache(maxsize=None)
 def group_hash(group: str, root: Path = ROOT) -> str:
-    """A hash of the code (:func:`_code_of`) of every file of :func:`_hashed`."""
-    h = hashlib.sha256()
+    """A hash of the code (:func:`_code_of`) of every file of :func:`_hashed`, and of the
+    cache files' format (:data:`.cache_files.MAGIC`: a cache of another format is another
+    version's folder, which ``--prune`` removes)."""
+    h = hashlib.sha256(files.MAGIC)
     game = part_folder(root, group.removesuffix("-solvers"))
     for f in _hashed(root, group):
         name = f.relative_to(root if root in f.parents else game.parent)
@@ -223,7 +247,8 @@ def group_folder(group: str) -> Path:
 
 
 class GroupLocator(caching._CacheLocator):
-    """Numba's cache locator for cardsim's functions: the folder of their group."""
+    """Numba's cache locator for cardsim's functions: the folder of their group, even when it
+    cannot be written (the code there is loaded, nothing is saved: module docstring)."""
 
     def __init__(self, py_func, py_file, group: str) -> None:
         self._py_file = py_file
@@ -246,19 +271,84 @@ class GroupLocator(caching._CacheLocator):
         if group is None:
             return None
         self = cls(py_func, py_file, group)
-        try:
-            self.ensure_cache_path()
-        except OSError:
-            return None                     # not writable: numba's own places
+        files.check_writable(self._cache_path)
         return self
 
 
+class GroupCache(caching.FunctionCache):
+    """Numba's cache of one compiled function. A function of a cardsim group keeps its files
+    as :class:`~.cache_files.EntryFiles`: a damaged one is removed and the function compiled
+    again, with a line saying so; when its folder cannot be written it is compiled in memory,
+    with a line said once (:mod:`.cache_files`). Any other function is cached as numba does."""
+
+    def __init__(self, py_func) -> None:
+        super().__init__(py_func)
+        locator = self._impl.locator
+        if isinstance(locator, GroupLocator):
+            self._cache_file = files.EntryFiles(self._cache_path, self._impl.filename_base,
+                                                locator.get_source_stamp())
+
+    def _load_overload(self, sig, target_context):
+        entry = self._cache_file
+        if not isinstance(entry, files.EntryFiles):
+            return super()._load_overload(sig, target_context)
+        try:
+            found = super()._load_overload(sig, target_context)
+        except files.Damaged as e:
+            files.set_aside(e.path, e.reason)
+            found = None
+        except Exception as e:          # a sealed file that numba cannot rebuild
+            if entry.reading is None:
+                raise
+            files.set_aside(entry.reading, files.reason(e))
+            found = None
+        files.raise_kept_interrupt()
+        return found
+
+    def save_overload(self, sig, data) -> None:
+        files.raise_kept_interrupt()
+        if not isinstance(self._cache_file, files.EntryFiles):
+            super().save_overload(sig, data)
+            return
+        error = files.refused() or files.UNWRITABLE.get(self._cache_path)
+        if error is None:
+            try:
+                super().save_overload(sig, data)
+                return
+            except OSError as e:
+                error = e
+            except files.Damaged as e:  # damaged since it was read (another process)
+                files.set_aside(e.path, e.reason)
+                return
+        files.refuse(error, self._cache_path)
+
+
+def caches(py_func) -> bool:
+    """Whether compiling ``py_func`` now saves it for the next run: not once this process
+    writes no more compiled code, nor when its group's folder cannot be written."""
+    if files.refused():
+        return False
+    group = group_of(py_func)
+    return group is None or str(group_folder(group)) not in files.UNWRITABLE
+
+
 def configure() -> None:
-    """Put :class:`GroupLocator` first among numba's locators; must run before the first
-    ``@njit(cache=True)`` function of cardsim is defined."""
+    """Plug cardsim into numba's caching; must run before the first ``@njit(cache=True)``
+    function of cardsim is defined: :class:`GroupLocator` first among numba's locators,
+    :class:`GroupCache` the cache of every function numba caches, and an interrupt that lands
+    in numba's compiler kept (:func:`.cache_files.keep_interrupt`)."""
     impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
     if GroupLocator not in impl._locator_classes:
         impl._locator_classes.insert(0, GroupLocator)
+    dispatcher.FunctionCache = GroupCache
+    if sys.unraisablehook is not files.keep_interrupt:
+        files.keep_interrupt.previous = sys.unraisablehook
+        sys.unraisablehook = files.keep_interrupt
+
+
+def _groups(games) -> list[str]:
+    """Every group of this version's sources, given every game's name."""
+    return ["core", "solvers", *games, *(f"{g}-solvers" for g in games)]
 
 
 def prune(games) -> list[Path]:
@@ -267,8 +357,7 @@ def prune(games) -> list[Path]:
     base = base_folder()
     if not base.is_dir():
         return []
-    groups = ["core", "solvers", *games, *(f"{g}-solvers" for g in games)]
-    current = {group_folder(g).name for g in groups}
+    current = {group_folder(g).name for g in _groups(games)}
     removed = []
     for folder in sorted(base.iterdir()):
         name, _, digest = folder.name.rpartition("-")
@@ -276,3 +365,26 @@ def prune(games) -> list[Path]:
             shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder)
     return removed
+
+
+def repair(games) -> list[tuple[Path, str, str | None]]:
+    """Remove every damaged file of this version's group folders, given every game's name:
+    an index that does not load, a data file whose digest does not match, anything else
+    named as one of them (a folder, a link); returns (path, why, why it could not be removed
+    or None) of each."""
+    found = []
+    for group in _groups(games):
+        folder = group_folder(group)
+        if not folder.is_dir():
+            continue
+        entry = files.EntryFiles(str(folder), "", group_hash(group))
+        for path in sorted(folder.iterdir()):
+            if path.suffix not in (".nbi", ".nbc"):
+                continue
+            try:
+                entry.check(path.name)
+            except OSError:
+                continue
+            except files.Damaged as e:
+                found.append((path, e.reason, files.remove(path)))
+    return found

@@ -5,7 +5,8 @@ alive (DESIGN.md §6).
 ``after`` seconds it shows, on stderr, the game and the part being compiled with the time
 spent so far — ``compiling scopa: the agent loop (random, heuristic, ISMCTS) … 12 s`` — redrawn
 every second on a terminal, a line every ``every`` seconds otherwise; when that compile ends it
-says how long it took. Figures are measured, never guessed; code loaded from the cache is not
+says how long it took, and that it is cached for the next run unless the cache cannot be
+written (:mod:`.cache_files`). Figures are measured, never guessed; code loaded from the cache is not
 announced (it takes milliseconds).
 
 >>> with watch(stream=None) as log:
@@ -24,7 +25,8 @@ from typing import Any
 
 from numba.core import event
 
-from .cache import group_of
+from .cache import caches, group_of
+from .cache_files import raise_kept_interrupt
 
 # module -> what its compiled code is, for people
 _PARTS = {
@@ -78,6 +80,7 @@ class _Listener(event.Listener):
         self.depth = 0
         self.started = 0.0
         self.what = ""
+        self.func = None            # the running compile's function
         self.shown = False          # the running compile has been announced
         self.last = 0.0             # when it was last announced (lines mode)
         self.lock = threading.Lock()
@@ -87,7 +90,8 @@ class _Listener(event.Listener):
         with self.lock:
             if self.depth == 0:
                 self.started = time.perf_counter()
-                self.what = describe(ev.data["dispatcher"].py_func)
+                self.func = ev.data["dispatcher"].py_func
+                self.what = describe(self.func)
                 self.shown = False
             self.depth += 1
 
@@ -98,9 +102,11 @@ class _Listener(event.Listener):
                 seconds = time.perf_counter() - self.started
                 self.log.compiles.append((self.what, seconds))
                 if self.shown:
-                    text = f"compiled {self.what} in {seconds:.1f} s (cached for the next run)"
+                    text = f"compiled {self.what} in {seconds:.1f} s" + (
+                        " (cached for the next run)" if caches(self.func) else "")
                     _write(self.stream, f"\r{text}\033[K\n" if self.tty else text + "\n")
                     self.shown = False
+        raise_kept_interrupt()          # a Ctrl-C numba's compiler swallowed
 
     def tick(self) -> None:
         """Show the running compile, if it has run for ``after`` seconds."""

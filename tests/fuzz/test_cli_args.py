@@ -21,8 +21,8 @@ Each example is cheap: wrong input fails in validation, and a command that works
 (1 to 3 deals; resuming a finished 2-deal run; near-terminal positions; ``play`` reads an empty
 stdin and stops at once). ``compile``, ``bench``, ``demo`` and ``report`` run for seconds to
 minutes when valid: their lists always hold a wrong part, and their work functions are replaced
-by stubs that fail the test if reached. ``compile --prune`` is drawn only with a wrong part (the
-stub stands in for the pruning).
+by stubs that fail the test if reached. ``compile --prune`` and ``--repair`` are drawn only with a
+wrong part (the stubs stand in for the pruning and the repair).
 
 The normal run tries a bounded number of examples; ``-m slow`` tries ``CARDSIM_FUZZ_EXAMPLES``
 (:data:`tests.fuzz.outcome.SLOW_EXAMPLES`; 100,000 for the long run).
@@ -133,6 +133,7 @@ def ws(tmp_path_factory):
         mp.setattr(studies, "cmd_demo", _refuse)
         mp.setattr(cardsim.solvers.warmup, "compile_games", _refuse)
         mp.setattr(cardsim.compiled.cache, "prune", _refuse)
+        mp.setattr(cardsim.compiled.cache, "repair", _refuse)
         mp.setattr(cardsim.app.bench, "bench", _refuse)
         mp.setattr(cardsim.app.bench, "startup_rows", _refuse)
         yield Workspace(root, to_move)
@@ -479,6 +480,7 @@ def compile_argv(draw):
     flag(draw, "--jobs", ["1", "2"], ["0", *BAD_INTS], parts)
     flag(draw, "--part", ["engine", "agents", "analyze", "exact"], ["engines", "", "all"], parts)
     switch(draw, "--prune", parts)
+    switch(draw, "--repair", parts)
     return "compile", with_a_wrong_part(draw, parts, [(["chess"], False), (["--jobs", "0"], False),
                                                       (["--part", "x"], False)])
 

@@ -157,26 +157,34 @@ def compile_games(games, jobs: int = 2, parts=(), quiet: bool = False):
     import subprocess
     waiting = list(games)
     running = []
-    while waiting or running:
-        while waiting and len(running) < jobs:
-            name = waiting.pop(0)
-            argv = [sys.executable, "-m", "cardsim.solvers.warmup", name, *parts]
-            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True,
-                                    stderr=subprocess.DEVNULL if quiet else None,
-                                    env=dict(os.environ, PYTHONWARNINGS="ignore"))
-            running.append((name, proc))
-        time.sleep(0.2)
-        for name, proc in list(running):
-            if proc.poll() is None:
-                continue
-            running.remove((name, proc))
-            out = proc.stdout.read()
-            if proc.returncode != 0:
-                for _, other in running:
-                    other.kill()
-                raise RuntimeError(f"compiling {name} failed (exit {proc.returncode}):\n{out}")
-            yield json.loads(out.strip().splitlines()[-1])
+    try:
+        while waiting or running:
+            while waiting and len(running) < jobs:
+                name = waiting.pop(0)
+                argv = [sys.executable, "-m", "cardsim.solvers.warmup", name, *parts]
+                proc = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True,
+                                        stderr=subprocess.DEVNULL if quiet else None,
+                                        env=dict(os.environ, PYTHONWARNINGS="ignore"))
+                running.append((name, proc))
+            time.sleep(0.2)
+            for name, proc in list(running):
+                if proc.poll() is None:
+                    continue
+                running.remove((name, proc))
+                out = proc.stdout.read()
+                if proc.returncode != 0:
+                    raise RuntimeError(f"compiling {name} failed (exit {proc.returncode}):"
+                                       f"\n{out}")
+                yield json.loads(out.strip().splitlines()[-1])
+    finally:                         # an error, Ctrl-C or SIGTERM here: no child goes on
+        for _, other in running:
+            other.kill()
+            other.wait()
 
 
 if __name__ == "__main__":
-    print(json.dumps(warm_up(sys.argv[1], tuple(sys.argv[2:]) or PARTS, stream=sys.stderr)))
+    try:
+        print(json.dumps(warm_up(sys.argv[1], tuple(sys.argv[2:]) or PARTS,
+                                 stream=sys.stderr)))
+    except KeyboardInterrupt:        # Ctrl-C reaches every process of the terminal: the
+        sys.exit(130)                # parent says so, once

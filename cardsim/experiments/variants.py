@@ -218,8 +218,9 @@ def parse_study(data: Mapping[str, Any]) -> VariantStudy:
 
 
 STUDY = "study.json"
-"""The file at the top of a variant study's folder: the study as given (its spec's keys),
-from which ``cardsim run FOLDER`` resumes it."""
+"""The file at the top of a variant study's folder: the study as given (its spec's keys, in
+their order: a grid's order is its variants' order and names), from which ``cardsim run
+FOLDER`` resumes it."""
 
 
 def run_study(study: VariantStudy, config) -> dict:
@@ -238,7 +239,7 @@ def run_study(study: VariantStudy, config) -> dict:
     if here.exists():
         from cardsim.records.documents import read_document
         held = read_document(here, "JSON", SpecError, limit=SPEC_BYTES, what="a variant study")
-        if held != source:
+        if json.dumps(held) != json.dumps(source):      # a grid's order is its variants'
             raise SpecError(f"{out} holds another variant study ({STUDY} differs): use "
                             "another folder (--out), or the same study")
     elif out.exists() and any(out.iterdir()):
@@ -246,7 +247,7 @@ def run_study(study: VariantStudy, config) -> dict:
                         "folder")
     else:
         out.mkdir(parents=True, exist_ok=True)
-        write_synced(here, json.dumps(source, indent=2, sort_keys=True).encode("utf-8"))
+        write_synced(here, json.dumps(source, indent=2).encode("utf-8"))   # in its order
     stores = {}
     for v in study.variants:
         for part in study.parts:

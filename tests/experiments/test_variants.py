@@ -185,3 +185,20 @@ def test_a_study_stopped_midway_resumes_to_the_uninterrupted_rows(tmp_path, monk
     resumed = run_study(study, RunConfig(out=str(tmp_path / "cut"), progress=False))
     for key, store in whole.items():
         assert seeded(Store(resumed[key].path).rows()).equals(seeded(Store(store.path).rows()))
+
+
+def test_a_study_resumed_from_its_folder_keeps_its_variants_order(tmp_path, capsys):
+    """A grid of two options: the folder's study file keeps their order, so ``cardsim run
+    FOLDER`` names the same variants, finds their stores and computes nothing new."""
+    out = tmp_path / "study"
+    argv = ["--vary", "target_score=11,21", "--vary", "primiera_missing_suit=zero,forfeit",
+            "--deals", "4", "--matches", "0", "--out", str(out), "--quiet"]
+    assert main(["variants", "scopa", *argv]) == 0
+    folders = sorted(p.name for p in out.iterdir())
+    stamps = {p: p.stat().st_mtime_ns for p in out.rglob("*.parquet")}
+    capsys.readouterr()
+    assert main(["run", str(out), "--quiet", "--format", "json"]) == 0
+    answer = json.loads(capsys.readouterr().out)["answer"]
+    assert answer[0].endswith("the baseline is target_score=11,primiera_missing_suit=zero.")
+    assert sorted(p.name for p in out.iterdir()) == folders
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*.parquet")} == stamps

@@ -64,8 +64,12 @@ MATCHES = [("scopa", {"target_score": 11}, 1, 7), ("bura", {"match_format": "win
            ("mushka", {"max_deals": 2}, 1, 9), ("minchiate", {"deals": 2}, 3, 10)]
 
 
+OPTIONS = [("minchiate", {"expose_last_card": "none"}, 1, 11)]
+"""Options that change what a screen shows (no card exposed: MI-DEAL-3)."""
+
+
 @pytest.mark.parametrize("name, options, seat, seed, match",
-                         [(*g, False) for g in GAMES] + [(*g, True) for g in MATCHES])
+                         [(*g, False) for g in GAMES + OPTIONS] + [(*g, True) for g in MATCHES])
 def test_every_prompt_shows_hand_table_and_score_within_80_by_24(name, options, seat, seed,
                                                                  match):
     """At every prompt of a whole deal (or match), the 24 rows in view hold the hand, the

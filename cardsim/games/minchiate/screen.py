@@ -58,8 +58,9 @@ def status(obs: dict, view) -> list[str]:
         if obs.get("dealer_robbed") else []
     if obs.get("cutter_robbed"):
         known.append(f"by the cutter {' '.join(obs['cutter_robbed'])}")
-    if obs.get("exposed"):
-        known.append(f"exposed {' '.join(obs['exposed'])}")
+    exposed = [card for card in obs.get("exposed") or [] if card]   # none: expose_last_card
+    if exposed:
+        known.append(f"exposed {' '.join(exposed)}")
     if known and phase != "play":
         lines += wrap("; ".join(known))
     if obs.get("fola_open") and obs.get("fola"):

@@ -51,7 +51,7 @@ from cardsim.files import SPEC_BYTES
 from cardsim.game import definition
 from cardsim.protocol.options import rules_from_options
 
-from .spec import ExperimentSpec, SpecError, parse_spec
+from .spec import ExperimentSpec, SpecError, _check, parse_spec
 
 KIND = "variants"
 """The ``kind`` of a variant study's spec."""
@@ -98,13 +98,6 @@ class VariantStudy:
 def is_study(d: Any) -> bool:
     """Whether ``d`` (a spec as a dict) is a variant study's."""
     return isinstance(d, Mapping) and d.get("kind") == KIND
-
-
-def _check(ok: bool, key: str, value: Any, expected: str) -> None:
-    if not ok:
-        shown = repr(value)
-        shown = shown if len(shown) <= 60 else shown[:57] + "..."
-        raise SpecError(f"{key} = {shown}: expected {expected}")
 
 
 def _variants(table: Any, game: str, shared: Mapping[str, Any]) -> list[Variant]:

@@ -39,6 +39,7 @@ baseline that names no variant.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -116,9 +117,10 @@ def _variants(table: Any, game: str, shared: Mapping[str, Any]) -> list[Variant]
         for option, values in grid.items():
             _check(isinstance(values, list) and values, f"variants.grid.{option}", values,
                    "a non-empty list of values")
+        count = math.prod(len(values) for values in grid.values())   # before making them
+        if count > MAX_VARIANTS:
+            raise SpecError(f"variants.grid: {count:,} combinations, at most {MAX_VARIANTS}")
         combos = list(itertools.product(*grid.values()))
-        if len(combos) > MAX_VARIANTS:
-            raise SpecError(f"variants.grid: {len(combos)} combinations, at most {MAX_VARIANTS}")
         found = [Variant(",".join(f"{o}={_text(v)}" for o, v in zip(grid, combo)),
                          dict(zip(grid, combo))) for combo in combos]
     else:

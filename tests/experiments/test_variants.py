@@ -62,6 +62,8 @@ def test_a_list_names_its_variants_and_the_baseline_defaults_to_the_first():
     (lambda d: d["variants"]["grid"].update(target_score=[11, "eleven"]), "not allowed"),
     (lambda d: d["variants"].update(grid={}), "variants.grid={}"),
     (lambda d: d["variants"]["grid"].update(target_score=[]), "a non-empty list"),
+    (lambda d: d["variants"].update(grid={f"o{k}": list(range(1000)) for k in range(4)}),
+     "1,000,000,000,000 combinations, at most 64"),
     (lambda d: d["variants"].update(grid={"target_score": [11, 11]}), "the same rules"),
     (lambda d: d["variants"].update(baseline="nope"), "variants.baseline"),
     (lambda d: d["variants"].update(list=[]), "exactly one of grid"),

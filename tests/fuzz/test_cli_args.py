@@ -666,3 +666,31 @@ def test_a_command_that_hangs_fails_the_fuzzing(ws, monkeypatch):
     with pytest.raises(outcome.Hung, match="still running after 1 s"):
         run_cli(["games"], ws.root)
     assert time.perf_counter() - start < 10
+
+
+GOOD_VARY = ["target_score=11,21", "primiera_missing_suit=zero,forfeit", "num_players=2,4",
+             "declaration_mode=choice,all", "num_players=3,5", "wins_target=11,21",
+             "false_claim_penalty=double,single"]
+VARY = st.one_of(st.sampled_from(GOOD_VARY), st.sampled_from(GOOD_VARY), st.sampled_from(
+    ["target_score=11", "target_score=21,11,31", "max_deals=2,3", "target_scor=11,21",
+     "target_score=", "=1,2", "target_score", "target_score=11,11", "target_score=x,y", ""]))
+VARIANTS_WORDS = st.one_of(
+    st.sampled_from(["--seed", "7", "-1", "--agents", "heuristic,random", "random,heuristic",
+                     "heuristic", "easy,random", "--option", "max_deals=2", "target_score=21",
+                     "--jobs", "1", "--format", "json", "csv", "--quiet", "--vary", "x"]),
+    VARY.map(lambda v: f"--vary={v}"))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(game=st.sampled_from([*GAMES, *GAMES, "chess"]), vary=st.lists(VARY, min_size=1,
+                                                                          max_size=2),
+       words=st.lists(VARIANTS_WORDS, max_size=3))
+def test_variants_arguments_work_or_fail_in_one_line(ws, tmp_path_factory, game, vary, words):
+    """``cardsim variants`` on arguments drawn from its vocabulary (small sizes, a fresh
+    folder each): it works or fails in one line (exit 2), never a traceback."""
+    out = tmp_path_factory.mktemp("variants") / "study"
+    argv = ["variants", game, *(f"--vary={v}" for v in vary), "--deals", "2", "--matches",
+            "1", *words, "--out", str(out), "--quiet"]
+    code, _, err = run_cli(argv, ws.root)
+    event(f"variants: exit {code}")
+    works_or_one_line(argv, code, err)

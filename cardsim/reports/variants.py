@@ -21,14 +21,19 @@ from .content import Plot, Section, Table
 INTERVALS = ("Intervals are 95% bootstrap intervals over the deals, a difference's paired on "
              "the deals both variants played; * marks a difference significant after Holm's "
              "correction over the study.")
+GROUPS = ["skill", "balance", "decisiveness", "scoring", "pace"]
+"""The order in which the answer names significant differences: what a designer weighs first
+(then the smallest p-value first)."""
 SHOWN = 12
 """The most differences the answer names in sentences (the tables hold them all)."""
 
 
 def answer(study: VariantStudy, out, differences: pd.DataFrame) -> list[str]:
     """The answer's sentences: the study in one, then each significant difference from the
-    baseline (at most :data:`SHOWN`, the strongest first), or that none is."""
-    found = differences[differences["significant"]].sort_values("p", kind="stable")
+    baseline (at most :data:`SHOWN`, in the order of :data:`GROUPS`), or that none is."""
+    found = differences[differences["significant"]]
+    found = found.assign(rank=found["group"].map(GROUPS.index)).sort_values(
+        ["rank", "p"], kind="stable")
     said = [f"{study.game}: {len(study.variants)} variants of the rules, each playing "
             f"{', '.join(study.parts)}, in {out}; the baseline is {study.baseline}."]
     if study.question:
@@ -85,7 +90,7 @@ def variants_contents(folder) -> tuple[list[Section], dict]:
     for part in study.parts:
         spec = study.specs[study.baseline, part]
         parts.append({"part": part, "agents": ", ".join(spec.agents), "unit": spec.unit,
-                      "size": f"{spec.limit:,} {spec.unit}s a matchup"})
+                      "size": f"{spec.limit:,} {'matches' if spec.unit == 'match' else 'deals'} a matchup"})
     about.tables.append(Table("parts", "what each variant plays", pd.DataFrame(parts),
                               pd.DataFrame(parts)))
     sections.append(about)
@@ -127,8 +132,9 @@ def variants_contents(folder) -> tuple[list[Section], dict]:
                                             "diff": "difference [95%]",
                                             "p_holm": "p (Holm)", "mark": ""})))
     sections.append(diff)
-    games = int(measures.drop_duplicates(["variant", "part", "matchup"])["deals"].sum()) \
-        if len(measures) else 0
+    from cardsim.experiments.store import Store
+    games = sum(len(Store.open(study.path(folder, v.name, part)).rows())
+                for v in study.variants for part in study.parts)
     context = {"title": f"{study.game.capitalize()} rules variants {name}", "run_name": name,
-               "game": study.game, "games": f"{games:,} deals of", "intervals": INTERVALS}
+               "game": study.game, "games": f"{games:,}", "intervals": INTERVALS}
     return sections, context

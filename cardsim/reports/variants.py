@@ -13,10 +13,9 @@ import pandas as pd
 
 from cardsim.experiments.measures import MEASURES, words
 from cardsim.experiments.variants import ALPHA, VariantStudy, study_differences, study_measures
-from cardsim.stats import fmt_interval
 
 from . import plots
-from .content import Plot, Section, Table
+from .content import Section, Table, pages, shown_table
 
 INTERVALS = ("Intervals are 95% bootstrap intervals over the deals, a difference's paired on "
              "the deals both variants played; * marks a difference significant after Holm's "
@@ -49,22 +48,6 @@ def answer(study: VariantStudy, out, differences: pd.DataFrame) -> list[str]:
         said.append(f"No measure differs from the baseline's ({len(differences)} compared; "
                     f"Holm's correction, family-wise error {ALPHA:.0%}).")
     return said
-
-
-def _shown(table: pd.DataFrame, columns: dict) -> pd.DataFrame:
-    """``table``'s columns renamed for the page, each ``x`` with ``x_lo``/``x_hi`` one
-    ``x [lo, hi]`` cell."""
-    out = {}
-    for column, name in columns.items():
-        if f"{column}_lo" in table:
-            out[name] = [fmt_interval(*v) for v in table[[column, f"{column}_lo",
-                                                          f"{column}_hi"]].itertuples(
-                index=False)]
-        elif table[column].dtype.kind == "f":
-            out[name] = [f"{v:.3f}" for v in table[column]]
-        else:
-            out[name] = table[column].astype(str).tolist()
-    return pd.DataFrame(out)
 
 
 def variants_contents(folder) -> tuple[list[Section], dict]:
@@ -107,30 +90,26 @@ def variants_contents(folder) -> tuple[list[Section], dict]:
     for part in study.parts:
         mine = measures[measures["part"] == part].reset_index(drop=True)
         section = Section(f"part_{part}", f"{part}: the measures of every variant")
-        section.tables.append(Table(f"measures_{part}", f"{part}: every variant's measures",
-                                    mine, _shown(mine, {"label": "matchup",
-                                                        "variant": "variant",
-                                                        "measure": "measure",
-                                                        "value": "value [95%]"})))
+        section.tables.append(shown_table(f"measures_{part}", mine,
+                                          ["label", "variant", "measure", "value"],
+                                          {"label": "matchup", "value": "value [95%]"},
+                                          f"{part}: every variant's measures"))
         for k, label in enumerate(dict.fromkeys(mine["label"])):
             one = mine[mine["label"] == label]
             figures = plots.panels_of_bars(
                 one.assign(what=one["measure"].map(words)), "what", "variant", "label",
                 "value", "variant", "value", f"{study.game.capitalize()}, {part}: {label}")
-            section.plots += [Plot(f"measures_{part}_{k}_{i}", f"{part}, {label}: each "
-                                   "measure per variant, with its 95% interval", figure)
-                              for i, figure in enumerate(figures)]
+            section.plots += pages(f"measures_{part}_{k}", f"{part}, {label}: each measure "
+                                   "per variant, with its 95% interval", figures)
         sections.append(section)
     diff = Section("differences", "Each variant against the baseline", text=[
         "Each measure's difference from the baseline's on the same deals, with its 95% "
         "interval and Holm-adjusted p-value; * marks the significant ones."])
     shown = differences.assign(mark=differences["significant"].map({True: "*", False: ""}))
-    diff.tables.append(Table("differences", "every difference from the baseline", differences,
-                             _shown(shown, {"variant": "variant", "part": "part",
-                                            "label": "matchup", "measure": "measure",
-                                            "baseline": "baseline", "value": "value",
-                                            "diff": "difference [95%]",
-                                            "p_holm": "p (Holm)", "mark": ""})))
+    diff.tables.append(shown_table("differences", shown, [
+        "variant", "part", "label", "measure", "baseline", "value", "diff", "p_holm", "mark"],
+        {"label": "matchup", "diff": "difference [95%]", "p_holm": "p (Holm)", "mark": ""},
+        "every difference from the baseline"))
     sections.append(diff)
     from cardsim.experiments.store import Store
     games = sum(len(Store.open(study.path(folder, v.name, part)).rows())

@@ -1,6 +1,7 @@
 """Publish finished studies: ``experiments/results/<name>/`` gets the report of the store
 ``runs/<name>`` — ``report.html`` (self-contained), ``report.md`` with ``plots/``, ``tables/``
-— and the store's ``manifest.json``. The store itself is not published (it is git-ignored and
+— and the store's ``manifest.json`` (a variant study's folder: its ``study.json``,
+:mod:`cardsim.experiments.variants`). The store itself is not published (it is git-ignored and
 large); each report's footer names the command that regenerates it from the shipped spec::
 
     cardsim run experiments/specs/<name>.toml --out runs/<name> && cardsim report runs/<name>
@@ -10,7 +11,7 @@ Usage, from the repository root::
     python experiments/publish.py [NAME ...] [--runs DIR]
 
 Without names, every published study (a folder of ``experiments/results`` with a
-``manifest.json``) whose store is in ``--runs`` (default ``runs``) is rebuilt; a store whose
+``manifest.json`` or a ``study.json``) whose store is in ``--runs`` (default ``runs``) is rebuilt; a store whose
 spec is not the published one is left alone. A published study without a store keeps its
 files, its footer rewritten to that command. Prints one line per study: rebuilt, footer only,
 or why not.
@@ -25,6 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from cardsim.experiments.variants import STUDY
 from cardsim.reports import build_report
 
 ROOT = Path(__file__).resolve().parent
@@ -38,23 +40,33 @@ def command(name: str) -> str:
             f"cardsim report runs/{name}")
 
 
+def described(folder: Path) -> tuple[str, dict | None]:
+    """The file that says what a store or a published study ran (``manifest.json``, or a
+    variant study's ``study.json``) and what it ran (the spec, or the study), None without
+    one."""
+    for name, key in (("manifest.json", "spec"), (STUDY, None)):
+        if (folder / name).is_file():
+            held = json.loads((folder / name).read_text(encoding="utf-8"))
+            return name, held.get(key) if key else held
+    return "", None
+
+
 def published() -> list[str]:
-    return sorted(p.name for p in RESULTS.iterdir() if (p / "manifest.json").is_file())
+    return sorted(p.name for p in RESULTS.iterdir() if described(p)[0])
 
 
 def publish(name: str, runs: Path) -> str:
     """Rebuild study ``name``'s published report from ``runs/<name>`` (module docstring); what
     was done, in a few words."""
     folder, store = RESULTS / name, runs / name
-    if not (store / "manifest.json").is_file():
+    kind, ours = described(store)
+    if not kind:
         if not (folder / "report.md").is_file():
             return f"not published: no store in {store}"
         return rewrite_footer(folder, name)
-    ours = json.loads((store / "manifest.json").read_text(encoding="utf-8"))
-    if folder.is_dir() and (folder / "manifest.json").is_file():
-        theirs = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-        if ours.get("spec") != theirs.get("spec"):
-            return f"not rebuilt: {store} holds another spec than the published study"
+    theirs = described(folder)
+    if theirs[0] and theirs != (kind, ours):
+        return f"not rebuilt: {store} holds another spec than the published study"
     with tempfile.TemporaryDirectory() as tmp:
         files = build_report(store, out=Path(tmp) / "report", fmt="both", rebuild=command(name))
         folder.mkdir(parents=True, exist_ok=True)
@@ -69,7 +81,7 @@ def publish(name: str, runs: Path) -> str:
                 shutil.copytree(source, target)
             elif source.exists():
                 shutil.copy2(source, target)
-    shutil.copy2(store / "manifest.json", folder / "manifest.json")
+    shutil.copy2(store / kind, folder / kind)
     return "rebuilt"
 
 

@@ -141,7 +141,7 @@ def namespace(game) -> types.ModuleType:
             ns.world_start, ns.world_action = game.world_start, game.world_action
             ns.world_start_draws = game.world_start_draws
             ns.world_moves_whole = game.world_moves_whole
-            ns.deal_word = game.layout.DEAL_NUMBER
+        ns.deal_word = game.layout.DEAL_NUMBER
         _NAMESPACES[game.name] = ns
     return ns
 

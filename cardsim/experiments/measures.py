@@ -14,9 +14,15 @@ seats). :data:`MEASURES` defines each one:
   each player, and the agents' own chance) explain: the sums of squares of a two-way analysis of
   variance of seat 0's return by deal and rotation, over the deals played in every rotation,
   each divided by the total;
-- **decisiveness** — ``draws``: the share of games whose seats all return the same;
+- **decisiveness** — ``draws``: the share of games whose seats all return the same; and over
+  whole matches (their trajectory, :func:`cardsim.protocol.outcome.match_facts`): ``deals``:
+  deals per match; ``leads``: lead changes per match; ``comebacks``: the share of the matches
+  with a leader after half their deals that seats not leading then won; ``decided``: the
+  share of a match's deals played before its winners led for good (near 0: decided at once,
+  near 1: open to the end), over the matches somebody won;
 - **pace and choice** — ``moves``: moves per game; ``decisions``: moves chosen among two or
   more legal ones, per game; ``choice``: the share of moves that were such decisions;
+  ``legal``: the legal moves per such decision;
 - **scoring mix** — ``share_<category>``: the share of all the points scored in the game's
   scoring categories (:attr:`cardsim.game.GameDefinition.categories`) that came from each.
 
@@ -38,9 +44,10 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from cardsim.protocol.outcome import MATCH_FACTS
 from cardsim.stats import bootstrap_widening
 
-from .rows import DECISIONS, Games, at_seat, category, seat_columns
+from .rows import DECISIONS, OPTIONS, Games, at_seat, category, seat_columns
 
 
 @dataclass(frozen=True)
@@ -68,11 +75,19 @@ MEASURES = {
                          "share"),
     "draws": Measure("decisiveness", "the share of games whose seats all return the same",
                      "share"),
+    "deals": Measure("decisiveness", "deals per match", "deals"),
+    "leads": Measure("decisiveness", "lead changes per match: the lead passing to seats that "
+                     "did not share it", "changes"),
+    "comebacks": Measure("decisiveness", "the share of the matches with a leader after half "
+                         "their deals that seats not leading then won", "share"),
+    "decided": Measure("decisiveness", "the share of a match's deals played before its "
+                       "winners led for good", "share"),
     "moves": Measure("pace", "moves per game", "moves"),
     "decisions": Measure("pace", "moves per game chosen among two or more legal ones",
                          "moves"),
     "choice": Measure("pace", "the share of moves chosen among two or more legal ones",
                       "share"),
+    "legal": Measure("pace", "the legal moves per move chosen among two or more", "moves"),
     "share": Measure("scoring", "the share of the points scored that came from a category "
                      "(share_<category>)", "share"),
 }
@@ -132,10 +147,26 @@ def deal_sums(rows: pd.DataFrame, categories: Sequence[str] = (),
     per_game["moves"] = g.rows["moves"].to_numpy(np.float64)
     formulas["moves"] = mean_of("moves")
     decisions = seat_columns(DECISIONS, n)
-    if all(c in g.rows for c in decisions):
+    if _recorded(g.rows, decisions):
         per_game["decisions"] = g.rows[decisions].to_numpy(np.float64).sum(axis=1)
         formulas["decisions"] = mean_of("decisions")
         formulas["choice"] = lambda s: s["decisions"] / s["moves"]
+        options = seat_columns(OPTIONS, n)
+        if _recorded(g.rows, options):
+            per_game["options"] = g.rows[options].to_numpy(np.float64).sum(axis=1)
+            formulas["legal"] = lambda s: s["options"] / s["decisions"]
+    if _recorded(g.rows, MATCH_FACTS):
+        deals = g.rows["match_deals"].to_numpy(np.float64)
+        comeback = g.rows["match_comeback"].to_numpy(np.float64)
+        decided = g.rows["match_decided"].to_numpy(np.float64)
+        per_game.update(deals=deals, leads=g.rows["match_lead_changes"].to_numpy(np.float64),
+                        comebacks=(comeback == 1).astype(np.float64),
+                        led=(comeback >= 0).astype(np.float64),
+                        decided=np.where(decided >= 0, decided / np.maximum(deals, 1), 0.0),
+                        won=(decided >= 0).astype(np.float64))
+        formulas.update(deals=mean_of("deals"), leads=mean_of("leads"),
+                        comebacks=lambda s: s["comebacks"] / s["led"],
+                        decided=lambda s: s["decided"] / s["won"])
     points = []
     for cat in categories:
         columns = [at_seat(category(cat), s) for s in range(n)]
@@ -156,6 +187,12 @@ def deal_sums(rows: pd.DataFrame, categories: Sequence[str] = (),
         columns += names
         formulas.update(_ANOVA_FORMULAS(len(names) - 3))
     return DealSums(deals=deal_ids, columns=tuple(columns), values=values, formulas=formulas)
+
+
+def _recorded(rows: pd.DataFrame, columns) -> bool:
+    """Whether every row holds ``columns`` (rows of an older store, or of single deals, may
+    lack them: :mod:`cardsim.experiments.rows`)."""
+    return all(c in rows for c in columns) and not rows[list(columns)].isna().any().any()
 
 
 def _anova_sums(g: Games, code: np.ndarray, n_deals: int):
@@ -195,8 +232,10 @@ WORDS = {"seat": "seat {}'s mean return", "dealer": "the dealer's edge",
          "margin": "the first agent's margin", "players": "the players' share of the variance",
          "cards": "the cards' share of the variance",
          "interplay": "the interplay's share of the variance", "draws": "the share of draws",
+         "deals": "the deals a match", "leads": "the lead changes a match",
+         "comebacks": "the share of comebacks", "decided": "how late a match is decided",
          "moves": "the moves a game", "decisions": "the decisions a game",
-         "choice": "the share of moves with a choice",
+         "choice": "the share of moves with a choice", "legal": "the legal moves a decision",
          "share": "the share of the points from {}"}
 """How a sentence names each measure (:func:`words`)."""
 

@@ -13,7 +13,8 @@ play, and the rows read back as games.
   dealer's seat (-1 in a game without one), the moves played and the game's wall-clock time;
 * ``seat_<s>`` (int64) and ``return_<s>`` (float64), seat by seat: the agent at seat ``s`` (its
   index in the spec's agents) and the seat's return;
-* ``decisions_<s>`` (int64): the moves seat ``s`` chose among two or more legal ones;
+* ``decisions_<s>`` (int64): the moves seat ``s`` chose among two or more legal ones, and
+  ``options_<s>`` (int64): the legal moves it chose among in them, summed;
 * ``think_<s>`` (float64): the seconds seat ``s``'s agent thought on them, measured for the
   searching agents (ISMCTS, PIMC, the oracle); NaN for the random and heuristic players, which
   are not timed;
@@ -21,7 +22,9 @@ play, and the rows read back as games.
   (:func:`cardsim.protocol.outcome.seat_scores`; NaN in a game where the game gives none), and ``end``
   (strings): how the deal ended, where the game says (Bura), in the game's order;
 * the game's deal facts, its notation module's ``deal_columns`` where it has one (Bura:
-  ``first_leader``, ``last_trick``, int64).
+  ``first_leader``, ``last_trick``, int64); in a store of whole matches (``unit = "match"``)
+  also the match's trajectory (:func:`cardsim.protocol.outcome.match_facts`: ``match_deals``,
+  ``match_lead_changes``, ``match_comeback``, ``match_decided``, int64).
 
 The per-seat columns are ``<stem>_<s>`` (:func:`at_seat`); a category's stem is
 ``cat_<name>`` (:func:`category`). The names of a deal's outcome (``return_<s>``, ``cat_<name>_<s>``,
@@ -32,10 +35,12 @@ seeds'.
 
 **Versions.** A store's manifest holds the version of the format its rows follow
 (:data:`SCHEMA_VERSION`, written by :mod:`cardsim.experiments.store`); the versions in :data:`READS`
-read. Version 2 added ``decisions_<s>`` and ``think_<s>`` (:data:`ADDED`); rows of version 1
-lack them and read as rows that do not record the thinking time (:func:`thinking_recorded`:
-the thinking table is empty, the report says so), and a run that resumes a version 1 store
-writes its new batches with them.
+read. Version 2 added ``decisions_<s>`` and ``think_<s>``, version 3 ``options_<s>`` and a
+match's trajectory (:data:`ADDED`); rows of version 1 lack the first two and read as rows that
+do not record the thinking time (:func:`thinking_recorded`: the thinking table is empty, the
+report says so), rows of version 2 lack the others (the measures that need them are left out:
+:mod:`cardsim.experiments.measures`), and a run that resumes an older store writes its new
+batches with them.
 
 **Reading.** :class:`Games` holds the rows as validated arrays, for :mod:`cardsim.experiments.tables`
 (which builds the tables, and states the conventions of matchup order and paired statistics)
@@ -62,12 +67,12 @@ from cardsim.protocol.outcome import (  # noqa: F401  (the row format's names, s
 if TYPE_CHECKING:
     from cardsim.solvers.duplicate import DuplicateResults
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The version of the rows' format that this cardsim writes (module docstring)."""
-READS = (1, 2)
+READS = (1, 2, 3)
 """The versions of the rows' format that this cardsim reads."""
 
-SEAT, DECISIONS, THINK = "seat", "decisions", "think"
+SEAT, DECISIONS, OPTIONS, THINK = "seat", "decisions", "options", "think"
 """The stems of the per-seat columns besides ``return`` (:func:`at_seat`)."""
 KEY = ["matchup", "deal", "rotation"]
 """The columns that name a game in a store's rows."""
@@ -76,10 +81,11 @@ STORED = ("matchup", "batch")
 COLUMNS = {"matchup": "int64", "batch": "int64", "deal": "int64", "rotation": "int64",
            "seed": "int64", "dealer": "int64", "moves": "int64", "seconds": "float64"}
 """The columns of one value per game and their dtypes, in the rows' order."""
-SEATED = {SEAT: "int64", RETURN: "float64", DECISIONS: "int64", THINK: "float64"}
+SEATED = {SEAT: "int64", RETURN: "float64", DECISIONS: "int64", OPTIONS: "int64",
+          THINK: "float64"}
 """The stems of the columns of one value per seat and their dtypes, in the rows' order
 (``seat_<s>`` and ``return_<s>`` alternate seat by seat)."""
-ADDED = {DECISIONS: 2, THINK: 2}
+ADDED = {DECISIONS: 2, OPTIONS: 3, THINK: 2}
 """The per-seat stems added after version 1, and the version that added each."""
 MEASURED = re.compile(rf"^(seconds|{THINK}_\d+)$")
 """The columns that are measured, not drawn from the seeds: the game's wall-clock ``seconds``
@@ -128,7 +134,8 @@ def _rows(results: DuplicateResults, first: dict, seating) -> list[dict]:
         results.seats]
     game = {c: getattr(results, c).tolist() for c in COLUMNS if c not in STORED}  # same names
     seat, ret = seats.tolist(), results.returns.tolist()
-    later = {DECISIONS: results.decisions.tolist(), THINK: results.think.tolist()}
+    later = {DECISIONS: results.decisions.tolist(), OPTIONS: results.options.tolist(),
+             THINK: results.think.tolist()}
     out = []
     for i, (scores, facts) in enumerate(zip(results.scores, results.facts)):
         row = {**first, **{c: values[i] for c, values in game.items()}}

@@ -34,7 +34,8 @@ like any run. A variant's name is given (``list``) or made of its options (``gri
 ``target_score=21``); its folder is its number and name (:meth:`VariantStudy.folder`). Bad
 tables are refused in one line naming the key: an unknown option or a value it does not allow
 (the game's own message), an empty grid or list, two variants with the same rules or name, a
-baseline that names no variant.
+baseline that names no variant, an agent with the learned evaluation (``leaf=net``, the
+``fast`` level) where the game has none for a variant's rules.
 """
 from __future__ import annotations
 
@@ -203,6 +204,7 @@ def parse_study(data: Mapping[str, Any]) -> VariantStudy:
                 spec["batch_size"] = data["batch_size"]
             try:
                 specs[v.name, name] = parse_spec(spec)
+                _learned_evaluation(specs[v.name, name])
             except SpecError as e:
                 raise SpecError(f"parts[{k}] ({name}), variant {v.name}: {e}") from None
     question = data.get("question", "")
@@ -210,6 +212,24 @@ def parse_study(data: Mapping[str, Any]) -> VariantStudy:
     return VariantStudy(game=game, question=question, variants=tuple(variants),
                         baseline=baseline, parts=tuple(part_names), specs=specs,
                         source=dict(data))
+
+
+def _learned_evaluation(spec: ExperimentSpec) -> None:
+    """:class:`SpecError` for an agent of ``spec`` that values positions by the learned
+    evaluation (``leaf=net``: the ``fast`` level) with no weights for the spec's rules: it
+    would play out instead, another agent than under the rules the weights were trained for,
+    and the study would measure the agent's change as the rules'."""
+    from cardsim.game import load_game
+    from cardsim.solvers.agents import parse_agent
+    from cardsim.solvers.evaluation import shipped_weights
+    game = load_game(spec.game, **spec.rules)
+    for text in spec.agents:
+        agent = parse_agent(text, game)
+        if agent.uses_net and not agent.weights and shipped_weights(game.spec) is None:
+            raise SpecError(f"agent {text!r} values positions by the learned evaluation, "
+                            f"which {spec.game} has not for these rules: give it weights=PATH "
+                            "trained for them (cardsim train), or choose an agent without "
+                            "leaf=net")
 
 
 STUDY = "study.json"

@@ -77,3 +77,46 @@ def outcome_row(state, dealer: int) -> dict:
     returns = {at_seat(RETURN, s): r for s, r in enumerate(state.returns())}
     return {**score_columns(seat_scores(state, n)), **returns, **deal_facts(state),
             "dealer": dealer}
+
+
+MATCH_FACTS = ("match_deals", "match_lead_changes", "match_comeback", "match_decided")
+"""The columns of a whole match's trajectory (:func:`match_facts`)."""
+
+
+def match_facts(standings, returns) -> dict:
+    """A whole match's trajectory as :data:`MATCH_FACTS`, from ``standings`` (each seat's
+    standing at the match's start and after each deal, higher is better: the game's
+    ``standing``) and the match's ``returns`` per seat. The *leaders* at a moment are the seats
+    of the highest standing, none when all are level; the *winners* the seats of the highest
+    return, none in a drawn match.
+
+    - ``match_deals``: the deals played;
+    - ``match_lead_changes``: how often the lead passed to seats that did not share the last
+      lead (a level moment between is no change);
+    - ``match_comeback``: after half the deals (rounded down), 1 when the match was won by
+      seats that did not lead then, 0 when by a leader, -1 when nobody led then or nobody won;
+    - ``match_decided``: the deals played before the winners led for good (they shared the
+      lead after every later deal and at the end), -1 when nobody won.
+    """
+    def leaders(values) -> set:
+        top = max(values)
+        return set() if min(values) == top else {s for s, v in enumerate(values) if v == top}
+
+    winners = leaders(list(returns))
+    leads = [leaders(list(s)) for s in standings]
+    deals = len(standings) - 1
+    changes, last = 0, set()
+    for lead in leads:
+        if lead:
+            changes += bool(last) and not (lead & last)
+            last = lead
+    mid = leads[deals // 2]
+    comeback = -1 if not (mid and winners) else int(not (mid & winners))
+    decided = -1
+    if winners:
+        decided = deals
+        if leads[deals] & winners:
+            while decided > 0 and leads[decided - 1] & winners:
+                decided -= 1
+    return {"match_deals": deals, "match_lead_changes": changes, "match_comeback": comeback,
+            "match_decided": decided}

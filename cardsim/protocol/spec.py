@@ -223,6 +223,11 @@ class GameDefinition:
     records_match: Callable[[Any], Any] | None = None
     """``(rules) -> RecordsModel``: a game decided by each seat's own record, whose chances are
     counted over whole games (:class:`cardsim.protocol.match.RecordsModel`: Mushka); None otherwise."""
+    standing: Callable[[Any, Any, int], list] | None = None
+    """``(vec, rules, n) -> list``: each of the ``n`` seats' standing in a match (or a game of
+    several deals) after the deals played so far, higher is better, read between deals and at
+    the match's end (its ``match`` module's ``standing``): what a match's trajectory facts
+    follow (:func:`cardsim.protocol.outcome.match_facts`). None when the game has none."""
     match_cell: Callable | None = None
     """The compiled ``(state, params, side) -> int64``: the match-equity table cell of the
     match state a state's deal was dealt from, seen by ``side`` (:attr:`MatchModel.cell`);
@@ -306,6 +311,8 @@ class GameDefinition:
         given.setdefault("world_start_draws", getattr(role("worlds"), "WORLD_START_DRAWS", 1))
         given.setdefault("world_moves_whole", getattr(role("worlds"), "WORLD_MOVES_WHOLE", True))
         given.setdefault("analysis_infers", getattr(role("worlds"), "ANALYSIS_INFERS", False))
+        given.setdefault("standing", getattr(role("match"), "standing", None)
+                         if importlib.util.find_spec(f"{package}.match") else None)
         given.setdefault("observation_planes", getattr(role("notation"), "OBSERVATION_PLANES",
                                                        ()))
         return cls(name=package.rpartition(".")[2], codec=role("notation"), layout=layout,

@@ -234,6 +234,40 @@ def panels_of_bars(table: pd.DataFrame, panel: str, x: str, series: str, value: 
     return figures
 
 
+def panels_of_hbars(table: pd.DataFrame, panel: str, y: str, value: str, xlabels: dict,
+                    title: str, marked=None, per: int = 8) -> list[Figure]:
+    """One panel per value of ``panel`` (a measure, titled by it, its x axis labelled
+    ``xlabels[panel value]``): a horizontal bar of ``value`` with its interval for each ``y``
+    (a variant, named in full at the left, top to bottom in table order); the bar of
+    ``marked`` (the baseline) dark, with a dotted line at its value through the panel; at most
+    ``per`` panels a figure."""
+    panels = list(dict.fromkeys(table[panel]))
+    ys = list(dict.fromkeys(table[y]))
+    figures = []
+    pages = _pages(panels, per)
+    for page, names_of_page in enumerate(pages):
+        fig, axes = _figure(0.6 + (0.55 + 0.3 * len(ys)) * len(names_of_page),
+                            rows=len(names_of_page))
+        for ax, p in zip(axes, names_of_page):
+            part = table[table[panel] == p].set_index(y).reindex(ys).reset_index()
+            at = np.arange(len(ys))[::-1].astype(float)
+            ax.barh(at, part[value], height=0.7, xerr=_err(part, value),
+                    **{**_bar_style(2), "hatch": "", "color": [
+                        GREYS[0] if v == marked else GREYS[2] for v in ys]})
+            if marked in ys:
+                base = part[value][ys.index(marked)]
+                if np.isfinite(base):
+                    ax.axvline(base, color="black", linestyle=":", linewidth=1)
+            ax.set_yticks(at, [_wrap(v, 34) for v in ys], fontsize=8)
+            ax.set_ylim(-0.6, len(ys) - 0.4)
+            ax.set_xlabel(xlabels.get(p, ""), fontsize=8)
+            ax.set_title(_title(p, WIDTH * 0.6), fontsize=9)
+        part = f" ({page + 1} of {len(pages)})" if len(pages) > 1 else ""
+        fig.suptitle(title + part, fontsize=10)
+        figures.append(fig)
+    return figures
+
+
 def budget_curves(table: pd.DataFrame, ylabel: str, title: str,
                   value: str = "mean_return") -> Figure:
     """``value`` (with its ``_lo``/``_hi`` columns: the mean return, or the gain over the field)

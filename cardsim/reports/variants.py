@@ -50,6 +50,13 @@ def answer(study: VariantStudy, out, differences: pd.DataFrame) -> list[str]:
     return said
 
 
+def _unit(study: VariantStudy, measure: str, per: str) -> str:
+    """The x axis of a measure's panel: its unit, a return's in the game's return unit."""
+    from cardsim.game import definition
+    unit = MEASURES[measure.split("_", 1)[0]].unit
+    return f"{definition(study.game).return_unit} {per}" if unit == "return" else unit
+
+
 def variants_contents(folder) -> tuple[list[Section], dict]:
     """The report's sections and what the templates say of the folder (module docstring)."""
     from cardsim.experiments.variants import load_study_folder
@@ -89,18 +96,21 @@ def variants_contents(folder) -> tuple[list[Section], dict]:
         tables=[Table("definitions", "the measures", defined, defined)]))
     for part in study.parts:
         mine = measures[measures["part"] == part].reset_index(drop=True)
+        spec_unit = "a match" if study.specs[study.baseline, part].unit == "match" else "a game"
         section = Section(f"part_{part}", f"{part}: the measures of every variant")
         section.tables.append(shown_table(f"measures_{part}", mine,
                                           ["label", "variant", "measure", "value"],
                                           {"label": "matchup", "value": "value [95%]"},
                                           f"{part}: every variant's measures"))
         for k, label in enumerate(dict.fromkeys(mine["label"])):
-            one = mine[mine["label"] == label]
-            figures = plots.panels_of_bars(
-                one.assign(what=one["measure"].map(words)), "what", "variant", "label",
-                "value", "variant", "value", f"{study.game.capitalize()}, {part}: {label}")
+            one = mine[mine["label"] == label].assign(what=lambda t: t["measure"].map(words))
+            units = {w: _unit(study, m, spec_unit) for m, w in zip(one["measure"], one["what"])}
+            figures = plots.panels_of_hbars(
+                one, "what", "variant", "value", units,
+                f"{study.game.capitalize()}, {part}: {label}", marked=study.baseline)
             section.plots += pages(f"measures_{part}_{k}", f"{part}, {label}: each measure "
-                                   "per variant, with its 95% interval", figures)
+                                   "per variant, with its 95% interval (the baseline dark, "
+                                   "its value dotted)", figures)
         sections.append(section)
     diff = Section("differences", "Each variant against the baseline", text=[
         "Each measure's difference from the baseline's on the same deals, with its 95% "

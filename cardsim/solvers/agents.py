@@ -39,17 +39,21 @@ from .pimc import net_search as pimc_net_search
 from .pimc import oracle as pimc_oracle
 from .pimc import search as pimc_search
 
-__all__ = ["Agent", "NO_LINE", "Workspace", "choose", "choose_action", "parse_agent", "play",
-           "play_out", "search_budget", "switches", "workspace"]
+__all__ = ["Agent", "NO_LINE", "TO_DEAL_END", "TRACK", "Workspace", "choose", "choose_action",
+           "parse_agent", "play", "play_deal_by_deal", "play_out", "search_budget", "switches",
+           "workspace"]
 
 
 Workspace = namedtuple("Workspace", "search exact world totals values look sums think "
-                                    "decisions")
+                                    "decisions options track tracked")
 """What the agents of a game need: the ISMCTS workspace (:mod:`cardsim.solvers.ismcts`), the exact
 solver's (:mod:`cardsim.solvers.exact`, full-size only when a PIMC agent plays), PIMC's scratch
 arrays, the look-ahead's of PIMC over the network (:mod:`cardsim.solvers.lookahead`) and its float
-totals, and per seat the seconds its searching agent thought (``think``) and the moves it
-chose among two or more (``decisions``), which :func:`play_out` adds to."""
+totals, and per seat the seconds its searching agent thought (``think``), the moves it
+chose among two or more (``decisions``) and the legal moves it chose among in them
+(``options``), which :func:`play_out` adds to; and the state at each deal's end of a match
+played to :data:`TO_DEAL_END` (``track``, :data:`TRACK` rows; ``tracked[0]`` of them
+filled)."""
 
 
 def workspace(spec, agents, equity=None) -> Workspace:
@@ -103,7 +107,10 @@ def workspace(spec, agents, equity=None) -> Workspace:
         look=lookahead.workspace(spec, depth),
         sums=np.zeros(spec.max_actions, dtype=np.float64),
         think=np.zeros(spec.n_players, dtype=np.float64),
-        decisions=np.zeros(spec.n_players, dtype=np.int64))
+        decisions=np.zeros(spec.n_players, dtype=np.int64),
+        options=np.zeros(spec.n_players, dtype=np.int64),
+        track=np.zeros((TRACK, spec.state_len), dtype=np.uint64),
+        tracked=np.zeros(1, dtype=np.int64))
 
 
 def match_agents(spec, agents, equity) -> None:
@@ -268,12 +275,16 @@ def play_out(params, state, kinds, agent_params, rng, ws, reward_scale, max_move
     """Play ``state`` to its end, or for ``max_moves`` moves when that is > 0, seat ``s``
     played by agent (``kinds[s]``, ``agent_params[s]``); the first ``len(line)`` moves are
     written to ``line``. Returns the number of moves. (One compiled loop serves a whole game
-    and a single move, :func:`choose`.) Each seat's decisions (moves among two or more legal
-    ones) are counted in ``ws.decisions`` and a searching agent's thinking time is added to
-    ``ws.think`` (:func:`choose_action`); the random and heuristic players, which choose in
-    microseconds, are not timed."""
+    and a single move, :func:`choose`.) With ``max_moves`` = :data:`TO_DEAL_END` it plays
+    to the end too, but copies the state after each deal of a match but its last (the next
+    deal dealt: the layout's ``DEAL_NUMBER`` changed) to the next row of ``ws.track``, and
+    stops when the track is full. Each seat's decisions (moves among two or more legal ones)
+    are counted in ``ws.decisions``, their legal moves in ``ws.options``, and a searching
+    agent's thinking time is added to ``ws.think`` (:func:`choose_action`); the random and
+    heuristic players, which choose in microseconds, are not timed."""
     moves = 0
     actions = ws.search.actions
+    deal = state[G.deal_word]
     note_deal(params, state, ws, 0, ENTRY)
     while not G.is_terminal(state, params) and (max_moves <= 0 or moves < max_moves):
         note_deal(params, state, ws, 0, BEFORE)
@@ -281,6 +292,7 @@ def play_out(params, state, kinds, agent_params, rng, ws, reward_scale, max_move
         n = G.legal_actions(state, params, actions)
         if n > 1:
             ws.decisions[seat] += 1
+            ws.options[seat] += n
         a = choose_action(params, kinds[seat], agent_params[seat], state, rng, ws,
                           reward_scale, n, seat)
         if moves < line.shape[0]:
@@ -288,11 +300,45 @@ def play_out(params, state, kinds, agent_params, rng, ws, reward_scale, max_move
         G.apply_action(state, params, a)
         note_deal(params, state, ws, a, AFTER)
         moves += 1
+        if (max_moves == TO_DEAL_END and state[G.deal_word] != deal
+                and not G.is_terminal(state, params)):
+            deal = state[G.deal_word]
+            k = ws.tracked[0]
+            ws.track[k, :] = state
+            ws.tracked[0] = k + 1
+            if k + 1 == ws.track.shape[0]:
+                break
     return moves
+
+
+TO_DEAL_END = -1
+""":func:`play_out`'s ``max_moves`` that tracks a match deal by deal (:func:`play_deal_by_deal`)."""
+TRACK = 64
+"""The deals' ends a workspace's ``track`` holds (:func:`play_out`)."""
 
 
 NO_LINE = np.zeros(0, dtype=np.int64)
 """``play_out``'s ``line`` when the moves are not wanted."""
+
+
+def play_deal_by_deal(run, spec, state, kinds, params, rng, ws, after_deal) -> int:
+    """Play the match ``state`` to its end as ``run`` (:func:`play_out` compiled for the
+    agents) does, calling ``after_deal(vec)`` with the state after each deal (the next deal
+    dealt, or the match over), in order. The game loop keeps those states in ``ws.track``
+    (:data:`TO_DEAL_END`) and returns when it is full, to go on from there: the same game,
+    since the inferring searches' record of the deal carries over (:func:`note_deal`).
+    Returns the moves played."""
+    moves = 0
+    while True:
+        ws.tracked[0] = 0
+        moves += run(spec.params, state.vec, kinds, params, rng, ws, spec.reward_scale,
+                     TO_DEAL_END, NO_LINE)
+        for k in range(int(ws.tracked[0])):
+            after_deal(ws.track[k])
+        if state.is_terminal():
+            after_deal(state.vec)
+            return moves
+        ws.search.record[REC_PRIMED] = 1
 
 
 def choose(agent: Agent, state, seed=0, ws: Workspace | None = None) -> int:

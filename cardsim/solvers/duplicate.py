@@ -27,10 +27,18 @@ import numpy as np
 import pandas as pd
 
 from cardsim.errors import AgentError, CardsimError
-from cardsim.protocol.outcome import deal_facts, seat_scores
+from cardsim.protocol.outcome import deal_facts, match_facts, seat_scores
 from cardsim.stats import mean_interval
 
-from .agents import NO_LINE, parse_agent, play_out, prime_record, switches, workspace
+from .agents import (
+    NO_LINE,
+    parse_agent,
+    play_deal_by_deal,
+    play_out,
+    prime_record,
+    switches,
+    workspace,
+)
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,8 @@ class DuplicateResults:
     """float64: the game's wall-clock time."""
     decisions: np.ndarray
     """int64, per seat: the moves the seat chose among two or more legal ones."""
+    options: np.ndarray
+    """int64, per seat: the legal moves the seat chose among in those decisions, summed."""
     think: np.ndarray
     """float64, per seat: the seconds the seat's agent spent on its decisions, measured for the
     searching agents (ISMCTS, PIMC, the oracle); NaN for the random and heuristic players,
@@ -66,7 +76,8 @@ class DuplicateResults:
     facts: tuple[dict, ...]
     """Per game, the game's ``deal_columns(vec, rules)`` where its notation module has one
     (Bura: ``first_leader``, ``last_trick``, which a match's next deal depends on), else
-    empty."""
+    empty; a whole match's also its trajectory (:func:`cardsim.protocol.outcome.match_facts`),
+    where the game has a ``standing``."""
 
     def __len__(self) -> int:
         return len(self.deal)
@@ -97,7 +108,8 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
     ws = workspace(spec, agents, equity)
     run = play_out[spec, switches(agents)]
     games = {k: [] for k in ("deal", "rotation", "seed", "dealer", "seats", "returns", "moves",
-                             "seconds", "decisions", "think", "scores", "facts")}
+                             "seconds", "decisions", "options", "think", "scores", "facts")}
+    standing = game.definition.standing if match else None
     for i in (range(deals) if isinstance(deals, int) else deals):
         seq = np.random.SeedSequence([*prefix, i])
         deal_seq, *agent_seqs = seq.spawn(1 + n)
@@ -112,27 +124,37 @@ def play_duplicate(game, agents, deals, seed=0, match: bool = False, rotate: boo
             rng = agent_seqs[r].generate_state(4, dtype=np.uint64)
             ws.think[:] = 0.0
             ws.decisions[:] = 0
+            ws.options[:] = 0
             prime_record(ws, state)
             t = time.perf_counter()
-            moves = run(spec.params, state.vec, kinds, params, rng, ws, spec.reward_scale, 0,
-                        NO_LINE)
+            if standing is None:
+                moves = run(spec.params, state.vec, kinds, params, rng, ws, spec.reward_scale,
+                            0, NO_LINE)
+            else:
+                standings = [standing(state.vec, game.rules, n)]
+                moves = play_deal_by_deal(run, spec, state, kinds, params, rng, ws, lambda v:
+                                          standings.append(standing(v, game.rules, n)))
             seconds = time.perf_counter() - t
             ret = state.returns()
+            facts = deal_facts(state)
+            if standing is not None:
+                facts.update(match_facts(standings, ret))
             game_of = {"deal": i, "rotation": r, "seed": int(seq.entropy[-1]),
                        "dealer": dealer, "seats": order,
                        "returns": [float(ret[s]) for s in range(n)], "moves": int(moves),
                        "seconds": seconds,
                        "decisions": [int(ws.decisions[s]) for s in range(n)],
+                       "options": [int(ws.options[s]) for s in range(n)],
                        "think": [float(ws.think[s]) if agents[order[s]].searches
                                  else float("nan") for s in range(n)],
                        "scores": seat_scores(state, n),
-                       "facts": deal_facts(state)}
+                       "facts": facts}
             for k, v in game_of.items():
                 games[k].append(v)
         if progress is not None:
             progress(1)
     per_seat = {"seats": np.int64, "returns": np.float64, "decisions": np.int64,
-                "think": np.float64}
+                "options": np.int64, "think": np.float64}
     per_game = {"deal": np.int64, "rotation": np.int64, "seed": np.int64, "dealer": np.int64,
                 "moves": np.int64, "seconds": np.float64}
     return DuplicateResults(

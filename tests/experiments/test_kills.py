@@ -104,29 +104,37 @@ def test_a_kill_at_each_step_of_writing_a_batch_loses_nothing(clean, tmp_path):
     _finish_and_compare(out, clean[0])
 
 
-def _random_kills(tmp_path, clean, kills: int, seed: int) -> int:
-    """``kills`` runs on one folder, each SIGKILLed at a random moment of its share of the work
-    (a fraction drawn from ``seed``), each leaving only whole batches; then the run finishes.
+def _random_kills(tmp_path, clean, kills: int, seed: int, needed: int) -> int:
+    """Runs on one folder, each SIGKILLed at a random moment of its share of the work (a
+    fraction drawn from ``seed``), each leaving only whole batches, until ``needed`` kills
+    interrupted a run in the middle or ``kills`` were made (a loaded machine runs slower than
+    the clean run measured, and a kill may come before the first batch or after the last: a
+    finished folder is checked and the kills go on in a new one); then the run finishes.
     Returns how many kills interrupted a run in the middle."""
     store, seconds = clean
     out, total = tmp_path / "run", len(store.done())
     interrupted = 0
-    for fraction in np.random.default_rng(seed).uniform(0.0, 1.0, kills):
+    for k, fraction in enumerate(np.random.default_rng(seed).uniform(0.0, 1.0, kills)):
+        if len(_whole(out)) == total:                  # finished: checked, and a new folder
+            _finish_and_compare(out, store)
+            out = tmp_path / f"run{k}"
         left = total - len(_whole(out))
         pid = fork(run, parse_spec(SPEC), RunConfig(str(out), progress=False))
         if kill_after(pid, fraction * seconds * max(left, 1) / total):
             interrupted += 0 < len(_whole(out)) < total
+        if interrupted >= needed:
+            break
     _finish_and_compare(out, store)
     return interrupted
 
 
 def test_random_kills_during_a_run_lose_nothing(clean, tmp_path):
-    assert _random_kills(tmp_path, clean, kills=4, seed=18) >= 2
+    assert _random_kills(tmp_path, clean, kills=12, seed=18, needed=2) >= 2
 
 
 @pytest.mark.slow
 def test_many_random_kills_during_a_run_lose_nothing(clean, tmp_path):
-    assert _random_kills(tmp_path, clean, kills=60, seed=1818) >= 30
+    assert _random_kills(tmp_path, clean, kills=90, seed=1818, needed=30) >= 30
 
 
 @pytest.mark.slow

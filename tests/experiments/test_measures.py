@@ -2,7 +2,8 @@
 answer is known: a 2-seat game whose seat 0 returns ``a + L_d + P_r + e`` (a seat advantage
 ``a``, the cards' ``L_d`` of the deal, the players' ``P_r = ±s`` of the rotation, noise ``e``),
 seat 1 the opposite; every measure within its interval of the known value, and the intervals
-of the variance shares covering the known value about 95% of the time.
+of the variance shares and of a whole match's trajectory covering the known value about 95% of
+the time.
 """
 from __future__ import annotations
 
@@ -19,8 +20,17 @@ def synthetic(deals: int, seed: int, a: float = A, s: float = S, sd_cards: float
               sd_noise: float = SD_NOISE) -> pd.DataFrame:
     """Rows of one matchup (agents 0 and 1) on ``deals`` duplicate deals (module docstring);
     the dealer is seat 0 in even deals, seat 1 in odd ones; 10 moves a game, of which seat 0
-    decides 3 and seat 1 4; two categories, ``a`` worth 1 point a game and ``b`` 3."""
+    decides 3 among 3 legal moves each and seat 1 4 among 2; two categories, ``a`` worth 1
+    point a game and ``b`` 3; and as whole matches (:data:`MATCHES`): 3 + Poisson(2) deals,
+    Poisson(1.5) lead changes, a leader after half the deals in 80% of the matches who loses
+    a quarter of them, a winner in 90% who led for good after Binomial(deals, 0.4) deals."""
     rng = np.random.default_rng(seed)
+    games = 2 * deals
+    match_deals = 3 + rng.poisson(2, games)
+    led, won = rng.random(games) < 0.8, rng.random(games) < 0.9
+    facts = {"match_deals": match_deals, "match_lead_changes": rng.poisson(1.5, games),
+             "match_comeback": np.where(led, (rng.random(games) < 0.25).astype(int), -1),
+             "match_decided": np.where(won, rng.binomial(match_deals, 0.4), -1)}
     cards = rng.normal(0, sd_cards, deals)
     rows = []
     for d in range(deals):
@@ -29,9 +39,14 @@ def synthetic(deals: int, seed: int, a: float = A, s: float = S, sd_cards: float
             rows.append({"matchup": 0, "batch": 0, "deal": d, "rotation": r, "seed": d,
                          "dealer": d % 2, "moves": 10, "seconds": 0.0, "seat_0": r,
                          "return_0": z, "seat_1": 1 - r, "return_1": -z, "decisions_0": 3,
-                         "decisions_1": 4, "think_0": np.nan, "think_1": np.nan,
-                         "cat_a_0": 1.0, "cat_a_1": 0.0, "cat_b_0": 1.0, "cat_b_1": 2.0})
+                         "decisions_1": 4, "options_0": 9, "options_1": 8, "think_0": np.nan,
+                         "think_1": np.nan, "cat_a_0": 1.0, "cat_a_1": 0.0, "cat_b_0": 1.0,
+                         "cat_b_1": 2.0, **{c: int(v[len(rows)]) for c, v in facts.items()}})
     return pd.DataFrame(rows)
+
+
+MATCHES = {"deals": 5.0, "leads": 1.5, "comebacks": 0.25, "decided": 0.4}
+"""The trajectory measures' known values (:func:`synthetic`)."""
 
 
 def _known(a=A, s=S, sd_cards=SD_CARDS, sd_noise=SD_NOISE) -> dict:
@@ -42,7 +57,8 @@ def _known(a=A, s=S, sd_cards=SD_CARDS, sd_noise=SD_NOISE) -> dict:
     return {"seat_0": a, "seat_1": -a, "margin": s, "players": s ** 2 / total,
             "cards": (sd_cards ** 2 + sd_noise ** 2 / 2) / total,
             "interplay": sd_noise ** 2 / 2 / total, "draws": 0.0, "moves": 10.0,
-            "decisions": 7.0, "choice": 0.7, "share_a": 0.25, "share_b": 0.75}
+            "decisions": 7.0, "choice": 0.7, "legal": 17 / 7, "share_a": 0.25,
+            "share_b": 0.75, **MATCHES}
 
 
 def test_every_measure_is_near_its_known_value_and_its_interval_holds_it():
@@ -70,9 +86,9 @@ def test_an_agent_against_itself_has_no_margin_and_no_players_share():
 
 def test_the_intervals_cover_the_known_values_about_95_percent():
     """100 synthetic studies of 300 deals (fixed seeds: no flakiness): each interval holds the
-    known value in 88% to 99% of them."""
-    truth = {k: v for k, v in _known().items() if k not in ("moves", "decisions", "choice",
-                                                            "share_a", "share_b", "draws")}
+    known value in 88% to 99% of them (the trajectory's included)."""
+    truth = {k: v for k, v in _known().items() if k not in (
+        "moves", "decisions", "choice", "legal", "share_a", "share_b", "draws")}
     covered = dict.fromkeys(truth, 0)
     runs = 100
     for seed in range(runs):

@@ -11,14 +11,19 @@ import pandas as pd
 import pytest
 
 from cardsim.experiments.calibration import is_calibration, load_calibration
-from cardsim.experiments.spec import load_spec
+from cardsim.experiments.spec import SpecError, load_spec
 from cardsim.experiments.store import levels_of
+from cardsim.experiments.variants import STUDY, parse_study
+from cardsim.records.documents import read_document
 
 ROOT = Path(__file__).resolve().parents[2] / "experiments"
 PUBLISHED = sorted(p for p in (ROOT / "results").iterdir()
                    if p.is_dir() and (p / "manifest.json").exists())
 """The published experiments (the coverage study, ``results/coverage``, has no store: its
 checks are in tests/experiments/test_coverage.py)."""
+STUDIES = sorted(p for p in (ROOT / "results").iterdir()
+                 if p.is_dir() and (p / STUDY).exists())
+"""The published variant studies (:mod:`cardsim.experiments.variants`)."""
 
 
 def test_studies_are_published():
@@ -57,7 +62,22 @@ def test_a_published_study_is_a_whole_run_of_its_shipped_spec(folder):
         assert sprt.loc[m, "verdict"] in ("H0", "H1") or n == spec.max_deals * rotations
 
 
-@pytest.mark.parametrize("folder", PUBLISHED, ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", STUDIES, ids=lambda p: p.name)
+def test_a_published_variant_study_is_a_whole_run_of_its_shipped_spec(folder):
+    """Its ``study.json`` is the shipped spec's, and every part of every variant measured all
+    the deals (or matches) the spec plays."""
+    held = json.loads((folder / STUDY).read_text())
+    shipped = read_document(ROOT / "specs" / f"{folder.name}.toml", "TOML", SpecError)
+    assert held == json.loads(json.dumps(shipped))
+    study = parse_study(held)
+    for part in study.parts:
+        measures = pd.read_csv(folder / "tables" / f"measures_{part}.csv")
+        assert set(measures["variant"]) == {v.name for v in study.variants}
+        size = study.specs[study.baseline, part].deals
+        assert (measures["deals"] == size).all(), part
+
+
+@pytest.mark.parametrize("folder", PUBLISHED + STUDIES, ids=lambda p: p.name)
 def test_a_published_report_refers_only_to_files_it_has(folder):
     text = (folder / "report.md").read_text()
     linked = re.findall(r"\]\(((?:plots|tables)/[^)]+)\)", text)

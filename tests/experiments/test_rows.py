@@ -12,6 +12,7 @@ from cardsim.experiments.rows import (
     COLUMNS,
     DECISIONS,
     END,
+    OPTIONS,
     READS,
     RETURN,
     SCHEMA_VERSION,
@@ -46,7 +47,7 @@ def test_a_batch_has_the_formats_columns_in_order_with_their_dtypes(bura):
     results, rows = bura
     n = 2
     fixed = list(COLUMNS) + [at_seat(stem, s) for s in range(n) for stem in (SEAT, RETURN)]
-    fixed += seat_columns(DECISIONS, n) + seat_columns(THINK, n)
+    fixed += seat_columns(DECISIONS, n) + seat_columns(OPTIONS, n) + seat_columns(THINK, n)
     assert list(rows.columns[:len(fixed)]) == fixed
     for column, dtype in COLUMNS.items():
         assert rows[column].dtype == dtype, column
@@ -99,7 +100,7 @@ def test_rows_of_version_1_read_without_thinking_times(bura):
     """Version 2 added ``decisions_<s>`` and ``think_<s>``: rows without them (a store of
     version 1) read, and say that they do not record the thinking time."""
     _, rows = bura
-    assert SCHEMA_VERSION == max(READS) and 1 in READS and set(ADDED.values()) == {2}
+    assert SCHEMA_VERSION == max(READS) and 1 in READS and set(ADDED.values()) == {2, 3}
     assert thinking_recorded(rows)
     old = rows.drop(columns=[c for stem in ADDED for c in seat_columns(stem, 2)])
     assert not thinking_recorded(old) and not thinking_recorded(pd.DataFrame())

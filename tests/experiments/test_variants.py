@@ -76,6 +76,9 @@ def test_a_list_names_its_variants_and_the_baseline_defaults_to_the_first():
     (lambda d: d["parts"][0].update(size={"deals": 0}), "parts[0] (play), variant"),
     (lambda d: d.update(colour="red"), "unknown key 'colour'"),
     (lambda d: d.pop("variants"), "missing key 'variants'"),
+    (lambda d: d["parts"][0].update(agents=["fast", "random"]),
+     "variant target_score=21: agent 'fast' values positions by the learned evaluation, which "
+     "scopa has not for these rules"),
 ])
 def test_bad_variant_tables_are_one_line(change, words):
     data = copy.deepcopy(STUDY_DICT)
@@ -132,6 +135,15 @@ def test_cardsim_variants_runs_a_quick_study_and_prints_its_differences(tmp_path
                                              "matches · heuristic vs random"}
     deals = [r for r in table if r["heading"].startswith("deals") and r["measure"] == "moves"]
     assert deals and all(r["diff"] == 0 for r in deals)     # a target changes no deal
+    measured = {r["heading"]: set() for r in table}
+    for r in table:
+        measured[r["heading"]].add(r["measure"])
+    trajectory = {"deals", "leads", "comebacks", "decided"}
+    assert all(trajectory <= m for h, m in measured.items() if h.startswith("matches"))
+    assert not any(trajectory & m for h, m in measured.items() if h.startswith("deals"))
+    assert all("legal" in m for m in measured.values())
+    longer = [r for r in table if r["heading"].startswith("matches") and r["measure"] == "deals"]
+    assert all(r["value"] > r["baseline"] >= 1 for r in longer)   # a target of 21 takes longer
     assert main(["run", str(out), "--quiet", "--format", "csv"]) == 0
     assert "# differences_1" in capsys.readouterr().out
 

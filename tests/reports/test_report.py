@@ -490,7 +490,7 @@ def test_formats_and_the_default_folder(tmp_path):
 # --- refusals -------------------------------------------------------------------------------
 
 def test_unknown_schema_version_is_refused_with_what_to_do(capsys):
-    with pytest.raises(StoreError, match=r"schema version 99.*reads versions 1, 2: rerun"):
+    with pytest.raises(StoreError, match=r"schema version 99.*reads versions 1, 2, 3: rerun"):
         build_report(DATA / "future_schema")
     assert main(["report", str(DATA / "future_schema")]) == 2
     err = capsys.readouterr().err

@@ -377,10 +377,11 @@ def test_duplicate_deals_swap_seats_over_the_same_cards():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_duplicate_rows_record_each_seats_decisions_and_thinking_time(name):
-    """Rows of version 2 (:mod:`cardsim.experiments.rows`): ``decisions_<s>`` counts the moves seat s chose among two or
-    more legal ones (checked by replaying the deal's moves, drawn from the same seeds, on the
-    state), ``think_<s>`` is the searching agent's thinking time (> 0) and NaN for the
-    heuristic, which is not timed."""
+    """Rows of version 3 (:mod:`cardsim.experiments.rows`): ``decisions_<s>`` counts the moves
+    seat s chose among two or more legal ones and ``options_<s>`` their legal moves (checked
+    by replaying the deal's moves, drawn from the same seeds, on the state), ``think_<s>`` is
+    the searching agent's thinking time (> 0) and NaN for the heuristic, which is not
+    timed."""
     game = cardsim.load_game(name)
     agents = [parse_agent("ismcts:iterations=30"), parse_agent("heuristic")]
     table = duplicate_rows(play_duplicate(game, agents, deals=2, seed=3))
@@ -397,12 +398,15 @@ def test_duplicate_rows_record_each_seats_decisions_and_thinking_time(name):
             agent_seqs[int(row["rotation"])].generate_state(4, dtype=np.uint64),
             workspace(spec, agents), spec.reward_scale, 0, line)
         assert moves == row["moves"]
-        counted = [0, 0]
+        counted, options = [0, 0], [0, 0]
         for a in line[:moves]:
-            if len(state.legal_actions()) > 1:
+            legal = len(state.legal_actions())
+            if legal > 1:
                 counted[state.current_player()] += 1
+                options[state.current_player()] += legal
             state.apply_action(int(a))
         assert [row["decisions_0"], row["decisions_1"]] == counted
+        assert [row["options_0"], row["options_1"]] == options and sum(options) > 2 * sum(counted)
         for s in range(2):
             if order[s] == 0:
                 assert row[f"think_{s}"] > 0

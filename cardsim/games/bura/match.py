@@ -233,3 +233,10 @@ def model(rules: BuraRules) -> BuraMatchModel:
         better=better, rules=rule_ids, description=description, position=position,
         cells=(end + 1) ** 2 * 4, cell=lambda state: cell(state, end),
         setups=(("", {}), ("dealer_leads", DEALER_LEADS)) if by_taker else (("", {}),))
+
+
+def standing(vec: np.ndarray, rules: BuraRules, n: int) -> list[float]:
+    """BU-MATCH-2/3: each seat's standing in the match, higher is better: its deals won in a
+    match to a number of wins, its penalty points negated in a match of penalty points."""
+    sign = 1.0 if rules.match_format == "wins_to_n" else -1.0
+    return [sign * float(vec[L.SCORE + s]) for s in range(n)]

@@ -109,3 +109,10 @@ def model(rules: MinchiateRules) -> MatchModel:
         cells=deals * (2 * CAP + 1) * 2, cell=lambda state: cell(state, deals),
         description=f"a match of {deals} deal(s): team A's net resti, the deals to go and "
                     "the dealing team")
+
+
+def standing(vec: np.ndarray, rules: MinchiateRules, n: int) -> list[float]:
+    """MI-RESTO-4: each seat's standing in the match, higher is better: its team's net resti
+    so far (team A is seats 0 and 2)."""
+    net = float(np.int64(vec[L.NET_TOTAL]) - np.int64(L.D_BIAS))
+    return [net if s % 2 == 0 else -net for s in range(n)]

@@ -69,3 +69,9 @@ def model(rules: MushkaRules) -> RecordsModel:
                         result=result, moves_left=moves_left,
                         cut=f"max_deals ({rules.max_deals})",
                         rules="MU-SCORE-1, MU-STOP-1, MU-MATCH-1, MU-MATCH-2")
+
+
+def standing(vec: np.ndarray, rules: MushkaRules, n: int) -> list[float]:
+    """MU-MATCH-1: each seat's standing in the game, higher is better: its record negated (the
+    records count down to 0)."""
+    return [-float(vec[L.RECORD + s]) for s in range(n)]

@@ -106,3 +106,9 @@ def model(rules: ScopaRules) -> MatchModel:
         rules="SC-DEAL-4, SC-DEAL-6, SC-MATCH-2, SC-MATCH-3, SC-TEAM-2",
         description=f"a match to {target}: the scores before a deal and its dealing side; "
                     f"{target}-{target} is the tie at the target (another deal)")
+
+
+def standing(vec: np.ndarray, rules: ScopaRules, n: int) -> list[float]:
+    """SC-MATCH-2: each seat's standing in the match, higher is better: its side's match score
+    (seat ``s`` plays for side ``s % 2``), the deals so far added."""
+    return [float(vec[L.SCORE + s % 2]) for s in range(n)]

@@ -275,11 +275,12 @@ def _run_batches(spec: ExperimentSpec, config: RunConfig, store: Store) -> None:
     rows its stopping rule reads."""
     done = store.done()
     total = len(spec.matchups) * n_batches(spec)
-    bar = tqdm(total=total, initial=len(done), unit="batch", disable=not config.progress,
-               desc=f"{spec.game} experiment")
+    sequential = spec.deals is None
+    finished_before = not sequential and len(done) >= total      # no bar for no work
+    bar = tqdm(total=total, initial=len(done), unit="batch", desc=f"{spec.game} experiment",
+               disable=not config.progress or finished_before)
     started, deals, shown = time.perf_counter(), 0, 0.0
     estimate = _Estimate(spec)
-    sequential = spec.deals is None
     written = []                     # a sequential run's rows: the store's, then each batch's
     for batch in store.each():       # whole: the run repaired the store first
         if batch.problem:

@@ -304,7 +304,7 @@ def play_out(params, state, kinds, agent_params, rng, ws, reward_scale, max_move
                 and not G.is_terminal(state, params)):
             deal = state[G.deal_word]
             k = ws.tracked[0]
-            ws.track[k, :] = state
+            copy_words(ws.track[k], state)
             ws.tracked[0] = k + 1
             if k + 1 == ws.track.shape[0]:
                 break

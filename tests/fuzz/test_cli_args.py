@@ -49,7 +49,7 @@ from cardsim.protocol.options import Integers, describe
 from tests.fuzz.outcome import SLOW_EXAMPLES, counted, run_cli, works_or_one_line
 
 GAMES = cardsim.list_games()
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 SLOW = settings(max_examples=SLOW_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 
 BAD_GAMES = ["chess", "", "Scopa", " scopa", "scopa ", "sc", "scopa\n", "bura,scopa"]

@@ -107,7 +107,7 @@ def test_pimc_over_the_network_plays_legal_deals_under_every_preset(name, tmp_pa
         start = game.new_deal(seed=2)
         state = start.clone()
         endgame = ",exact=4" if game.spec.exact is not None else ""   # Bura of 3 or 4
-        agents = [pimc_net(path, 3, 3, endgame + ",model=1")] + ["heuristic"] * (
+        agents = [pimc_net(path, 2, 2, endgame + ",model=1")] + ["heuristic"] * (
             game.num_players - 1)
         play(state, agents, seed=5)
         assert_legal_line(start, state.actions, preset)
@@ -117,7 +117,7 @@ def test_pimc_over_the_network_plays_legal_deals_under_every_preset(name, tmp_pa
 def test_pimc_over_the_network_is_deterministic(name, tmp_path):
     """Under a worlds budget the same seed gives the same move and the same totals."""
     game = cardsim.load_game(name)
-    agent = pimc_net(saved(random_weights(game), tmp_path), 8, 3)
+    agent = pimc_net(saved(random_weights(game), tmp_path), 4, 2)
     state = game.new_deal(seed=7)
     runs = []
     for _ in range(2):

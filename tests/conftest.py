@@ -56,5 +56,5 @@ def pytest_configure(config):
 
 def _heaviest_first(games):
     """The games in the order that keeps both cores busy: the longest compiles first."""
-    order = ["bura", "minchiate", "mushka", "scopa"]          # measured: 88, 77, 70, 63 s
+    order = ["mushka", "minchiate", "bura", "scopa"]   # measured: 173, 171, 158, 118 s
     return sorted(games, key=lambda g: order.index(g) if g in order else -1)

@@ -98,8 +98,11 @@ def craft(root: Path, how: str, which: int) -> str:
     match."""
     name = BATCHES[which % len(BATCHES)]
     path = root / "batches" / f"{name}.parquet"
+    record = root / "records" / f"{name}.json"
     if path.is_symlink() or not path.is_file():
         return f"craft {name}: not a file"
+    if record.is_symlink() or not record.is_file():    # a FIFO would block the write
+        return f"craft {name}: its record is not a file"
     try:
         rows = pd.read_parquet(path)
     except Exception:                          # hurt already: nothing to craft
@@ -122,7 +125,7 @@ def craft(root: Path, how: str, which: int) -> str:
     rows.to_parquet(buffer, index=False)
     data = buffer.getvalue()
     path.write_bytes(data)
-    (root / "records" / f"{name}.json").write_text(json.dumps(
+    record.write_text(json.dumps(
         {"bytes": len(data), "rows": len(rows), "sha256": hashlib.sha256(data).hexdigest()}))
     return f"{how} {column}"
 

@@ -106,6 +106,9 @@ def test_a_match_played_deal_by_deal_is_the_one_call_game(name):
                 standings.append(game.definition.standing(replay.vec, game.rules, n))
         assert replay.is_terminal()
         assert match_facts(standings, replay.returns()) == {c: row[c] for c in MATCH_FACTS}
+        final, returns = standings[-1], list(replay.returns())
+        if max(returns) > min(returns):         # the standing's leaders at the end won
+            assert returns[int(np.argmax(final))] == max(returns) and max(final) > min(final)
         # a track of one row: the game loop returns after every deal, and goes on the same
         ws = ws._replace(track=np.zeros((1, spec.state_len), dtype=np.uint64))
         state, seen = start.clone(), []

@@ -11,8 +11,8 @@ Usage, from the repository root::
     python experiments/publish.py [NAME ...] [--runs DIR]
 
 Without names, every published study (a folder of ``experiments/results`` with a
-``manifest.json`` or a ``study.json``) whose store is in ``--runs`` (default ``runs``) is rebuilt; a store whose
-spec is not the published one is left alone. A published study without a store keeps its
+``manifest.json`` or a ``study.json``) whose store is in ``--runs`` (default ``runs``) is
+rebuilt; a store whose spec is not the published one is left alone. A published study without a store keeps its
 files, its footer rewritten to that command. Prints one line per study: rebuilt, footer only,
 or why not.
 """

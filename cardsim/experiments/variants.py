@@ -295,7 +295,8 @@ def _label(study: VariantStudy, part: str, matchup: int) -> str:
 
 def study_measures(study: VariantStudy, out, boot: int | None = None) -> pd.DataFrame:
     """Every variant's measures (:func:`.measures.matchup_measures`) of every part and matchup
-    of the study in ``out``: one row each, the variant, part and matchup named."""
+    of the study in ``out``: one row each, the variant, part and matchup named, with the games
+    the matchup played (``games``)."""
     from cardsim.game import definition as game_definition
 
     from .measures import BOOT, matchup_measures
@@ -306,7 +307,7 @@ def study_measures(study: VariantStudy, out, boot: int | None = None) -> pd.Data
             for m, rows in _matchup_rows(study, out, v.name, part).items():
                 for r in matchup_measures(rows, d.categories, d.zero_sum, boot or BOOT):
                     out_rows.append({"variant": v.name, "part": part, "matchup": m,
-                                     "label": _label(study, part, m), **r})
+                                     "label": _label(study, part, m), "games": len(rows), **r})
     return pd.DataFrame(out_rows)
 
 

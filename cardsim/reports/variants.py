@@ -121,9 +121,8 @@ def variants_contents(folder) -> tuple[list[Section], dict]:
         {"label": "matchup", "diff": "difference [95%]", "p_holm": "p (Holm)", "mark": ""},
         "every difference from the baseline"))
     sections.append(diff)
-    from cardsim.experiments.store import Store
-    games = sum(len(Store.open(study.path(folder, v.name, part)).rows())
-                for v in study.variants for part in study.parts)
+    games = int(measures.drop_duplicates(["variant", "part", "matchup"])["games"].sum()) \
+        if len(measures) else 0
     context = {"title": f"{study.game.capitalize()} rules variants {name}", "run_name": name,
                "game": study.game, "games": f"{games:,}", "intervals": INTERVALS}
     return sections, context
